@@ -1,0 +1,292 @@
+/**
+ * Shared types of the kernel: tools, the canonical conversation, canonical
+ * stream events and the provider (protocol adapter) seam.
+ *
+ * These are plain TypeScript types; zod schemas live at the boundaries that
+ * parse untrusted data (config files, wire data, plugin input).
+ *
+ * @module
+ */
+
+/** A JSON value. */
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/** A JSON Schema object (kept opaque: the model and the tool agree on it). */
+export type JsonSchema = Record<string, unknown>;
+
+/** Who registered something. Every registration has exactly one owner. */
+export type Owner =
+  | { kind: "builtin"; id: string }
+  | { kind: "executable"; path: string }
+  | { kind: "runtime-plugin"; id: string }
+  | { kind: "behavior"; pack: string; bot: string };
+
+/** Human-readable form of an owner, for listings and audit events. */
+export function ownerLabel(owner: Owner): string {
+  switch (owner.kind) {
+    case "builtin":
+      return `builtin:${owner.id}`;
+    case "executable":
+      return owner.path;
+    case "runtime-plugin":
+      return `plugin:${owner.id}`;
+    case "behavior":
+      return `behavior:${owner.pack}/${owner.bot}`;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Tools
+// ---------------------------------------------------------------------------
+
+/** One content block of a tool result (seed 002 shape). */
+export type ToolContent = { type: "text"; text: string };
+
+/** What a tool returns. `isError` marks the result as an error for the model. */
+export interface ToolResult {
+  content: ToolContent[];
+  isError?: boolean;
+}
+
+/** Everything a tool implementation may use while it runs. */
+export interface ToolContext {
+  /** The session's working directory (HARNESS_CWD). */
+  cwd: string;
+  /** The `HARNESS_*` environment for child processes (no provider credentials). */
+  env: Record<string, string>;
+  /** Aborted when the turn is cancelled or the owning plugin stops. */
+  signal: AbortSignal;
+  /** Session directory, or "" outside a session. */
+  sessionDir: string;
+  /** The id of this call (the model's tool call id). */
+  callId: string;
+  /** Appends a line to HARNESS_LOG (never to the model). */
+  log(line: string): void;
+  /**
+   * Runs a child agent loop (used by the `agent` tool). Present only when the
+   * kernel can run sub-agents.
+   */
+  runAgent?(request: SubAgentRequest): Promise<SubAgentResult>;
+  /** Skills visible from this session (used by the `skill` tool). */
+  skills?(): Promise<SkillInfo[]>;
+}
+
+/** A request for a child agent loop. */
+export interface SubAgentRequest {
+  prompt: string;
+  model?: string;
+  provider?: string;
+  signal: AbortSignal;
+}
+
+/** The final answer of a child agent loop. */
+export interface SubAgentResult {
+  output: string;
+  sessionDir: string;
+  error: boolean;
+}
+
+/** A tool definition as registered by a runtime plugin (seed 002). */
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  /** JSON Schema of the input object. */
+  inputSchema: JsonSchema;
+  /** True when the tool has no effects (may run concurrently). */
+  readOnly?: boolean;
+  /** One line for `hs tools`; defaults to the first line of `description`. */
+  describe?: string;
+  execute(input: unknown, ctx: ToolContext): Promise<ToolResult>;
+}
+
+/** Tool schema in the reference's provider-neutral shape (`tool --schema`). */
+export interface ToolSchema {
+  name: string;
+  description: string;
+  input_schema: JsonSchema;
+}
+
+/** Convenience: a text result. */
+export function textResult(text: string, isError = false): ToolResult {
+  return { content: [{ type: "text", text }], isError };
+}
+
+/** Joins the text blocks of a tool result. */
+export function resultText(result: ToolResult): string {
+  return result.content.map((c) => c.text).join("");
+}
+
+// ---------------------------------------------------------------------------
+// Skills
+// ---------------------------------------------------------------------------
+
+/** A skill as seen by the catalog and the `skill` tool. */
+export interface SkillInfo {
+  name: string;
+  description: string;
+  /** Absolute path of SKILL.md, or "" for runtime skills. */
+  path: string;
+  /** Absolute directory of the skill, if any (resources are listed from it). */
+  directory?: string;
+  /** The body (after frontmatter). Loaded lazily for file skills. */
+  body?: string;
+  source: string;
+}
+
+// ---------------------------------------------------------------------------
+// Canonical conversation (parsed from the session's markdown messages)
+// ---------------------------------------------------------------------------
+
+/** A block of an assistant message. */
+export type AssistantBlock =
+  | { type: "text"; text: string }
+  | { type: "thinking"; text: string; signature: string }
+  | { type: "tool_call"; id: string; name: string; input: unknown };
+
+/** One message of a session, provider-neutral. */
+export type ConversationMessage =
+  | { role: "user"; seq: number; text: string }
+  | {
+    role: "assistant";
+    seq: number;
+    blocks: AssistantBlock[];
+    model?: string;
+    provider?: string;
+    stop?: StopReason;
+  }
+  | {
+    role: "tool_result";
+    seq: number;
+    callId: string;
+    tool: string;
+    error: boolean;
+    text: string;
+  };
+
+/** Canonical stop reasons (PROTOCOLS `.stream` `stop.reason`). */
+export type StopReason = "end" | "tool_calls" | "length" | "error" | string;
+
+/** Token usage of one model request. */
+export interface Usage {
+  input_tokens: number;
+  output_tokens: number;
+}
+
+/** A model request's answer in canonical form (what `receive` saves). */
+export interface AssistantTurn {
+  blocks: AssistantBlock[];
+  stop: StopReason;
+  usage: Usage;
+  model: string;
+}
+
+// ---------------------------------------------------------------------------
+// Canonical stream events
+// ---------------------------------------------------------------------------
+
+/** Events a provider emits while a model request streams. */
+export type ProviderEvent =
+  | { type: "text"; text: string }
+  | { type: "thinking"; text: string }
+  | { type: "tool_call_start"; index: number; id: string; name: string }
+  | { type: "tool_call_delta"; index: number; id: string; json: string }
+  | { type: "tool_call_end"; index: number; id: string; name: string; input: unknown }
+  | { type: "usage"; usage: Usage }
+  | { type: "stop"; reason: StopReason }
+  | { type: "retry"; attempt: number; delayMs: number; reason: string }
+  | { type: "error"; message: string };
+
+/** Events the kernel emits around the loop (on top of provider events). */
+export type LoopEvent =
+  | { type: "session"; id: string; dir: string }
+  | { type: "stage"; stage: string }
+  | { type: "turn_start"; turn: number; message: string }
+  | { type: "round_start"; round: number }
+  | { type: "tool_start"; id: string; name: string; input: unknown }
+  | { type: "tool_done"; id: string; name: string; error: boolean; result: string; ms: number }
+  | { type: "round_end"; round: number; stop: StopReason }
+  | { type: "turn_end"; output: string; error: boolean }
+  | { type: "notice"; message: string };
+
+/** Every event on the bus. */
+export type HarnessEvent = ProviderEvent | LoopEvent;
+
+// ---------------------------------------------------------------------------
+// Providers: protocol adapters and model providers
+// ---------------------------------------------------------------------------
+
+/** Where and how to reach a model endpoint. Credentials never leave this object. */
+export interface Endpoint {
+  /** Provider name (e.g. "anthropic", a `.conf` variant name). */
+  name: string;
+  url: string;
+  /** API key, if any. Never logged, never exported to tools. */
+  apiKey?: string;
+  model: string;
+  maxTokens: number;
+  /** Extra HTTP headers (`header.<Name>=` in `.conf`). */
+  headers: Record<string, string>;
+  /** Per-request timeout in ms. */
+  timeoutMs: number;
+  /** Whether to stream (SSE). */
+  stream: boolean;
+}
+
+/** The `send` stage payload: native messages and tools plus the system prompt. */
+export interface SendPayload {
+  messages: unknown[];
+  tools: unknown[];
+  system: string;
+  model?: string;
+  [key: string]: unknown;
+}
+
+/** Options of one model request. */
+export interface SendOptions {
+  emit(event: ProviderEvent): void;
+  signal: AbortSignal;
+}
+
+/**
+ * A wire protocol adapter (Anthropic Messages, OpenAI Chat, OpenAI Responses).
+ * Pure request/response mapping plus the HTTP exchange.
+ */
+export interface ProtocolAdapter {
+  /** "anthropic" | "openai" | "openai-responses" */
+  readonly protocol: string;
+  /** Native message list from the canonical conversation. */
+  buildMessages(conversation: ConversationMessage[]): unknown[];
+  /** Native tool list from tool schemas (stable order is the caller's). */
+  buildTools(tools: ToolSchema[]): unknown[];
+  /** Performs the request; resolves to the native response JSON (reassembled when streamed). */
+  send(payload: SendPayload, endpoint: Endpoint, options: SendOptions): Promise<unknown>;
+  /** Canonical form of a native response. Throws a ProviderError on an unusable response. */
+  parseResponse(native: unknown): AssistantTurn;
+}
+
+/** Readiness of a provider, with the reason shown by `hs providers`. */
+export interface Readiness {
+  ready: boolean;
+  reason: string;
+}
+
+/** A model provider registered in the models registry. */
+export interface ModelProvider {
+  name: string;
+  description: string;
+  /** Protocol whose message/tool shapes this provider uses. */
+  protocol: string;
+  ready(): Promise<Readiness>;
+  /** Default model (`--defaults` / `.conf` `model=`). */
+  defaultModel(): Promise<string>;
+  /** Sends one request and returns the native response JSON. */
+  send(payload: SendPayload, model: string, options: SendOptions): Promise<unknown>;
+}
+
+/** A model offered by a provider (seed 002 `ctx.models.register(provider, models)`). */
+export interface ModelDefinition {
+  id: string;
+  name?: string;
+  contextWindow?: number;
+  maxOutputTokens?: number;
+}
