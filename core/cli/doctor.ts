@@ -1,0 +1,71 @@
+/**
+ * `hs doctor`: what was discovered, from where, and why anything was skipped.
+ *
+ * @module
+ */
+import type { HarnessCore } from "../harness.ts";
+import type { CliContext } from "./context.ts";
+import { colorEnabled, styles } from "./render.ts";
+
+/** Prints the diagnosis; exit code 0 (problems are reported, not fatal). */
+export async function runDoctor(h: HarnessCore, cli: CliContext): Promise<number> {
+  const st = styles(colorEnabled(cli.stdoutIsTerminal));
+  const out = (s = "") => cli.stdout(s + "\n");
+  const snap = h.snapshot();
+  out(st.bold("paths"));
+  out(`  cwd        ${h.paths.cwd}`);
+  out(`  home       ${h.paths.home}`);
+  out(`  sessions   ${h.paths.sessions}`);
+  out(`  log        ${h.paths.log}`);
+  out(st.bold("\nsources (lowest priority first)"));
+  if (snap.allSources.length === 0) out("  (none: only built-in plugins)");
+  for (const s of snap.allSources) {
+    const scoped = snap.sources.includes(s) ? "" : st.dim(" (provider plugin, inactive)");
+    out(`  ${s.kind.padEnd(8)} ${s.dir}${scoped}`);
+  }
+  out(st.bold("\nruntime plugins"));
+  for (const p of h.runtimePluginStatus()) {
+    out(`  ${p.id.padEnd(16)} ${p.version.padEnd(8)} ${p.state}${p.reason ? ` — ${p.reason}` : ""}`);
+  }
+  out(st.bold("\ntools"));
+  const { tools, problems } = await h.executableToolSchemas(snap);
+  const names = new Set([...h.registries.tools.entries().map((e) => e.key), ...tools.keys()]);
+  for (const n of [...names].sort()) {
+    const t = tools.get(n);
+    out(`  ${n.padEnd(16)} ${st.dim(t ? t.path : h.registries.tools.entry(n)!.owner)}`);
+  }
+  out(st.bold("\nhooks"));
+  for (const [stage, m] of snap.hooks) {
+    for (const [n, f] of m) out(`  ${stage}/${n.padEnd(16)} ${st.dim(f.path)}`);
+  }
+  if (snap.hooks.size === 0) out("  (built-in only)");
+  out(st.bold("\ncommands"));
+  for (const [n, f] of snap.commands) out(`  ${n.padEnd(16)} ${st.dim(f.path)}`);
+  if (snap.commands.size === 0) out("  (none)");
+  out(st.bold("\nproviders"));
+  for (const p of await h.providers(snap)) {
+    let ready = "?";
+    try {
+      const r = await p.provider.ready();
+      ready = r.ready ? st.green("ready") : st.dim(`not ready: ${r.reason}`);
+    } catch {
+      ready = st.red("readiness check failed");
+    }
+    out(`  ${p.name.padEnd(16)} ${ready} ${st.dim(p.origin)}`);
+  }
+  const { skills, problems: skillProblems } = h.skills();
+  out(st.bold("\nskills"));
+  for (const s of skills) out(`  ${s.name.padEnd(16)} ${st.dim(s.path || s.source)}`);
+  if (skills.length === 0) out("  (none)");
+
+  const issues = [
+    ...snap.skipped,
+    ...problems.map((p) => ({ path: p.path, reason: `tool rejected: ${p.reason}` })),
+    ...skillProblems.map((p) => ({ path: p.path, reason: `skill skipped: ${p.reason}` })),
+    ...h.confProblems().map((p) => ({ path: p.path, reason: `provider variant rejected: ${p.reason}` })),
+  ];
+  out(st.bold("\nskipped"));
+  if (issues.length === 0) out("  nothing");
+  for (const i of issues) out(`  ${st.yellow(i.path)}\n    ${i.reason}`);
+  return 0;
+}

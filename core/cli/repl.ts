@@ -1,0 +1,123 @@
+/**
+ * The REPL (default on a terminal): streamed text as it arrives, tool calls
+ * with a short result, Ctrl-C cancels the running turn (a second one within
+ * two seconds exits), `/help`, `/session`, `/new`, `/quit`, and a history
+ * kept in `$HARNESS_HOME/history`.
+ *
+ * @module
+ */
+import * as readline from "node:readline/promises";
+import process from "node:process";
+import { join } from "node:path";
+import type { HarnessCore } from "../harness.ts";
+import type { CliContext } from "./context.ts";
+import { killAllChildren } from "../exec.ts";
+import { readTextOrUndefined } from "../fsutil.ts";
+import { colorEnabled, styles, TranscriptRenderer } from "./render.ts";
+
+const HELP = `/help            this help
+/session         the current session id and directory
+/new             start a new session
+/quit            exit (or Ctrl-D)
+Ctrl-C           cancel the running turn; twice at the prompt to exit`;
+
+/** Runs the REPL until /quit or Ctrl-D. */
+export async function runRepl(
+  h: HarnessCore,
+  cli: CliContext,
+  opts: { session?: string; provider?: string; model?: string },
+): Promise<number> {
+  const st = styles(colorEnabled(cli.stdoutIsTerminal));
+  const historyFile = join(h.paths.home, "history");
+  const history = (readTextOrUndefined(historyFile) ?? "").split("\n").filter(Boolean).reverse().slice(0, 500);
+  let session = opts.session;
+  let lastInterrupt = 0;
+  cli.stdout(st.dim(`hs — type a message, /help for commands${session ? `, resuming ${session}` : ""}\n`));
+
+  for (;;) {
+    const rl = readline.createInterface({
+      input: process.stdin,
+      output: process.stdout,
+      terminal: true,
+      history,
+      historySize: 500,
+    } as readline.ReadLineOptions);
+    let line: string | undefined;
+    const interrupted = new Promise<"sigint">((resolve) => rl.once("SIGINT", () => resolve("sigint")));
+    const closed = new Promise<"close">((resolve) => rl.once("close", () => resolve("close")));
+    const answer = rl.question(st.cyan("› ")).catch(() => undefined);
+    const r = await Promise.race([answer, interrupted, closed]);
+    rl.close();
+    if (r === "close") {
+      cli.stdout("\n");
+      return 0;
+    }
+    if (r === "sigint") {
+      const now = Date.now();
+      if (now - lastInterrupt < 2000) {
+        cli.stdout("\n");
+        return 0;
+      }
+      lastInterrupt = now;
+      cli.stdout(st.dim("\n(Ctrl-C again to exit)\n"));
+      continue;
+    }
+    line = (r ?? "").trim();
+    if (!line) continue;
+    try {
+      Deno.mkdirSync(h.paths.home, { recursive: true });
+      Deno.writeTextFileSync(historyFile, line.replace(/\n/g, " ") + "\n", { append: true });
+    } catch { /* history is best effort */ }
+    if (line === "/quit" || line === "/exit") return 0;
+    if (line === "/help") {
+      cli.stdout(HELP + "\n");
+      continue;
+    }
+    if (line === "/session") {
+      cli.stdout(session ? `${session}\n${join(h.paths.sessions, session)}\n` : "no session yet\n");
+      continue;
+    }
+    if (line === "/new") {
+      session = undefined;
+      cli.stdout(st.dim("new session on the next message\n"));
+      continue;
+    }
+    if (line.startsWith("/")) {
+      cli.stdout(`unknown command ${line.split(" ")[0]} — /help lists them\n`);
+      continue;
+    }
+
+    const controller = new AbortController();
+    let interrupts = 0;
+    const onSigint = () => {
+      interrupts++;
+      if (interrupts === 1) {
+        cli.stdout(st.yellow("\n^C cancelling the turn…\n"));
+        controller.abort();
+        killAllChildren();
+      } else {
+        killAllChildren();
+        Deno.exit(130);
+      }
+    };
+    Deno.addSignalListener("SIGINT", onSigint);
+    const renderer = new TranscriptRenderer(cli.stdout, st);
+    try {
+      const res = await h.run({
+        message: line,
+        session,
+        provider: opts.provider,
+        model: opts.model,
+        signal: controller.signal,
+        onEvent: (e) => renderer.on(e),
+      });
+      session = res.sessionId;
+      if (res.cancelled) cli.stdout(st.dim("(cancelled; the session is kept)\n"));
+      else if (res.error) cli.stdout(st.red(`error: ${res.message}\n`));
+    } catch (err) {
+      cli.stdout(st.red(`error: ${(err as Error).message}\n`));
+    } finally {
+      Deno.removeSignalListener("SIGINT", onSigint);
+    }
+  }
+}

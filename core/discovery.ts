@@ -1,0 +1,306 @@
+/**
+ * Discovery of `.harness/` sources and what they hold: tools, hooks,
+ * commands, providers, prompts, skills, packs, settings and AGENTS.md.
+ *
+ * The walk (PROTOCOLS "Discovery"): `$HARNESS_HOME` when the walk does not
+ * include it (lowest), then every `<dir>/.harness` from `/` down to the
+ * working directory, each preceded by its `plugins/*` packs (sorted). The
+ * highest-priority source wins per basename.
+ *
+ * Re-checking is cheap: a snapshot remembers the mtime of every directory it
+ * read (and of every file it skipped as non-executable, since `chmod +x` does
+ * not touch the directory), and {@link Discovery.current} re-stats only those.
+ *
+ * @module
+ */
+import { basename, dirname, join } from "node:path";
+import { isExecutableInfo, listDir, statOrUndefined } from "./fsutil.ts";
+
+/** Where a source came from. */
+export type SourceKind = "home" | "project" | "pack";
+
+/** One source directory (a `.harness/` or a pack inside one). */
+export interface Source {
+  dir: string;
+  kind: SourceKind;
+  /** The `.harness` directory this source belongs to. */
+  root: string;
+  /** True when this source is a provider plugin (holds `providers/<own basename>`). */
+  providerPlugin: boolean;
+}
+
+/** Something discovery left out, with the reason (shown by `hs doctor`). */
+export interface Skipped {
+  path: string;
+  reason: string;
+}
+
+/** An executable (or `.conf`) found in a source. */
+export interface Found {
+  name: string;
+  path: string;
+  source: Source;
+}
+
+/** A discovered provider: an executable or a `.conf` variant. */
+export interface FoundProvider extends Found {
+  kind: "executable" | "conf";
+}
+
+/** Everything discovery found for one set of sources. */
+export interface Snapshot {
+  /** Active sources, lowest priority first. */
+  sources: Source[];
+  /** All sources before provider scoping (for resolution). */
+  allSources: Source[];
+  skipped: Skipped[];
+  tools: Map<string, Found>;
+  /** stage → basename → found */
+  hooks: Map<string, Map<string, Found>>;
+  commands: Map<string, Found>;
+  /** providers from every source (not scoped), highest wins per name */
+  providers: Map<string, FoundProvider>;
+  /** system prompt files in order: AGENTS.md then prompts/*.md per source */
+  promptFiles: string[];
+  /** skills roots (`<source>/skills`), lowest first */
+  skillRoots: string[];
+  /** settings.conf of the most local source that has one */
+  settingsFile?: string;
+  /** `.auth.json` files, lowest first */
+  authFiles: string[];
+  /** `.harness` dirs that were left out because the workspace is not trusted */
+  untrusted: string[];
+}
+
+/** Inputs of a discovery. */
+export interface DiscoveryOptions {
+  cwd: string;
+  home: string;
+  /** Is this `.harness` directory trusted? (HARNESS_HOME always is.) */
+  isTrusted(harnessDir: string): boolean;
+}
+
+interface Stamp {
+  path: string;
+  mtime: number;
+}
+
+function mtimeOf(path: string): number {
+  const info = statOrUndefined(path);
+  if (!info) return -1;
+  return (info.mtime?.getTime() ?? 0) * 1000 + (info.mode ?? 0) % 4096;
+}
+
+/** A source dir plus whether it holds anything that runs code. */
+function holdsCode(dir: string): boolean {
+  for (const sub of ["tools", "commands", "providers"]) {
+    if (listDir(join(dir, sub)).length > 0) return true;
+  }
+  for (const stage of listDir(join(dir, "hooks.d"))) {
+    if (listDir(join(dir, "hooks.d", stage)).length > 0) return true;
+  }
+  return listDir(join(dir, "plugins")).length > 0;
+}
+
+/** The `.harness` directories of the walk, lowest priority first. */
+export function walkHarnessDirs(cwd: string, home: string): { dir: string; kind: SourceKind }[] {
+  const found: string[] = [];
+  let cur = cwd;
+  for (;;) {
+    const h = join(cur, ".harness");
+    if (statOrUndefined(h)?.isDirectory) found.push(h);
+    const parent = dirname(cur);
+    if (parent === cur) break;
+    cur = parent;
+  }
+  found.reverse();
+  const out: { dir: string; kind: SourceKind }[] = [];
+  if (!found.includes(home) && statOrUndefined(home)?.isDirectory) {
+    out.push({ dir: home, kind: "home" });
+  }
+  for (const d of found) out.push({ dir: d, kind: d === home ? "home" : "project" });
+  return out;
+}
+
+/**
+ * Discovery with a cache keyed by directory mtimes. One instance per
+ * working directory and home.
+ */
+export class Discovery {
+  #opts: DiscoveryOptions;
+  #snapshot?: Snapshot;
+  #stamps: Stamp[] = [];
+  #scopeKey = "";
+
+  constructor(opts: DiscoveryOptions) {
+    this.#opts = opts;
+  }
+
+  /** Forgets the cache (after trust changes). */
+  invalidate(): void {
+    this.#snapshot = undefined;
+  }
+
+  /**
+   * The current snapshot, re-using the cached one when no watched directory
+   * changed. `provider`/`protocol` scope provider plugins.
+   */
+  current(provider = "", protocol = ""): Snapshot {
+    const key = `${provider}\0${protocol}`;
+    if (this.#snapshot && key === this.#scopeKey && this.#fresh()) return this.#snapshot;
+    this.#scopeKey = key;
+    this.#snapshot = this.#scan(provider, protocol);
+    return this.#snapshot;
+  }
+
+  #fresh(): boolean {
+    for (const s of this.#stamps) {
+      if (mtimeOf(s.path) !== s.mtime) return false;
+    }
+    return true;
+  }
+
+  #watch(path: string): void {
+    this.#stamps.push({ path, mtime: mtimeOf(path) });
+  }
+
+  #scan(provider: string, protocol: string): Snapshot {
+    this.#stamps = [];
+    const { cwd, home } = this.#opts;
+    // Watch every ancestor so a new `.harness` anywhere on the walk is seen.
+    let cur = cwd;
+    for (;;) {
+      this.#watch(cur);
+      const parent = dirname(cur);
+      if (parent === cur) break;
+      cur = parent;
+    }
+    this.#watch(home);
+
+    const skipped: Skipped[] = [];
+    const untrusted: string[] = [];
+    const allSources: Source[] = [];
+    for (const { dir, kind } of walkHarnessDirs(cwd, home)) {
+      this.#watch(dir);
+      if (kind === "project" && !this.#opts.isTrusted(dir) && holdsCode(dir)) {
+        untrusted.push(dir);
+        skipped.push({ path: dir, reason: "workspace not trusted (run: hs trust)" });
+        continue;
+      }
+      const packsDir = join(dir, "plugins");
+      this.#watch(packsDir);
+      for (const name of listDir(packsDir)) {
+        const p = join(packsDir, name);
+        if (!statOrUndefined(p)?.isDirectory) continue;
+        allSources.push({ dir: p, kind: "pack", root: dir, providerPlugin: isProviderPlugin(p) });
+      }
+      allSources.push({ dir, kind, root: dir, providerPlugin: isProviderPlugin(dir) });
+    }
+
+    const providers = new Map<string, FoundProvider>();
+    for (const source of allSources) {
+      const pdir = join(source.dir, "providers");
+      this.#watch(pdir);
+      for (const name of listDir(pdir)) {
+        const path = join(pdir, name);
+        const info = statOrUndefined(path);
+        if (!info?.isFile) continue;
+        if (name.endsWith(".conf")) {
+          providers.set(name.slice(0, -5), { name: name.slice(0, -5), path, source, kind: "conf" });
+        } else if (isExecutableInfo(info)) {
+          providers.set(name, { name, path, source, kind: "executable" });
+        } else if (!name.startsWith(".")) {
+          this.#watch(path);
+          skipped.push({ path, reason: "not executable (chmod +x to enable)" });
+        }
+      }
+    }
+
+    const sources = allSources.filter((s) => {
+      if (!s.providerPlugin || !provider) return true;
+      const base = basename(s.dir);
+      if (base === provider || base === protocol) return true;
+      const pdir = join(s.dir, "providers");
+      return statOrUndefined(join(pdir, provider)) !== undefined ||
+        statOrUndefined(join(pdir, `${provider}.conf`)) !== undefined;
+    });
+
+    const tools = new Map<string, Found>();
+    const commands = new Map<string, Found>();
+    const hooks = new Map<string, Map<string, Found>>();
+    const promptFiles: string[] = [];
+    const skillRoots: string[] = [];
+    const authFiles: string[] = [];
+    let settingsFile: string | undefined;
+
+    const collect = (dir: string, source: Source, into: Map<string, Found>) => {
+      this.#watch(dir);
+      for (const name of listDir(dir)) {
+        if (name.startsWith(".")) continue;
+        const path = join(dir, name);
+        const info = statOrUndefined(path);
+        if (!info?.isFile) continue;
+        if (isExecutableInfo(info)) into.set(name, { name, path, source });
+        else {
+          this.#watch(path);
+          skipped.push({ path, reason: "not executable (chmod +x to enable)" });
+        }
+      }
+    };
+
+    for (const source of sources) {
+      const d = source.dir;
+      collect(join(d, "tools"), source, tools);
+      collect(join(d, "commands"), source, commands);
+      const hooksDir = join(d, "hooks.d");
+      this.#watch(hooksDir);
+      for (const stage of listDir(hooksDir)) {
+        let m = hooks.get(stage);
+        if (!m) hooks.set(stage, m = new Map());
+        collect(join(hooksDir, stage), source, m);
+      }
+      if (source.kind !== "pack") {
+        const agents = join(dirname(d), "AGENTS.md");
+        this.#watch(agents);
+        if (statOrUndefined(agents)?.isFile) promptFiles.push(agents);
+      }
+      const pdir = join(d, "prompts");
+      this.#watch(pdir);
+      for (const name of listDir(pdir)) {
+        if (name.endsWith(".md")) promptFiles.push(join(pdir, name));
+      }
+      skillRoots.push(join(d, "skills"));
+      const settings = join(d, "settings.conf");
+      this.#watch(settings);
+      if (statOrUndefined(settings)?.isFile) settingsFile = settings;
+      const auth = join(d, ".auth.json");
+      this.#watch(auth);
+      if (statOrUndefined(auth)?.isFile) authFiles.push(auth);
+    }
+    for (const m of hooks.values()) {
+      for (const [k, v] of [...m.entries()]) if (!v) m.delete(k);
+    }
+    return {
+      sources,
+      allSources,
+      skipped,
+      tools,
+      hooks,
+      commands,
+      providers,
+      promptFiles,
+      skillRoots,
+      settingsFile,
+      authFiles,
+      untrusted,
+    };
+  }
+}
+
+function isProviderPlugin(dir: string): boolean {
+  const base = basename(dir);
+  const pdir = join(dir, "providers");
+  const bin = statOrUndefined(join(pdir, base));
+  if (bin && isExecutableInfo(bin)) return true;
+  return statOrUndefined(join(pdir, `${base}.conf`))?.isFile === true;
+}

@@ -1,0 +1,156 @@
+/**
+ * Running executables (hooks, tools, providers, commands): JSON on stdin,
+ * stdout captured, stderr to the log, a timeout that kills the whole process
+ * group, and cancellation through an AbortSignal.
+ *
+ * @module
+ */
+
+/** The outcome of one executable run. */
+export interface ExecResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+  aborted: boolean;
+}
+
+/** Options of {@link runExecutable}. */
+export interface ExecOptions {
+  args?: string[];
+  stdin?: string;
+  env: Record<string, string>;
+  cwd: string;
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /** Called with stderr text as it arrives (e.g. to append to HARNESS_LOG). */
+  onStderr?: (text: string) => void;
+  /** Cap on captured stdout bytes (the rest is dropped with a note). */
+  maxStdoutBytes?: number;
+}
+
+const live = new Set<number>();
+
+/** Kills every process group still running (used on exit and Ctrl-C). */
+export function killAllChildren(): void {
+  for (const pid of live) killGroup(pid);
+}
+
+function killGroup(pid: number): void {
+  try {
+    Deno.kill(-pid, "SIGKILL");
+  } catch {
+    try {
+      Deno.kill(pid, "SIGKILL");
+    } catch { /* gone */ }
+  }
+}
+
+async function readAll(
+  stream: ReadableStream<Uint8Array>,
+  cap: number,
+  onText?: (text: string) => void,
+): Promise<{ text: string; truncated: number }> {
+  const decoder = new TextDecoder();
+  const chunks: string[] = [];
+  let size = 0;
+  let truncated = 0;
+  for await (const chunk of stream) {
+    if (size + chunk.length > cap) {
+      const keep = Math.max(0, cap - size);
+      if (keep > 0) chunks.push(decoder.decode(chunk.subarray(0, keep), { stream: true }));
+      truncated += chunk.length - keep;
+      size = cap;
+    } else {
+      const text = decoder.decode(chunk, { stream: true });
+      chunks.push(text);
+      onText?.(text);
+      size += chunk.length;
+    }
+  }
+  chunks.push(decoder.decode());
+  return { text: chunks.join(""), truncated };
+}
+
+/**
+ * Runs an executable in its own process group. Never throws for a failing
+ * child: spawn failures become code 127 with the reason on stderr.
+ */
+export async function runExecutable(path: string, opts: ExecOptions): Promise<ExecResult> {
+  let child: Deno.ChildProcess;
+  try {
+    child = new Deno.Command(path, {
+      args: opts.args ?? [],
+      cwd: opts.cwd,
+      env: opts.env,
+      clearEnv: true,
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+      detached: true,
+    }).spawn();
+  } catch (err) {
+    const reason = err instanceof Error ? err.message : String(err);
+    return { code: 127, stdout: "", stderr: `cannot run ${path}: ${reason}`, timedOut: false, aborted: false };
+  }
+  live.add(child.pid);
+  let timedOut = false;
+  let aborted = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    killGroup(child.pid);
+  }, opts.timeoutMs);
+  const onAbort = () => {
+    aborted = true;
+    killGroup(child.pid);
+  };
+  opts.signal?.addEventListener("abort", onAbort, { once: true });
+  if (opts.signal?.aborted) onAbort();
+
+  const writer = (async () => {
+    const w = child.stdin.getWriter();
+    try {
+      if (opts.stdin) await w.write(new TextEncoder().encode(opts.stdin));
+      await w.close();
+    } catch {
+      // the child closed stdin early: not an error of ours
+      try {
+        await w.abort();
+      } catch { /* ignore */ }
+    }
+  })();
+  const cap = opts.maxStdoutBytes ?? 64 * 1024 * 1024;
+  const outP = readAll(child.stdout, cap);
+  const errP = readAll(child.stderr, 1024 * 1024, opts.onStderr);
+  const status = await child.status;
+  // A grandchild left in the group (e.g. `sleep &`) may hold the pipes open:
+  // give it a moment to finish writing, then end the whole group.
+  let grace: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([
+    Promise.all([outP, errP]),
+    new Promise<void>((resolve) => {
+      grace = setTimeout(resolve, 100);
+    }),
+  ]);
+  clearTimeout(grace);
+  killGroup(child.pid);
+  const [out, err] = await Promise.all([outP, errP, writer]);
+  clearTimeout(timer);
+  opts.signal?.removeEventListener("abort", onAbort);
+  live.delete(child.pid);
+  let stdout = out.text;
+  if (out.truncated > 0) stdout += `\n[output truncated: ${out.truncated} more bytes]`;
+  return {
+    code: status.code,
+    stdout,
+    stderr: err.text,
+    timedOut,
+    aborted,
+  };
+}
+
+/** The last `n` lines of a text, trimmed. */
+export function tail(text: string, n = 5): string {
+  const lines = text.trimEnd().split("\n");
+  return lines.slice(-n).join("\n");
+}

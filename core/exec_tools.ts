@@ -1,0 +1,198 @@
+/**
+ * Executable tools (PROTOCOLS "Tools"): `--schema` (cached by path, mtime and
+ * size, in memory and in `$HARNESS_HOME/.cache/schemas.json`), `--describe`,
+ * and `--exec` with the input as compact JSON on stdin.
+ *
+ * @module
+ */
+import { dirname } from "node:path";
+import { z } from "zod";
+import type { ToolDefinition, ToolSchema } from "./types.ts";
+import { textResult } from "./types.ts";
+import { runExecutable, tail } from "./exec.ts";
+import { atomicWriteSync, readTextOrUndefined, statOrUndefined } from "./fsutil.ts";
+
+const SchemaOutput = z.object({
+  name: z.string().min(1),
+  description: z.string().default(""),
+  input_schema: z.record(z.string(), z.unknown()),
+});
+
+interface CacheEntry {
+  mtime: number;
+  size: number;
+  schema?: ToolSchema;
+  describe?: string;
+  problem?: string;
+}
+
+/** A tool file whose schema was rejected. */
+export interface ToolProblem {
+  path: string;
+  reason: string;
+}
+
+/** Schema discovery and execution of executable tools. */
+export class ExecutableTools {
+  #cacheFile: string;
+  #cache: Record<string, CacheEntry> = {};
+  #dirty = false;
+  #env: () => Record<string, string>;
+  #cwd: string;
+  #log: (line: string) => void;
+
+  constructor(opts: {
+    cacheFile: string;
+    env: () => Record<string, string>;
+    cwd: string;
+    log: (line: string) => void;
+  }) {
+    this.#cacheFile = opts.cacheFile;
+    this.#env = opts.env;
+    this.#cwd = opts.cwd;
+    this.#log = opts.log;
+    const text = readTextOrUndefined(this.#cacheFile);
+    if (text) {
+      try {
+        this.#cache = JSON.parse(text);
+      } catch {
+        this.#cache = {};
+      }
+    }
+  }
+
+  async #probe(path: string, name: string): Promise<CacheEntry> {
+    const st = statOrUndefined(path);
+    const mtime = st?.mtime?.getTime() ?? -1;
+    const size = st?.size ?? -1;
+    const hit = this.#cache[path];
+    if (hit && hit.mtime === mtime && hit.size === size) return hit;
+    const env = this.#env();
+    const r = await runExecutable(path, {
+      args: ["--schema"],
+      env,
+      cwd: this.#cwd,
+      timeoutMs: 10_000,
+      onStderr: (t) => this.#log(t.trimEnd()),
+    });
+    let entry: CacheEntry;
+    if (r.code !== 0) {
+      entry = {
+        mtime,
+        size,
+        problem: r.timedOut
+          ? "`--schema` timed out after 10 s"
+          : `\`--schema\` exited ${r.code}${r.stderr ? `: ${tail(r.stderr, 2)}` : ""}`,
+      };
+    } else {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(r.stdout);
+      } catch {
+        parsed = undefined;
+      }
+      const ok = SchemaOutput.safeParse(parsed);
+      if (!ok.success) {
+        entry = {
+          mtime,
+          size,
+          problem: parsed === undefined
+            ? `\`--schema\` printed something that is not JSON: ${JSON.stringify(r.stdout.slice(0, 80))}`
+            : "`--schema` JSON needs `name`, `description` and an `input_schema` object",
+        };
+      } else if (ok.data.name !== name) {
+        entry = {
+          mtime,
+          size,
+          problem: `schema name "${ok.data.name}" does not match the file name "${name}"`,
+        };
+      } else {
+        entry = { mtime, size, schema: ok.data };
+      }
+    }
+    this.#cache[path] = entry;
+    this.#dirty = true;
+    return entry;
+  }
+
+  /** Schemas of the given executable tools (probed in parallel when not cached). */
+  async schemas(
+    found: Iterable<{ name: string; path: string }>,
+  ): Promise<{ tools: Map<string, { schema: ToolSchema; path: string }>; problems: ToolProblem[] }> {
+    const list = [...found];
+    const entries = await Promise.all(list.map((f) => this.#probe(f.path, f.name)));
+    const tools = new Map<string, { schema: ToolSchema; path: string }>();
+    const problems: ToolProblem[] = [];
+    list.forEach((f, i) => {
+      const e = entries[i];
+      if (e.schema) tools.set(f.name, { schema: e.schema, path: f.path });
+      else problems.push({ path: f.path, reason: e.problem ?? "invalid schema" });
+    });
+    this.#save();
+    return { tools, problems };
+  }
+
+  /** One-line description (`--describe`), cached with the schema. */
+  async describe(path: string): Promise<string> {
+    const e = this.#cache[path];
+    if (e?.describe !== undefined) return e.describe;
+    const r = await runExecutable(path, {
+      args: ["--describe"],
+      env: this.#env(),
+      cwd: this.#cwd,
+      timeoutMs: 5_000,
+    });
+    const line = r.code === 0 ? r.stdout.trim().split("\n")[0] ?? "" : "";
+    if (e) {
+      e.describe = line;
+      this.#dirty = true;
+      this.#save();
+    }
+    return line;
+  }
+
+  #save(): void {
+    if (!this.#dirty) return;
+    this.#dirty = false;
+    try {
+      Deno.mkdirSync(dirname(this.#cacheFile), { recursive: true });
+      atomicWriteSync(this.#cacheFile, JSON.stringify(this.#cache));
+    } catch {
+      // a read-only home only costs speed
+    }
+  }
+
+  /** A ToolDefinition that runs `path --exec`. */
+  definition(path: string, schema: ToolSchema, timeoutMs: number): ToolDefinition {
+    return {
+      name: schema.name,
+      description: schema.description,
+      inputSchema: schema.input_schema,
+      execute: async (input, ctx) => {
+        const r = await runExecutable(path, {
+          args: ["--exec"],
+          stdin: JSON.stringify(input ?? {}),
+          env: ctx.env,
+          cwd: ctx.cwd,
+          timeoutMs,
+          signal: ctx.signal,
+          onStderr: (t) => ctx.log(t.trimEnd()),
+        });
+        if (r.timedOut) {
+          return textResult(
+            `${r.stdout}${r.stdout ? "\n" : ""}error: tool '${schema.name}' timed out after ${
+              Math.round(timeoutMs / 1000)
+            } s (its process group was killed)`,
+            true,
+          );
+        }
+        if (r.aborted) return textResult(`${r.stdout}\n(cancelled)`, true);
+        if (r.code !== 0) {
+          const why = r.stderr.trim() ? `\n[stderr] ${tail(r.stderr, 10)}` : "";
+          return textResult(`${r.stdout}${why}${r.stdout || why ? "" : `exit code ${r.code}`}`, true);
+        }
+        return textResult(r.stdout);
+      },
+    };
+  }
+}

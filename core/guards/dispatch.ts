@@ -1,0 +1,230 @@
+/**
+ * The effect seam (DESIGN §5): every tool call is one dispatch through
+ * ceiling → guards (sequential middleware, fail closed) → floor (allow / ask /
+ * deny) → core, with observer hooks in parallel (fail open) and a
+ * `tool_execution` audit event that never carries bodies.
+ *
+ * @module
+ */
+import type { ToolResult } from "../types.ts";
+import { resultText, textResult } from "../types.ts";
+import type { AuditEvent } from "../plugins/types.ts";
+
+/** Where an effect happens. */
+export type Point = "read" | "write" | "edit" | "shell" | "mcp" | "agent" | "tool" | "turn" | "round";
+
+/** One effect to dispatch. */
+export interface EffectCall {
+  point: Point;
+  tool: string;
+  /** Owner label of the tool (builtin:…, a path, plugin:…). */
+  owner: string;
+  /** Which agent asks: "main" or "agent:<session id>". */
+  principal: string;
+  callId: string;
+  input: unknown;
+}
+
+/** A guard's refusal. */
+export interface Refusal {
+  refused: true;
+  reason: string;
+}
+
+/** Single-use continuation handed to a guard. */
+export type Invoke = (value: unknown) => Promise<ToolResult>;
+
+/** Critical-path middleware. */
+export interface Guard {
+  id: string;
+  point: Point | "*";
+  /** Host-side match; a miss never enters the middleware. */
+  match?: (call: EffectCall) => boolean;
+  middleware(raw: unknown, invoke: Invoke, call: EffectCall): Promise<ToolResult | Refusal>;
+}
+
+/** Parallel observer (fail open). */
+export interface Hook {
+  id: string;
+  point: Point | "*";
+  pre?(value: unknown, call: EffectCall): unknown;
+  post?(value: unknown, result: ToolResult, call: EffectCall): unknown;
+  postFail?(value: unknown, failure: string, call: EffectCall): unknown;
+}
+
+/** A floor decision. */
+export interface Decision {
+  decision: "allow" | "ask" | "deny";
+  rule: string;
+  reason?: string;
+}
+
+/** The permission engine / effect floor. */
+export interface Floor {
+  decide(call: EffectCall): Decision | Promise<Decision>;
+  /** Resolves an `ask` (interactive prompt); headless floors deny. */
+  ask?(call: EffectCall, decision: Decision): Promise<boolean>;
+}
+
+/** A floor that allows everything (the kernel default until a policy is set). */
+export const allowAllFloor: Floor = {
+  decide: () => ({ decision: "allow", rule: "default" }),
+};
+
+/** Effect point of a tool name. */
+export function pointOf(tool: string): Point {
+  switch (tool) {
+    case "bash":
+      return "shell";
+    case "read_file":
+      return "read";
+    case "write_file":
+      return "write";
+    case "edit_file":
+      return "edit";
+    case "agent":
+      return "agent";
+    default:
+      return "tool";
+  }
+}
+
+/** Dependencies of a {@link Dispatcher}. */
+export interface DispatcherOptions {
+  guards: () => Guard[];
+  hooks: () => Hook[];
+  floor: Floor;
+  /** Tools the calling agent may use; undefined = no ceiling. */
+  ceiling?: (call: EffectCall) => boolean;
+  audit: (event: AuditEvent) => void;
+  /** Re-validates an input rewritten by a guard; returns an error text or undefined. */
+  validate?: (tool: string, input: unknown) => string | undefined;
+  /** Collected hook failures (fail open) go here. */
+  onHookError?: (hookId: string, message: string) => void;
+}
+
+function isRefusal(v: unknown): v is Refusal {
+  return typeof v === "object" && v !== null && (v as Refusal).refused === true;
+}
+
+/** Dispatches effects through the seam. */
+export class Dispatcher {
+  #o: DispatcherOptions;
+
+  constructor(opts: DispatcherOptions) {
+    this.#o = opts;
+  }
+
+  /** Runs one call; `core` is the tool's execution. Never throws. */
+  async dispatch(call: EffectCall, core: (input: unknown) => Promise<ToolResult>): Promise<ToolResult> {
+    const started = performance.now();
+    const finish = (result: ToolResult, outcome: "ok" | "error" | "refused") => {
+      this.#o.audit({
+        type: "tool_execution",
+        time: new Date().toISOString(),
+        tool: call.tool,
+        owner: call.owner,
+        callId: call.callId,
+        durationMs: Math.round((performance.now() - started) * 1000) / 1000,
+        outcome,
+      });
+      return result;
+    };
+    if (this.#o.ceiling && !this.#o.ceiling(call)) {
+      return finish(textResult(`error: tool '${call.tool}' is not available to this agent`, true), "refused");
+    }
+    const guards = this.#o.guards().filter((g) =>
+      (g.point === "*" || g.point === call.point) && (!g.match || g.match(call))
+    );
+    const hooks = this.#o.hooks().filter((h) => h.point === "*" || h.point === call.point);
+
+    let reachedFloor: unknown = call.input;
+    const floorAndCore = async (value: unknown): Promise<ToolResult> => {
+      if (value !== call.input && this.#o.validate) {
+        const problem = this.#o.validate(call.tool, value);
+        if (problem) return textResult(`error: rewritten input rejected: ${problem}`, true);
+      }
+      const effective = { ...call, input: value };
+      let d = await this.#o.floor.decide(effective);
+      if (d.decision === "ask") {
+        const ok = this.#o.floor.ask ? await this.#o.floor.ask(effective, d) : false;
+        d = { ...d, decision: ok ? "allow" : "deny" };
+      }
+      this.#o.audit({
+        type: "permission",
+        time: new Date().toISOString(),
+        tool: call.tool,
+        rule: d.rule,
+        principal: call.principal,
+        decision: d.decision,
+      });
+      if (d.decision !== "allow") {
+        throw new FloorDenied(
+          `error: permission denied for ${call.tool}${d.reason ? `: ${d.reason}` : ""} (rule ${d.rule})`,
+        );
+      }
+      reachedFloor = value;
+      await this.#runHooks(hooks, (h) => h.pre?.(value, effective));
+      return core(value);
+    };
+
+    // Build the chain from the innermost (floor + core) outwards.
+    let next: (value: unknown) => Promise<ToolResult> = floorAndCore;
+    for (const g of [...guards].reverse()) {
+      const inner = next;
+      next = async (value: unknown) => {
+        let used = false;
+        let coreResult: ToolResult | undefined;
+        const invoke: Invoke = async (v) => {
+          if (used) throw new Error(`guard ${g.id}: invoke called twice`);
+          used = true;
+          coreResult = await inner(v);
+          return coreResult;
+        };
+        let out: ToolResult | Refusal;
+        try {
+          out = await g.middleware(value, invoke, call);
+        } catch (err) {
+          if (err instanceof FloorDenied) throw err;
+          if (coreResult) {
+            this.#o.onHookError?.(g.id, `guard failed after invoke: ${(err as Error)?.message ?? err}`);
+            return coreResult;
+          }
+          return textResult(`error: refused by guard ${g.id} (it failed; guards fail closed)`, true);
+        }
+        if (isRefusal(out)) return textResult(`error: refused by guard ${g.id}: ${out.reason}`, true);
+        if (!used) {
+          return textResult(`error: refused by guard ${g.id}: it returned without invoking`, true);
+        }
+        return out;
+      };
+    }
+
+    let result: ToolResult;
+    try {
+      result = await next(call.input);
+    } catch (err) {
+      if (err instanceof FloorDenied) return finish(textResult(err.message, true), "refused");
+      result = textResult(`error: tool '${call.tool}' failed: ${(err as Error)?.message ?? err}`, true);
+    }
+    if (result.isError) {
+      await this.#runHooks(hooks, (h) => h.postFail?.(reachedFloor, resultText(result), call));
+    } else {
+      await this.#runHooks(hooks, (h) => h.post?.(reachedFloor, result, call));
+    }
+    return finish(result, result.isError ? "error" : "ok");
+  }
+
+  async #runHooks(hooks: Hook[], fn: (h: Hook) => unknown): Promise<void> {
+    if (hooks.length === 0) return;
+    await Promise.all(hooks.map(async (h) => {
+      try {
+        await fn(h);
+      } catch (err) {
+        this.#o.onHookError?.(h.id, (err as Error)?.message ?? String(err));
+      }
+    }));
+  }
+}
+
+class FloorDenied extends Error {}

@@ -1,0 +1,6 @@
+/**
+ * The effect seam: guards → floor → core.
+ *
+ * @module
+ */
+export * from "./dispatch.ts";

@@ -1,0 +1,119 @@
+/**
+ * The hook chain of one stage: built-in hooks (in-process) and executable
+ * hooks merged by basename (an executable replaces a built-in of the same
+ * name), run in byte order; each hook's output is the next hook's input.
+ *
+ * @module
+ */
+import type { StageContext, StageHook } from "../plugins/types.ts";
+import { runExecutable, tail } from "../exec.ts";
+import { byteOrder } from "../fsutil.ts";
+import { errorMessage } from "../errors.ts";
+
+/** One link of a chain. */
+export interface Link {
+  name: string;
+  /** In-process hook, or */
+  builtin?: StageHook;
+  /** an executable path. */
+  path?: string;
+}
+
+/** Merges built-in and executable hooks of a stage; executables win per basename. */
+export function chainFor(builtins: StageHook[], executables: Map<string, string>): Link[] {
+  const links = new Map<string, Link>();
+  for (const h of builtins) links.set(h.name, { name: h.name, builtin: h });
+  for (const [name, path] of executables) links.set(name, { name, path });
+  return [...links.values()].sort((a, b) => byteOrder(a.name, b.name));
+}
+
+/** Result of a chain: ok with the final JSON, or failed with the error context. */
+export type ChainResult =
+  | { ok: true; output: Record<string, unknown> }
+  | { ok: false; output: Record<string, unknown>; hook: string };
+
+/** What executable hooks need. */
+export interface ChainEnv {
+  env: Record<string, string>;
+  cwd: string;
+  timeoutMs: number;
+  signal: AbortSignal;
+  log(text: string): void;
+  /** Called after an executable hook ran (the session may have changed on disk). */
+  executableRan(): void;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** Runs a chain. Never throws: failures are returned as the error context. */
+export async function runChain(
+  stage: string,
+  input: Record<string, unknown>,
+  links: Link[],
+  ctx: StageContext,
+  env: ChainEnv,
+): Promise<ChainResult> {
+  let current = input;
+  for (const link of links) {
+    if (link.builtin) {
+      try {
+        current = await link.builtin.run(current, ctx);
+      } catch (err) {
+        return {
+          ok: false,
+          hook: `${stage}/${link.name}`,
+          output: { error: errorMessage(err) },
+        };
+      }
+      continue;
+    }
+    const path = link.path!;
+    const r = await runExecutable(path, {
+      stdin: JSON.stringify(current),
+      env: env.env,
+      cwd: env.cwd,
+      timeoutMs: env.timeoutMs,
+      signal: env.signal,
+      onStderr: (t) => env.log(t.trimEnd()),
+    });
+    env.executableRan();
+    if (r.timedOut) {
+      return {
+        ok: false,
+        hook: path,
+        output: {
+          error: `hook ${path} timed out after ${
+            Math.round(env.timeoutMs / 1000)
+          } s during ${stage} (its process group was killed; set HARNESS_HOOK_TIMEOUT to allow more)`,
+        },
+      };
+    }
+    if (r.aborted) return { ok: false, hook: path, output: { error: "cancelled" } };
+    let parsed: unknown;
+    const text = r.stdout.trim();
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    if (r.code !== 0) {
+      if (isObject(parsed)) return { ok: false, hook: path, output: parsed };
+      const why = r.stderr.trim() ? `: ${tail(r.stderr, 3)}` : "";
+      return {
+        ok: false,
+        hook: path,
+        output: { error: `hook ${path} exited ${r.code} during ${stage}${why}` },
+      };
+    }
+    if (!isObject(parsed)) {
+      const what = text === ""
+        ? "printed nothing (a gate or observer hook must print its stdin back)"
+        : `printed something that is not a JSON object: ${JSON.stringify(text.slice(0, 120))}`;
+      return { ok: false, hook: path, output: { error: `hook ${path} ${what} during ${stage}` } };
+    }
+    current = parsed;
+  }
+  return { ok: true, output: current };
+}

@@ -1,0 +1,398 @@
+/**
+ * The state follower for one turn: holds a JSON context and a stage name,
+ * re-checks discovery before every stage, runs the stage's chain, follows
+ * `next_state`, routes failures to `error`, and stops after
+ * `HARNESS_MAX_TURNS` model requests.
+ *
+ * @module
+ */
+import type { HarnessCore, RunResult } from "../harness.ts";
+import type { Session } from "../session.ts";
+import type {
+  HarnessEvent,
+  ModelProvider,
+  ProtocolAdapter,
+  SkillInfo,
+  ToolDefinition,
+  ToolSchema,
+  Usage,
+} from "../types.ts";
+import { resultText } from "../types.ts";
+import { HarnessError } from "../errors.ts";
+import { pointOf } from "../guards/mod.ts";
+import { readTextOrUndefined, statOrUndefined } from "../fsutil.ts";
+import { Continuation } from "./continuation.ts";
+import { chainFor, runChain } from "./chain.ts";
+import type { ToolCall, TurnApi } from "./turn_api.ts";
+
+/** Construction parameters of a {@link Turn}. */
+export interface TurnInit {
+  harness: HarnessCore;
+  session: Session;
+  provider: string;
+  model: string;
+  modelProvider: ModelProvider;
+  principal: string;
+  signal: AbortSignal;
+  onEvent?: (event: HarnessEvent) => void;
+}
+
+interface ResolvedTool {
+  def: ToolDefinition;
+  owner: string;
+  schema: ToolSchema;
+}
+
+const promptCache = new Map<string, { mtime: number; text: string }>();
+
+function readPrompt(path: string): string {
+  const mtime = statOrUndefined(path)?.mtime?.getTime() ?? -1;
+  const hit = promptCache.get(path);
+  if (hit && hit.mtime === mtime) return hit.text;
+  const text = (readTextOrUndefined(path) ?? "").replace(/\n+$/, "");
+  promptCache.set(path, { mtime, text });
+  return text;
+}
+
+/** One turn of the agent loop. */
+export class Turn implements TurnApi {
+  readonly session: Session;
+  readonly provider: string;
+  readonly model: string;
+  readonly signal: AbortSignal;
+  readonly continuation = new Continuation();
+  #h: HarnessCore;
+  #mp: ModelProvider;
+  #principal: string;
+  #onEvent?: (event: HarnessEvent) => void;
+  #usage: Usage = { input_tokens: 0, output_tokens: 0 };
+  #tools?: Map<string, ResolvedTool>;
+  #protocol: string;
+  #executableRan = false;
+  #pending = new Map<string, string>();
+
+  constructor(init: TurnInit) {
+    this.#h = init.harness;
+    this.session = init.session;
+    this.provider = init.provider;
+    this.model = init.model;
+    this.#mp = init.modelProvider;
+    this.#principal = init.principal;
+    this.signal = init.signal;
+    this.#onEvent = init.onEvent;
+    this.#protocol = init.modelProvider.protocol;
+  }
+
+  emit(event: HarnessEvent): void {
+    if (event.type === "text") this.session.streamEvent({ type: "text", text: event.text });
+    else if (event.type === "thinking") this.session.streamEvent({ type: "thinking", text: event.text });
+    else if (event.type === "tool_call_end") {
+      this.session.streamEvent({ type: "tool_start", id: event.id, name: event.name, input: event.input });
+    }
+    try {
+      this.#onEvent?.(event);
+    } catch (err) {
+      this.#h.log(`[events] listener failed: ${(err as Error).message}`);
+    }
+  }
+
+  adapter(): ProtocolAdapter {
+    const a = this.#h.registries.protocols.get(this.#protocol);
+    if (!a) {
+      throw new HarnessError(
+        `no adapter for protocol "${this.#protocol}" (provider ${this.provider})`,
+        "use protocol=anthropic, openai or openai-responses",
+      );
+    }
+    return a;
+  }
+
+  modelProvider(): ModelProvider {
+    return this.#mp;
+  }
+
+  noteUsage(usage: Usage): void {
+    this.#usage.input_tokens += usage.input_tokens;
+    this.#usage.output_tokens += usage.output_tokens;
+  }
+
+  async #resolveTools(): Promise<Map<string, ResolvedTool>> {
+    if (this.#tools) return this.#tools;
+    const tools = new Map<string, ResolvedTool>();
+    for (const e of this.#h.registries.tools.entries()) {
+      const d = e.value;
+      tools.set(d.name, {
+        def: d,
+        owner: e.owner,
+        schema: { name: d.name, description: d.description, input_schema: d.inputSchema },
+      });
+    }
+    const snap = this.#h.snapshot(this.provider, this.#protocol);
+    const { tools: execs, problems } = await this.#h.executableToolSchemas(snap);
+    for (const p of problems) this.#h.log(`[tools] skipped ${p.path}: ${p.reason}`);
+    const timeout = (Number.parseFloat(this.#h.env.HARNESS_EXEC_TIMEOUT ?? "") || 600) * 1000;
+    for (const [name, t] of execs) {
+      tools.set(name, {
+        def: this.#h.execTools.definition(t.path, t.schema, timeout),
+        owner: t.path,
+        schema: t.schema,
+      });
+    }
+    this.#tools = tools;
+    return tools;
+  }
+
+  async toolSchemas(): Promise<ToolSchema[]> {
+    const tools = await this.#resolveTools();
+    return [...tools.values()].map((t) => t.schema).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+
+  async executeTool(call: ToolCall): Promise<{ result: string; error: boolean }> {
+    const tools = await this.#resolveTools();
+    const tool = tools.get(call.name);
+    this.emit({ type: "tool_start", id: call.id, name: call.name, input: call.input });
+    const started = performance.now();
+    let result: string;
+    let error: boolean;
+    if (!tool) {
+      result = `error: tool '${call.name}' not found`;
+      error = true;
+    } else {
+      const cwd = this.session.conf.cwd || this.#h.paths.cwd;
+      const env = this.#h.childEnv({
+        stage: "tool_exec",
+        session: this.session.dir,
+        provider: this.provider,
+        model: this.model,
+        cwd,
+      });
+      const r = await this.#h.dispatcher.dispatch(
+        {
+          point: pointOf(call.name),
+          tool: call.name,
+          owner: tool.owner,
+          principal: this.#principal,
+          callId: call.id,
+          input: call.input,
+        },
+        (input) =>
+          tool.def.execute(input, {
+            cwd,
+            env,
+            signal: this.signal,
+            sessionDir: this.session.dir,
+            callId: call.id,
+            log: (line) => this.#h.log(line),
+            runAgent: (req) => this.#runAgent(req),
+            skills: () => Promise.resolve(this.skillsSync()),
+          }),
+      );
+      result = resultText(r);
+      error = r.isError === true;
+    }
+    const ms = performance.now() - started;
+    this.session.streamEvent({ type: "tool_output", text: toolDisplay(call, result, error) });
+    this.emit({ type: "tool_done", id: call.id, name: call.name, error, result, ms });
+    return { result, error };
+  }
+
+  async #runAgent(req: { prompt: string; model?: string; provider?: string; signal: AbortSignal }) {
+    if (!this.#h.canNest()) {
+      return { output: "error: sub-agents are nested too deep", sessionDir: "", error: true };
+    }
+    const { HarnessCore } = await import("../harness.ts");
+    const child = await HarnessCore.create({
+      ...this.#h.options,
+      cwd: this.session.conf.cwd || this.#h.paths.cwd,
+      env: this.#h.env,
+      depth: this.#h.depth + 1,
+      trustWorkspace: this.#h.options.trustWorkspace,
+    });
+    try {
+      const r = await child.run({
+        message: req.prompt,
+        provider: req.provider || this.provider,
+        model: req.model || (req.provider ? undefined : this.model),
+        signal: req.signal,
+        principal: `agent:${this.session.id}`,
+      });
+      return {
+        output: r.error ? `error: ${r.message ?? r.output}` : r.output,
+        sessionDir: r.sessionDir,
+        error: r.error,
+      };
+    } finally {
+      await child.close();
+    }
+  }
+
+  async systemParts(): Promise<string[]> {
+    const sources = this.#h.registries.prompts.values().sort((a, b) => (a.order ?? 100) - (b.order ?? 100));
+    const parts: string[] = [];
+    for (const s of sources) parts.push(await s.render());
+    const snap = this.#h.snapshot(this.provider, this.#protocol);
+    for (const f of snap.promptFiles) parts.push(readPrompt(f));
+    return parts;
+  }
+
+  skillsSync(): SkillInfo[] {
+    return this.#h.skills(this.session.conf.cwd || this.#h.paths.cwd).skills;
+  }
+
+  skills(): Promise<SkillInfo[]> {
+    return Promise.resolve(this.skillsSync());
+  }
+
+  /** Gives tool calls left without a result (a crash or cancel) an error result. */
+  #repairDangling(reason: string): void {
+    this.session.refresh(true);
+    const msgs = this.session.messages();
+    const answered = new Set<string>();
+    for (let i = msgs.length - 1; i >= 0; i--) {
+      const m = msgs[i];
+      if (m.role === "tool_result") answered.add(m.callId);
+      else if (m.role === "assistant") {
+        for (const b of m.blocks) {
+          if (b.type === "tool_call" && !answered.has(b.id)) {
+            this.session.appendToolResult(b.id, b.name, true, reason);
+          }
+        }
+        return;
+      } else return;
+    }
+  }
+
+  /** Runs the loop. */
+  async run(message?: string): Promise<RunResult> {
+    const h = this.#h;
+    const detect = (this.#mp as { detectProtocol?: () => Promise<string> }).detectProtocol;
+    if (detect) this.#protocol = await detect.call(this.#mp);
+    this.#repairDangling("error: no result was recorded for this call (the previous run was interrupted)");
+    if (message !== undefined && message !== "") this.session.appendUser(message);
+    this.emit({ type: "session", id: this.session.id, dir: this.session.dir });
+    this.emit({ type: "turn_start", turn: this.session.count, message: message ?? "" });
+
+    const maxTurns = Number.parseInt(h.env.HARNESS_MAX_TURNS ?? "", 10) || 100;
+    let state = "start";
+    let context: Record<string, unknown> = {};
+    let result: Record<string, unknown> = {};
+    let requests = 0;
+    let failed = false;
+    let failure = "";
+    let round = 0;
+    const ctx = { loop: this as TurnApi, signal: this.signal };
+
+    while (state) {
+      if (this.signal.aborted) {
+        failed = true;
+        failure = "cancelled";
+        break;
+      }
+      if (state === "send") {
+        requests++;
+        if (requests > maxTurns) {
+          state = "error";
+          failure = `stopped after ${maxTurns} model requests (HARNESS_MAX_TURNS=${maxTurns})`;
+          context = { error: failure };
+          failed = true;
+          continue;
+        }
+        round++;
+        this.#tools = undefined;
+        this.emit({ type: "round_start", round });
+      }
+      if (state === "assemble") this.#tools = undefined;
+      const snap = h.snapshot(this.provider, this.#protocol);
+      const execs = new Map<string, string>();
+      for (const [n, f] of snap.hooks.get(state) ?? []) execs.set(n, f.path);
+      if (this.#executableRan) {
+        this.session.refresh(true);
+        this.#executableRan = false;
+      }
+      this.emit({ type: "stage", stage: state });
+      const r = await runChain(state, context, chainFor(h.builtinHooks(state), execs), ctx, {
+        env: h.childEnv({
+          stage: state,
+          session: this.session.dir,
+          provider: this.provider,
+          model: this.model,
+          cwd: this.session.conf.cwd || h.paths.cwd,
+        }),
+        cwd: this.session.conf.cwd || h.paths.cwd,
+        timeoutMs: h.hookTimeoutMs(),
+        signal: this.signal,
+        log: (t) => h.log(t),
+        executableRan: () => {
+          this.#executableRan = true;
+        },
+      });
+      if (state === "receive" && r.ok) {
+        const next = r.output.next_state;
+        this.emit({ type: "round_end", round, stop: next === "tool_exec" ? "tool_calls" : "end" });
+        if (Array.isArray(r.output.tool_calls)) {
+          for (const c of r.output.tool_calls as ToolCall[]) this.#pending.set(c.id, c.name);
+        }
+      }
+      if (state === "tool_done" && r.ok) this.#pending.delete(String(context.call_id ?? ""));
+      if (!r.ok) {
+        if (this.signal.aborted) {
+          failed = true;
+          failure = "cancelled";
+          break;
+        }
+        if (state === "error") {
+          failed = true;
+          failure = typeof r.output.error === "string" ? r.output.error : failure;
+          result = r.output;
+          break;
+        }
+        failed = true;
+        failure = typeof r.output.error === "string" ? r.output.error : `stage ${state} failed`;
+        h.log(`[loop] ${r.hook} failed during ${state}: ${failure}`);
+        state = "error";
+        context = r.output;
+        continue;
+      }
+      result = r.output;
+      state = typeof result.next_state === "string" ? result.next_state : "";
+      context = { ...result };
+      delete context.next_state;
+    }
+
+    const cancelled = failure === "cancelled";
+    if (cancelled) {
+      this.continuation.cancel();
+      this.#repairDangling("error: cancelled by the user");
+    }
+    this.continuation.expire();
+    this.session.streamEvent({ type: "done" });
+    this.session.closeStream();
+    const output = typeof result.output === "string" ? result.output : "";
+    this.emit({ type: "turn_end", output, error: failed });
+    return {
+      output: cancelled ? "" : output,
+      error: failed,
+      message: failed ? failure : undefined,
+      sessionId: this.session.id,
+      sessionDir: this.session.dir,
+      provider: this.provider,
+      model: this.model,
+      usage: { ...this.#usage },
+      cancelled,
+    };
+  }
+}
+
+/** The short display of a tool call written to `.stream` as `tool_output`. */
+function toolDisplay(call: ToolCall, result: string, error: boolean): string {
+  const head = `── ${call.name} ${"─".repeat(Math.max(3, 50 - call.name.length))}`;
+  const input = call.input as Record<string, unknown> | undefined;
+  const args = call.name === "bash" && typeof input?.command === "string"
+    ? `  ${input.command}`
+    : Object.entries(input ?? {}).map(([k, v]) => `  ${k}=${typeof v === "string" ? v : JSON.stringify(v)}`)
+      .join("\n");
+  const lines = result.split("\n");
+  const shown = lines.slice(0, 30).map((l) => `  ${l}`).join("\n");
+  const more = lines.length > 30 ? `\n  ... (${lines.length - 30} more lines)` : "";
+  return `${head}\n${args}\n${shown}${more}${error ? "\n  (error)" : ""}`;
+}

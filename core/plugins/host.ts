@@ -1,0 +1,426 @@
+/**
+ * The PluginHost (seed 002): one per Harness. Resolves enabled entries,
+ * validates contract and config, runs setups in configured order, starts after
+ * every setup, rolls back a failing plugin (everything when it is required),
+ * and on close stops new work, aborts plugin signals, unregisters
+ * contributions and disposes resources in reverse order, each bounded at 5 s.
+ *
+ * Status messages never echo plugin exception text (it may hold secrets).
+ *
+ * @module
+ */
+import { HarnessError } from "../errors.ts";
+import { OwnedRegistry } from "../registry.ts";
+import type {
+  ModelDefinition,
+  ModelProvider,
+  ProtocolAdapter,
+  SkillInfo,
+  ToolDefinition,
+} from "../types.ts";
+import { textResult } from "../types.ts";
+import type { AuditBus } from "../audit.ts";
+import {
+  API_VERSION,
+  type AuthProvider,
+  type CommandDefinition,
+  type LifecycleEvent,
+  type PageDefinition,
+  type PluginContext,
+  type PluginStatus,
+  type PromptSource,
+  type RuntimePlugin,
+  type RuntimePluginEntry,
+  type StageHook,
+} from "./types.ts";
+
+const ID_PATTERN = /^[a-z0-9._-]+$/;
+const DISPOSE_BOUND_MS = 5000;
+
+/** A registered model provider with its models. */
+export interface ModelEntry {
+  provider: ModelProvider;
+  models: ModelDefinition[];
+}
+
+/** A lifecycle subscription. */
+export interface LifecycleHandler {
+  event: LifecycleEvent;
+  handler: (data: unknown) => void | Promise<void>;
+}
+
+/** Every registry the host fills. */
+export class Registries {
+  tools = new OwnedRegistry<ToolDefinition>("tool");
+  models = new OwnedRegistry<ModelEntry>("model provider");
+  protocols = new OwnedRegistry<ProtocolAdapter>("protocol");
+  skills = new OwnedRegistry<SkillInfo>("skill");
+  prompts = new OwnedRegistry<PromptSource>("prompt section");
+  stageHooks = new OwnedRegistry<StageHook>("hook");
+  lifecycle = new OwnedRegistry<LifecycleHandler>("lifecycle hook");
+  auth = new OwnedRegistry<AuthProvider>("auth provider");
+  pages = new OwnedRegistry<PageDefinition>("page");
+  commands = new OwnedRegistry<CommandDefinition>("command");
+
+  /** Removes every registration of an owner. */
+  removeOwner(owner: string): void {
+    for (const r of this.#all()) r.removeOwner(owner);
+  }
+
+  #all() {
+    return [
+      this.tools,
+      this.models,
+      this.protocols,
+      this.skills,
+      this.prompts,
+      this.stageHooks,
+      this.lifecycle,
+      this.auth,
+      this.pages,
+      this.commands,
+    ];
+  }
+}
+
+interface Loaded {
+  id: string;
+  version: string;
+  required: boolean;
+  state: PluginStatus["state"];
+  reason?: string;
+  controller: AbortController;
+  starts: (() => void | Promise<void>)[];
+  disposers: (() => void | Promise<void>)[];
+  auditKeys: string[];
+  active: boolean;
+  setupDone: boolean;
+}
+
+/** Options of {@link PluginHost}. */
+export interface PluginHostOptions {
+  registries: Registries;
+  audit: AuditBus;
+  log: (line: string) => void;
+}
+
+/** Runs a promise-returning fn with a time bound; resolves to "timeout" when it is exceeded. */
+async function bounded(fn: () => void | Promise<void>, ms: number): Promise<"ok" | "error" | "timeout"> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    return await Promise.race([
+      Promise.resolve().then(fn).then(() => "ok" as const),
+      new Promise<"timeout">((r) => timer = setTimeout(() => r("timeout"), ms)),
+    ]);
+  } catch {
+    return "error";
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The plugin host of one Harness. */
+export class PluginHost {
+  readonly registries: Registries;
+  #audit: AuditBus;
+  #log: (line: string) => void;
+  #loaded: Loaded[] = [];
+  #closed = false;
+  #closing?: Promise<void>;
+
+  constructor(opts: PluginHostOptions) {
+    this.registries = opts.registries;
+    this.#audit = opts.audit;
+    this.#log = opts.log;
+  }
+
+  /** Status of every plugin, in configured order. */
+  status(): PluginStatus[] {
+    return this.#loaded.map((p) => ({
+      id: p.id,
+      version: p.version,
+      state: p.state,
+      required: p.required,
+      reason: p.reason,
+    }));
+  }
+
+  /**
+   * Loads entries in order. Throws a HarnessError (without plugin text) when a
+   * required plugin fails; everything loaded so far is rolled back first.
+   */
+  async load(entries: RuntimePluginEntry[]): Promise<void> {
+    const seen = new Set<string>();
+    const pending: { entry: RuntimePluginEntry; plugin: RuntimePlugin<unknown>; loaded: Loaded }[] = [];
+    for (const entry of entries) {
+      const required = entry.required ?? true;
+      const id = entry.plugin?.id ?? entry.id ?? "";
+      if (seen.has(id)) {
+        await this.#abortAll();
+        throw new HarnessError(`runtime plugin id "${id}" is listed twice`, "remove the duplicate entry");
+      }
+      seen.add(id);
+      if (entry.enabled === false) {
+        this.#loaded.push(this.#record(id, entry.plugin?.version ?? "", required, "disabled"));
+        continue;
+      }
+      let plugin = entry.plugin;
+      if (!plugin && entry.module) {
+        try {
+          const mod = await import(entry.module);
+          plugin = mod.default;
+        } catch {
+          if (await this.#fail(id, "", required, "module could not be imported")) continue;
+        }
+      }
+      const problem = contractProblem(plugin, entry.id);
+      if (problem) {
+        if (await this.#fail(id, plugin?.version ?? "", required, problem)) continue;
+      }
+      const p = plugin!;
+      let config: unknown = entry.config;
+      try {
+        if (p.parseConfig) config = p.parseConfig(entry.config);
+      } catch {
+        if (await this.#fail(p.id, p.version, required, "invalid configuration")) continue;
+      }
+      const loaded = this.#record(p.id, p.version, required, "active");
+      this.#loaded.push(loaded);
+      try {
+        await p.setup(this.#context(p, loaded, config));
+        loaded.setupDone = true;
+      } catch {
+        await this.#rollback(loaded);
+        loaded.state = "failed";
+        loaded.reason = "setup failed";
+        this.#log(`[plugins] ${p.id}: setup failed`);
+        if (required) {
+          await this.#abortAll();
+          throw new HarnessError(
+            `required runtime plugin "${p.id}" failed during setup`,
+            `check its configuration in plugins.json, or mark it "required": false`,
+          );
+        }
+        continue;
+      }
+      pending.push({ entry, plugin: p, loaded });
+    }
+    // Starts run once every setup has finished.
+    for (const { plugin, loaded } of pending) {
+      if (loaded.state !== "active") continue;
+      try {
+        for (const start of loaded.starts) await start();
+      } catch {
+        await this.#rollback(loaded);
+        loaded.state = "failed";
+        loaded.reason = "start failed";
+        if (loaded.required) {
+          await this.#abortAll();
+          throw new HarnessError(
+            `required runtime plugin "${plugin.id}" failed to start`,
+            `check its configuration in plugins.json, or mark it "required": false`,
+          );
+        }
+      }
+    }
+  }
+
+  #record(id: string, version: string, required: boolean, state: PluginStatus["state"]): Loaded {
+    return {
+      id,
+      version,
+      required,
+      state,
+      controller: new AbortController(),
+      starts: [],
+      disposers: [],
+      auditKeys: [],
+      active: state === "active",
+      setupDone: false,
+    };
+  }
+
+  /** Records a failure; returns true when loading may go on (optional plugin). */
+  async #fail(id: string, version: string, required: boolean, reason: string): Promise<boolean> {
+    this.#loaded.push({ ...this.#record(id, version, required, "failed"), reason });
+    this.#log(`[plugins] ${id || "(no id)"}: ${reason}`);
+    if (!required) return true;
+    await this.#abortAll();
+    throw new HarnessError(
+      `required runtime plugin "${id || "(no id)"}" could not load: ${reason}`,
+      `fix the plugin entry in plugins.json, or mark it "required": false`,
+    );
+  }
+
+  async #rollback(p: Loaded): Promise<void> {
+    p.active = false;
+    p.controller.abort();
+    this.registries.removeOwner(`plugin:${p.id}`);
+    for (const key of p.auditKeys) await this.#audit.remove(key);
+    for (const d of p.disposers.reverse()) {
+      const r = await bounded(d, DISPOSE_BOUND_MS);
+      if (r !== "ok") this.#log(`[plugins] ${p.id}: cleanup ${r === "timeout" ? "timed out" : "failed"}`);
+    }
+    p.disposers = [];
+  }
+
+  async #abortAll(): Promise<void> {
+    for (const p of [...this.#loaded].reverse()) {
+      if (p.state === "active") {
+        await this.#rollback(p);
+        p.state = "stopped";
+      }
+    }
+  }
+
+  #context(plugin: RuntimePlugin<unknown>, loaded: Loaded, config: unknown): PluginContext<unknown> {
+    const owner = `plugin:${plugin.id}`;
+    const r = this.registries;
+    const guard = () => {
+      if (!loaded.active) {
+        throw new HarnessError(`plugin "${plugin.id}" registered after it stopped`);
+      }
+      if (loaded.setupDone) {
+        throw new HarnessError(`plugin "${plugin.id}" must register contributions during setup`);
+      }
+    };
+    const log = (level: string) => (m: string) => this.#log(`[${plugin.id}] ${level}: ${m}`);
+    let hookSeq = 0;
+    const ctx: PluginContext<unknown> = {
+      id: plugin.id,
+      config,
+      signal: loaded.controller.signal,
+      logger: { info: log("info"), warn: log("warn"), error: log("error") },
+      tools: {
+        register: (tool) => {
+          guard();
+          r.tools.register(owner, tool.name, guardStale(tool, loaded));
+        },
+      },
+      skills: {
+        register: (skill) => {
+          guard();
+          r.skills.register(owner, skill.name, { ...skill, path: skill.path ?? "", source: owner });
+        },
+      },
+      models: {
+        register: (provider, models = []) => {
+          guard();
+          const ids = new Set<string>();
+          for (const m of models) {
+            if (!m.id || ids.has(m.id)) {
+              throw new HarnessError(`model list of provider "${provider.name}" is invalid`);
+            }
+            ids.add(m.id);
+          }
+          r.models.register(owner, provider.name, { provider, models });
+        },
+        registerProtocol: (adapter) => {
+          guard();
+          r.protocols.register(owner, adapter.protocol, adapter);
+        },
+      },
+      auth: {
+        register: (p) => {
+          guard();
+          r.auth.register(owner, p.id, p);
+        },
+      },
+      hooks: {
+        register: (hook) => {
+          guard();
+          r.stageHooks.register(owner, `${hook.stage}/${hook.name}`, hook);
+        },
+        on: (event, handler) => {
+          guard();
+          r.lifecycle.register(owner, `${owner}#${hookSeq++}`, { event, handler });
+        },
+      },
+      audit: {
+        registerSink: (sink) => {
+          guard();
+          const key = `${owner}#sink${loaded.auditKeys.length}`;
+          loaded.auditKeys.push(key);
+          this.#audit.add(key, sink);
+        },
+      },
+      prompts: {
+        register: (source) => {
+          guard();
+          r.prompts.register(owner, source.id, source);
+        },
+      },
+      pages: {
+        register: (page) => {
+          guard();
+          r.pages.register(owner, page.id, page);
+        },
+      },
+      commands: {
+        register: (command) => {
+          guard();
+          r.commands.register(owner, command.name, command);
+        },
+      },
+      onStart: (fn) => {
+        guard();
+        loaded.starts.push(fn);
+      },
+      onDispose: (fn) => {
+        if (!loaded.active) throw new HarnessError(`plugin "${plugin.id}" is not active`);
+        loaded.disposers.push(fn);
+      },
+    };
+    return ctx;
+  }
+
+  /** Closes every plugin: idempotent, bounded, continues after failures. */
+  close(): Promise<void> {
+    if (!this.#closing) this.#closing = this.#close();
+    return this.#closing;
+  }
+
+  async #close(): Promise<void> {
+    this.#closed = true;
+    await this.#audit.flush(DISPOSE_BOUND_MS);
+    for (const p of [...this.#loaded].reverse()) {
+      if (p.state !== "active") continue;
+      await this.#rollback(p);
+      p.state = "stopped";
+    }
+  }
+
+  /** True once close() was called. */
+  get closed(): boolean {
+    return this.#closed;
+  }
+}
+
+
+function contractProblem(plugin: RuntimePlugin<unknown> | undefined, expectedId?: string): string | undefined {
+  if (!plugin || typeof plugin !== "object") return "module has no default export plugin definition";
+  if (typeof plugin.id !== "string" || !ID_PATTERN.test(plugin.id)) {
+    return "invalid id (use lowercase letters, digits, dots, underscores or hyphens)";
+  }
+  if (expectedId && expectedId !== plugin.id) return `module defines id "${plugin.id}", expected "${expectedId}"`;
+  if (plugin.apiVersion !== API_VERSION) return `unsupported apiVersion (this host implements ${API_VERSION})`;
+  if (typeof plugin.version !== "string" || !plugin.version) return "missing version";
+  if (typeof plugin.setup !== "function") return "missing setup(ctx)";
+  return undefined;
+}
+
+/** Wraps a tool so that it refuses calls once its plugin stopped. */
+function guardStale(tool: ToolDefinition, loaded: Loaded): ToolDefinition {
+  return {
+    ...tool,
+    execute: (input, ctx) => {
+      if (!loaded.active) {
+        return Promise.resolve(
+          textResult(`error: tool '${tool.name}' is unavailable: its plugin "${loaded.id}" stopped`, true),
+        );
+      }
+      const signal = AbortSignal.any([ctx.signal, loaded.controller.signal]);
+      return tool.execute(input, { ...ctx, signal });
+    },
+  };
+}

@@ -1,0 +1,36 @@
+/**
+ * Harness: an LLM agent harness you can extend in any language.
+ *
+ * ```ts
+ * import { Harness } from "./mod.ts";
+ * const harness = await Harness.create({ runtimePlugins: [{ plugin: myPlugin }] });
+ * try {
+ *   const r = await harness.run({ message: "hello" });
+ *   console.log(r.output);
+ * } finally {
+ *   await harness.close();
+ * }
+ * ```
+ *
+ * @module
+ */
+import { HarnessCore, type HarnessOptions } from "./core/mod.ts";
+import { builtinPlugins, providerFactory } from "./plugins/mod.ts";
+import { lookupKeyFor } from "./core/auth.ts";
+
+export * from "./core/mod.ts";
+
+/** The harness with its built-in plugins (providers, core tools). */
+export const Harness = {
+  /** Creates a harness: built-in plugins, then `runtimePlugins`, then user `plugins.json`. */
+  async create(opts: HarnessOptions = {}): Promise<HarnessCore> {
+    const env = opts.env ?? Deno.env.toObject();
+    const deps = { env, lookupKey: lookupKeyFor(env, opts.cwd ?? Deno.cwd()) };
+    return await HarnessCore.create({
+      ...opts,
+      env,
+      builtinPlugins: opts.builtinPlugins ?? builtinPlugins(deps),
+      providerFactory: opts.providerFactory ?? providerFactory(deps),
+    });
+  },
+};

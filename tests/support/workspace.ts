@@ -1,0 +1,109 @@
+/**
+ * Test support: temp workspaces with a private HARNESS_HOME, executable
+ * fixtures, and the real CLI spawned as a child process.
+ *
+ * @module
+ */
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** The repository root. */
+export const REPO = fileURLToPath(new URL("../..", import.meta.url)).replace(/\/$/, "");
+
+/** A temporary workspace: `root/home` is HARNESS_HOME, `root/ws` the project. */
+export interface Workspace {
+  root: string;
+  home: string;
+  ws: string;
+  env: Record<string, string>;
+  cleanup(): Promise<void>;
+}
+
+/** Creates a workspace whose `.harness/` is trusted unless `trusted: false`. */
+export async function makeWorkspace(opts: { trusted?: boolean } = {}): Promise<Workspace> {
+  const root = await Deno.makeTempDir({ prefix: "hs-test-" });
+  const home = join(root, "home");
+  const ws = join(root, "ws");
+  await Deno.mkdir(join(ws, ".harness"), { recursive: true });
+  await Deno.mkdir(home, { recursive: true });
+  if (opts.trusted !== false) {
+    await Deno.writeTextFile(
+      join(home, "trust.json"),
+      JSON.stringify({ version: 1, trusted: { [root]: { at: "test" } } }),
+    );
+  }
+  const env: Record<string, string> = {
+    PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+    HOME: root,
+    HARNESS_HOME: home,
+    HARNESS_LOG: join(root, "harness.log"),
+    NO_COLOR: "1",
+    LANG: "C.UTF-8",
+  };
+  const denoDir = Deno.env.get("DENO_DIR");
+  if (denoDir) env.DENO_DIR = denoDir;
+  return { root, home, ws, env, cleanup: () => Deno.remove(root, { recursive: true }) };
+}
+
+/** Writes a file (creating parents) with the given mode. */
+export async function writeFile(path: string, text: string, mode = 0o644): Promise<void> {
+  await Deno.mkdir(dirname(path), { recursive: true });
+  await Deno.writeTextFile(path, text);
+  await Deno.chmod(path, mode);
+}
+
+/** Writes an executable script. */
+export function writeExe(path: string, text: string): Promise<void> {
+  return writeFile(path, text, 0o755);
+}
+
+/** A provider `.conf` pointing the anthropic adapter at a loopback server. */
+export function loopbackConf(url: string, protocol = "anthropic", extra = ""): string {
+  const path = protocol === "anthropic"
+    ? "/v1/messages"
+    : protocol === "openai"
+    ? "/v1/chat/completions"
+    : "/v1/responses";
+  return `protocol=${protocol}\nurl=${url}${path}\nmodel=scripted-1\ndescription=loopback test server\n${extra}`;
+}
+
+/** Output of one CLI run. */
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Spawns the real CLI (`deno run -A main.ts`). */
+export async function runHs(
+  args: string[],
+  opts: { cwd: string; env: Record<string, string>; stdin?: string; signalAfterMs?: number },
+): Promise<CliRun> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--quiet", join(REPO, "main.ts"), ...args],
+    cwd: opts.cwd,
+    env: opts.env,
+    clearEnv: true,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const w = child.stdin.getWriter();
+  if (opts.stdin !== undefined) await w.write(new TextEncoder().encode(opts.stdin));
+  await w.close();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  if (opts.signalAfterMs !== undefined) {
+    timer = setTimeout(() => {
+      try {
+        child.kill("SIGINT");
+      } catch { /* exited */ }
+    }, opts.signalAfterMs);
+  }
+  const [stdout, stderr, status] = await Promise.all([
+    new Response(child.stdout).text(),
+    new Response(child.stderr).text(),
+    child.status,
+  ]);
+  clearTimeout(timer);
+  return { code: status.code, stdout, stderr };
+}
