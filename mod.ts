@@ -21,7 +21,7 @@ import { lookupKeyFor } from "./core/auth.ts";
 export * from "./core/mod.ts";
 
 /** The harness with its built-in plugins (providers, core tools). */
-export const Harness = {
+export const Harness: { create(opts?: HarnessOptions): Promise<HarnessCore> } = {
   /** Creates a harness: built-in plugins, then `runtimePlugins`, then user `plugins.json`. */
   async create(opts: HarnessOptions = {}): Promise<HarnessCore> {
     const env = opts.env ?? Deno.env.toObject();

@@ -37,7 +37,12 @@ export function lookupKeyFor(
         const list = data[provider];
         if (!Array.isArray(list)) continue;
         for (const c of list) {
-          const cred = c as { type?: string; key?: string; access_token?: string; expires_at?: number };
+          const cred = c as {
+            type?: string;
+            key?: string;
+            access_token?: string;
+            expires_at?: number;
+          };
           if (cred.type === "api_key" && cred.key) return Promise.resolve(cred.key);
           if (cred.type === "oauth" && cred.access_token) return Promise.resolve(cred.access_token);
         }

@@ -14,7 +14,7 @@
  * @module
  */
 import { basename, dirname, join } from "node:path";
-import { isExecutableInfo, listDir, statOrUndefined } from "./fsutil.ts";
+import { dirEntries, isExecutableInfo, MTIME_SLACK_MS, statOrUndefined } from "./fsutil.ts";
 
 /** Where a source came from. */
 export type SourceKind = "home" | "project" | "pack";
@@ -83,23 +83,27 @@ export interface DiscoveryOptions {
 interface Stamp {
   path: string;
   mtime: number;
+  mode: number;
 }
 
-function mtimeOf(path: string): number {
-  const info = statOrUndefined(path);
-  if (!info) return -1;
-  return (info.mtime?.getTime() ?? 0) * 1000 + (info.mode ?? 0) % 4096;
+/** Names in a directory known to exist (from its parent's listing). */
+function names(dir: string): string[] {
+  return dirEntries(dir)?.names ?? [];
 }
 
 /** A source dir plus whether it holds anything that runs code. */
 function holdsCode(dir: string): boolean {
-  for (const sub of ["tools", "commands", "providers"]) {
-    if (listDir(join(dir, sub)).length > 0) return true;
+  const e = dirEntries(dir);
+  if (!e) return false;
+  for (const sub of ["tools", "commands", "providers", "plugins"]) {
+    if (e.dirs.has(sub) && names(join(dir, sub)).length > 0) return true;
   }
-  for (const stage of listDir(join(dir, "hooks.d"))) {
-    if (listDir(join(dir, "hooks.d", stage)).length > 0) return true;
+  if (e.dirs.has("hooks.d")) {
+    for (const stage of names(join(dir, "hooks.d"))) {
+      if (names(join(dir, "hooks.d", stage)).length > 0) return true;
+    }
   }
-  return listDir(join(dir, "plugins")).length > 0;
+  return false;
 }
 
 /** The `.harness` directories of the walk, lowest priority first. */
@@ -108,14 +112,14 @@ export function walkHarnessDirs(cwd: string, home: string): { dir: string; kind:
   let cur = cwd;
   for (;;) {
     const h = join(cur, ".harness");
-    if (statOrUndefined(h)?.isDirectory) found.push(h);
+    if (dirEntries(cur)?.dirs.has(".harness")) found.push(h);
     const parent = dirname(cur);
     if (parent === cur) break;
     cur = parent;
   }
   found.reverse();
   const out: { dir: string; kind: SourceKind }[] = [];
-  if (!found.includes(home) && statOrUndefined(home)?.isDirectory) {
+  if (!found.includes(home) && dirEntries(home) !== undefined) {
     out.push({ dir: home, kind: "home" });
   }
   for (const d of found) out.push({ dir: d, kind: d === home ? "home" : "project" });
@@ -155,13 +159,20 @@ export class Discovery {
 
   #fresh(): boolean {
     for (const s of this.#stamps) {
-      if (mtimeOf(s.path) !== s.mtime) return false;
+      const info = statOrUndefined(s.path);
+      if (!info || (info.mtime?.getTime() ?? 0) !== s.mtime || info.mode !== s.mode) return false;
     }
     return true;
   }
 
+  /** Watches an existing path (a missing one is covered by its parent's mtime). */
   #watch(path: string): void {
-    this.#stamps.push({ path, mtime: mtimeOf(path) });
+    const info = statOrUndefined(path);
+    if (!info) return;
+    const mtime = info.mtime?.getTime() ?? 0;
+    // Changed within the mtime precision window: force a rescan next time.
+    if (Date.now() - mtime <= MTIME_SLACK_MS) this.#stamps.push({ path, mtime: -1, mode: -1 });
+    else this.#stamps.push({ path, mtime, mode: info.mode ?? 0 });
   }
 
   #scan(provider: string, protocol: string): Snapshot {
@@ -175,7 +186,10 @@ export class Discovery {
       if (parent === cur) break;
       cur = parent;
     }
-    this.#watch(home);
+    // A missing home is covered by its closest existing ancestor.
+    let h = home;
+    while (!statOrUndefined(h) && dirname(h) !== h) h = dirname(h);
+    this.#watch(h);
 
     const skipped: Skipped[] = [];
     const untrusted: string[] = [];
@@ -188,20 +202,25 @@ export class Discovery {
         continue;
       }
       const packsDir = join(dir, "plugins");
-      this.#watch(packsDir);
-      for (const name of listDir(packsDir)) {
-        const p = join(packsDir, name);
-        if (!statOrUndefined(p)?.isDirectory) continue;
-        allSources.push({ dir: p, kind: "pack", root: dir, providerPlugin: isProviderPlugin(p) });
+      const packs = dirEntries(packsDir);
+      if (packs) {
+        this.#watch(packsDir);
+        for (const name of packs.names) {
+          if (!packs.dirs.has(name)) continue;
+          const p = join(packsDir, name);
+          allSources.push({ dir: p, kind: "pack", root: dir, providerPlugin: isProviderPlugin(p) });
+        }
       }
       allSources.push({ dir, kind, root: dir, providerPlugin: isProviderPlugin(dir) });
     }
 
     const providers = new Map<string, FoundProvider>();
     for (const source of allSources) {
+      this.#watch(source.dir);
+      if (!dirEntries(source.dir)?.dirs.has("providers")) continue;
       const pdir = join(source.dir, "providers");
       this.#watch(pdir);
-      for (const name of listDir(pdir)) {
+      for (const name of names(pdir)) {
         const path = join(pdir, name);
         const info = statOrUndefined(path);
         if (!info?.isFile) continue;
@@ -220,9 +239,8 @@ export class Discovery {
       if (!s.providerPlugin || !provider) return true;
       const base = basename(s.dir);
       if (base === provider || base === protocol) return true;
-      const pdir = join(s.dir, "providers");
-      return statOrUndefined(join(pdir, provider)) !== undefined ||
-        statOrUndefined(join(pdir, `${provider}.conf`)) !== undefined;
+      const pnames = names(join(s.dir, "providers"));
+      return pnames.includes(provider) || pnames.includes(`${provider}.conf`);
     });
 
     const tools = new Map<string, Found>();
@@ -235,7 +253,7 @@ export class Discovery {
 
     const collect = (dir: string, source: Source, into: Map<string, Found>) => {
       this.#watch(dir);
-      for (const name of listDir(dir)) {
+      for (const name of names(dir)) {
         if (name.startsWith(".")) continue;
         const path = join(dir, name);
         const info = statOrUndefined(path);
@@ -250,32 +268,32 @@ export class Discovery {
 
     for (const source of sources) {
       const d = source.dir;
-      collect(join(d, "tools"), source, tools);
-      collect(join(d, "commands"), source, commands);
-      const hooksDir = join(d, "hooks.d");
-      this.#watch(hooksDir);
-      for (const stage of listDir(hooksDir)) {
-        let m = hooks.get(stage);
-        if (!m) hooks.set(stage, m = new Map());
-        collect(join(hooksDir, stage), source, m);
+      const e = dirEntries(d);
+      if (!e) continue;
+      if (e.dirs.has("tools")) collect(join(d, "tools"), source, tools);
+      if (e.dirs.has("commands")) collect(join(d, "commands"), source, commands);
+      if (e.dirs.has("hooks.d")) {
+        const hooksDir = join(d, "hooks.d");
+        this.#watch(hooksDir);
+        for (const stage of names(hooksDir)) {
+          let m = hooks.get(stage);
+          if (!m) hooks.set(stage, m = new Map());
+          collect(join(hooksDir, stage), source, m);
+        }
       }
-      if (source.kind !== "pack") {
-        const agents = join(dirname(d), "AGENTS.md");
-        this.#watch(agents);
-        if (statOrUndefined(agents)?.isFile) promptFiles.push(agents);
+      if (source.kind !== "pack" && dirEntries(dirname(d))?.files.has("AGENTS.md")) {
+        promptFiles.push(join(dirname(d), "AGENTS.md"));
       }
-      const pdir = join(d, "prompts");
-      this.#watch(pdir);
-      for (const name of listDir(pdir)) {
-        if (name.endsWith(".md")) promptFiles.push(join(pdir, name));
+      if (e.dirs.has("prompts")) {
+        const pdir = join(d, "prompts");
+        this.#watch(pdir);
+        for (const name of names(pdir)) {
+          if (name.endsWith(".md")) promptFiles.push(join(pdir, name));
+        }
       }
-      skillRoots.push(join(d, "skills"));
-      const settings = join(d, "settings.conf");
-      this.#watch(settings);
-      if (statOrUndefined(settings)?.isFile) settingsFile = settings;
-      const auth = join(d, ".auth.json");
-      this.#watch(auth);
-      if (statOrUndefined(auth)?.isFile) authFiles.push(auth);
+      if (e.dirs.has("skills")) skillRoots.push(join(d, "skills"));
+      if (e.files.has("settings.conf")) settingsFile = join(d, "settings.conf");
+      if (e.files.has(".auth.json")) authFiles.push(join(d, ".auth.json"));
     }
     for (const m of hooks.values()) {
       for (const [k, v] of [...m.entries()]) if (!v) m.delete(k);
@@ -298,9 +316,14 @@ export class Discovery {
 }
 
 function isProviderPlugin(dir: string): boolean {
+  if (!dirEntries(dir)?.dirs.has("providers")) return false;
   const base = basename(dir);
   const pdir = join(dir, "providers");
-  const bin = statOrUndefined(join(pdir, base));
-  if (bin && isExecutableInfo(bin)) return true;
-  return statOrUndefined(join(pdir, `${base}.conf`))?.isFile === true;
+  const files = dirEntries(pdir)?.files;
+  if (!files) return false;
+  if (files.has(base)) {
+    const bin = statOrUndefined(join(pdir, base));
+    if (bin && isExecutableInfo(bin)) return true;
+  }
+  return files.has(`${base}.conf`);
 }

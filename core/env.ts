@@ -12,7 +12,9 @@ import { VERSION } from "./version.ts";
 /** Where the harness is installed (the repository root, or the binary's directory). */
 export const HARNESS_ROOT: string = (() => {
   const url = new URL("..", import.meta.url);
-  return url.protocol === "file:" ? fileURLToPath(url).replace(/\/$/, "") : dirname(Deno.execPath());
+  return url.protocol === "file:"
+    ? fileURLToPath(url).replace(/\/$/, "")
+    : dirname(Deno.execPath());
 })();
 
 /** Resolved locations of one run. */

@@ -91,7 +91,13 @@ export async function runExecutable(path: string, opts: ExecOptions): Promise<Ex
     }).spawn();
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);
-    return { code: 127, stdout: "", stderr: `cannot run ${path}: ${reason}`, timedOut: false, aborted: false };
+    return {
+      code: 127,
+      stdout: "",
+      stderr: `cannot run ${path}: ${reason}`,
+      timedOut: false,
+      aborted: false,
+    };
   }
   live.add(child.pid);
   let timedOut = false;

@@ -97,7 +97,9 @@ export class ExecutableTools {
           mtime,
           size,
           problem: parsed === undefined
-            ? `\`--schema\` printed something that is not JSON: ${JSON.stringify(r.stdout.slice(0, 80))}`
+            ? `\`--schema\` printed something that is not JSON: ${
+              JSON.stringify(r.stdout.slice(0, 80))
+            }`
             : "`--schema` JSON needs `name`, `description` and an `input_schema` object",
         };
       } else if (ok.data.name !== name) {
@@ -118,7 +120,9 @@ export class ExecutableTools {
   /** Schemas of the given executable tools (probed in parallel when not cached). */
   async schemas(
     found: Iterable<{ name: string; path: string }>,
-  ): Promise<{ tools: Map<string, { schema: ToolSchema; path: string }>; problems: ToolProblem[] }> {
+  ): Promise<
+    { tools: Map<string, { schema: ToolSchema; path: string }>; problems: ToolProblem[] }
+  > {
     const list = [...found];
     const entries = await Promise.all(list.map((f) => this.#probe(f.path, f.name)));
     const tools = new Map<string, { schema: ToolSchema; path: string }>();
@@ -189,9 +193,13 @@ export class ExecutableTools {
         if (r.aborted) return textResult(`${r.stdout}\n(cancelled)`, true);
         if (r.code !== 0) {
           const why = r.stderr.trim() ? `\n[stderr] ${tail(r.stderr, 10)}` : "";
-          return textResult(`${r.stdout}${why}${r.stdout || why ? "" : `exit code ${r.code}`}`, true);
+          return textResult(
+            `${r.stdout}${why}${r.stdout || why ? "" : `exit code ${r.code}`}`,
+            true,
+          );
         }
-        return textResult(r.stdout);
+        // Like `$(tool --exec)` in the reference: trailing newlines are not part of the result.
+        return textResult(r.stdout.replace(/\n+$/, ""));
       },
     };
   }

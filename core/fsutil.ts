@@ -80,3 +80,54 @@ export function readTextOrUndefined(path: string): string | undefined {
     return undefined;
   }
 }
+
+/** Entry kinds of a directory listing. */
+export interface DirEntries {
+  dirs: Set<string>;
+  files: Set<string>;
+  /** Every name (including symlinks), sorted in byte order. */
+  names: string[];
+}
+
+const entryCache = new Map<string, { mtime: number; entries: DirEntries }>();
+
+/**
+ * Mtimes have millisecond precision here: a change in the same millisecond
+ * as a read would go unnoticed, so a stamp taken within this window of the
+ * mtime is not trusted on the next check.
+ */
+export const MTIME_SLACK_MS = 3;
+
+/**
+ * Lists a directory, cached by its mtime. Returns undefined when it is not a
+ * directory. Symlinks are resolved (one stat each) so that a linked directory
+ * counts as a directory.
+ */
+export function dirEntries(dir: string): DirEntries | undefined {
+  const info = statOrUndefined(dir);
+  if (!info?.isDirectory) return undefined;
+  const mtime = info.mtime?.getTime() ?? 0;
+  const hit = entryCache.get(dir);
+  if (hit && hit.mtime === mtime) return hit.entries;
+  const entries: DirEntries = { dirs: new Set(), files: new Set(), names: [] };
+  try {
+    for (const e of Deno.readDirSync(dir)) {
+      entries.names.push(e.name);
+      let isDir = e.isDirectory;
+      let isFile = e.isFile;
+      if (e.isSymlink) {
+        const target = statOrUndefined(`${dir}/${e.name}`);
+        isDir = target?.isDirectory ?? false;
+        isFile = target?.isFile ?? false;
+      }
+      if (isDir) entries.dirs.add(e.name);
+      else if (isFile) entries.files.add(e.name);
+    }
+  } catch {
+    return undefined;
+  }
+  entries.names.sort(byteOrder);
+  if (Date.now() - mtime > MTIME_SLACK_MS) entryCache.set(dir, { mtime, entries });
+  else entryCache.delete(dir);
+  return entries;
+}

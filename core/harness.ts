@@ -12,14 +12,14 @@ import { Discovery, type Snapshot } from "./discovery.ts";
 import { childEnv, harnessVars, type Paths, resolvePaths } from "./env.ts";
 import { HarnessError } from "./errors.ts";
 import { ExecutableTools, type ToolProblem } from "./exec_tools.ts";
-import { readTextOrUndefined, statOrUndefined } from "./fsutil.ts";
-import { Dispatcher, type Floor, allowAllFloor, type Guard, type Hook } from "./guards/mod.ts";
+import { dirEntries, readTextOrUndefined, statOrUndefined } from "./fsutil.ts";
+import { allowAllFloor, Dispatcher, type Floor, type Guard, type Hook } from "./guards/mod.ts";
 import { PluginHost, Registries } from "./plugins/host.ts";
-import type { AuditEvent, RuntimePluginEntry, StageHook } from "./plugins/types.ts";
+import type { AuditEvent, PluginStatus, RuntimePluginEntry, StageHook } from "./plugins/types.ts";
 import { listSessions, parseKeyValues, Session } from "./session.ts";
 import { findSkills, skillRoots } from "./skills.ts";
 import { TrustStore } from "./trust.ts";
-import type { HarnessEvent, ModelProvider, SkillInfo, Usage } from "./types.ts";
+import type { HarnessEvent, ModelProvider, SkillInfo, ToolSchema, Usage } from "./types.ts";
 import { corePlugin } from "./loop/core_plugin.ts";
 import type { ProviderInfo, ResolveApi } from "./loop/turn_api.ts";
 import { chainFor, runChain } from "./loop/chain.ts";
@@ -120,7 +120,10 @@ export class HarnessCore {
     this.depth = opts.depth ?? 0;
     this.#log = opts.log ?? fileLogger(this.paths.log);
     this.registries = new Registries();
-    this.audit = new AuditBus({ warn: (m) => this.#log(`[audit] ${m}`), enabled: opts.audit ?? true });
+    this.audit = new AuditBus({
+      warn: (m) => this.#log(`[audit] ${m}`),
+      enabled: opts.audit ?? true,
+    });
     this.host = new PluginHost({ registries: this.registries, audit: this.audit, log: this.#log });
     this.trust = new TrustStore(this.paths.home);
     if (opts.trustWorkspace) this.trust.trustForSession(cwd);
@@ -154,7 +157,12 @@ export class HarnessCore {
       { plugin: corePlugin as never, required: true },
       ...(opts.builtinPlugins ?? []),
     ];
-    entries.push(...mergeConfigured(opts.runtimePlugins ?? [], opts.userPlugins === false ? [] : h.#userPlugins()));
+    entries.push(
+      ...mergeConfigured(
+        opts.runtimePlugins ?? [],
+        opts.userPlugins === false ? [] : h.#userPlugins(),
+      ),
+    );
     await h.host.load(entries);
     return h;
   }
@@ -177,7 +185,10 @@ export class HarnessCore {
     }
     return list.map((e, i) => {
       if (typeof e !== "object" || e === null || typeof (e as { id?: unknown }).id !== "string") {
-        throw new HarnessError(`${path}: runtimePlugins[${i}] needs an "id"`, "see docs/plugins.md");
+        throw new HarnessError(
+          `${path}: runtimePlugins[${i}] needs an "id"`,
+          "see docs/plugins.md",
+        );
       }
       const entry = e as RuntimePluginEntry;
       if (entry.module && !entry.module.startsWith("/")) {
@@ -188,7 +199,7 @@ export class HarnessCore {
   }
 
   /** Status of every runtime plugin. */
-  runtimePluginStatus() {
+  runtimePluginStatus(): PluginStatus[] {
     return this.host.status();
   }
 
@@ -207,8 +218,19 @@ export class HarnessCore {
     return this.registries.stageHooks.values().filter((h) => h.stage === stage);
   }
 
-  /** Secret variable names and values (kept out of child environments). */
+  #secretsMemo = new WeakMap<Snapshot, { names: string[]; values: string[] }>();
+
+  /** Secret variable names and values (kept out of child environments), per snapshot. */
   #secrets(snap: Snapshot): { names: string[]; values: string[] } {
+    let hit = this.#secretsMemo.get(snap);
+    if (!hit) {
+      hit = this.#computeSecrets(snap);
+      this.#secretsMemo.set(snap, hit);
+    }
+    return hit;
+  }
+
+  #computeSecrets(snap: Snapshot): { names: string[]; values: string[] } {
     const names = ["ANTHROPIC_API_KEY", "OPENAI_API_KEY"];
     for (const p of snap.providers.values()) {
       if (p.kind !== "conf") continue;
@@ -217,7 +239,10 @@ export class HarnessCore {
       if (ae) names.push(ae);
     }
     const values: string[] = [];
-    for (const f of [...snap.authFiles, join(this.paths.home, ".auth.json")]) {
+    const homeAuth = dirEntries(this.paths.home)?.files.has(".auth.json")
+      ? [join(this.paths.home, ".auth.json")]
+      : [];
+    for (const f of [...snap.authFiles, ...homeAuth]) {
       const text = readTextOrUndefined(f);
       if (!text) continue;
       try {
@@ -263,7 +288,7 @@ export class HarnessCore {
   }
 
   /** Every provider: registered ones first, then discovered (more local later). */
-  async providers(snap = this.discovery.current()): Promise<ProviderInfo[]> {
+  providers(snap: Snapshot = this.discovery.current()): Promise<ProviderInfo[]> {
     const byName = new Map<string, ProviderInfo>();
     for (const e of this.registries.models.entries()) {
       byName.set(e.key, {
@@ -296,7 +321,7 @@ export class HarnessCore {
         byName.set(f.name, { name: f.name, provider: p, origin: f.path, autodetect: true });
       }
     }
-    return [...byName.values()];
+    return Promise.resolve([...byName.values()]);
   }
 
   /** Problems with `.conf` files (for `hs doctor`). */
@@ -311,10 +336,14 @@ export class HarnessCore {
     const hit = this.#confCache.get(path);
     if (hit && hit.mtime === mtime) return hit.provider;
     let entry: { mtime: number; provider?: ModelProvider; error?: string };
-    if (!this.providerFactory) entry = { mtime, error: ".conf providers need the providers plugin" };
-    else {
+    if (!this.providerFactory) {
+      entry = { mtime, error: ".conf providers need the providers plugin" };
+    } else {
       try {
-        entry = { mtime, provider: this.providerFactory.fromConf(name, readTextOrUndefined(path) ?? "", path) };
+        entry = {
+          mtime,
+          provider: this.providerFactory.fromConf(name, readTextOrUndefined(path) ?? "", path),
+        };
       } catch (err) {
         entry = { mtime, error: (err as Error).message };
       }
@@ -352,7 +381,9 @@ export class HarnessCore {
       },
     );
     if (!r.ok) {
-      const msg = typeof r.output.error === "string" ? r.output.error : "provider resolution failed";
+      const msg = typeof r.output.error === "string"
+        ? r.output.error
+        : "provider resolution failed";
       throw new HarnessError(msg, "run `hs providers` to see what is available");
     }
     const p = typeof r.output.provider === "string" ? r.output.provider : "";
@@ -374,9 +405,13 @@ export class HarnessCore {
   }
 
   /** All skills: runtime ones (lowest), then files under the skill roots. */
-  skills(cwd = this.paths.cwd): { skills: SkillInfo[]; problems: { path: string; reason: string }[] } {
+  skills(
+    cwd = this.paths.cwd,
+  ): { skills: SkillInfo[]; problems: { path: string; reason: string }[] } {
     const snap = this.discovery.current();
-    const packRoots = snap.sources.filter((s) => s.kind === "pack").map((s) => join(s.dir, "skills"));
+    const packRoots = snap.sources.filter((s) => s.kind === "pack").map((s) =>
+      join(s.dir, "skills")
+    );
     const roots = skillRoots({
       packRoots,
       cwd,
@@ -392,7 +427,11 @@ export class HarnessCore {
   }
 
   /** Executable tool schemas plus the problems found (for `hs tools` / `hs doctor`). */
-  async executableToolSchemas(snap = this.discovery.current()) {
+  async executableToolSchemas(
+    snap: Snapshot = this.discovery.current(),
+  ): Promise<
+    { tools: Map<string, { schema: ToolSchema; path: string }>; problems: ToolProblem[] }
+  > {
     return await this.execTools.schemas(
       [...snap.tools.values()].map((f) => ({ name: f.name, path: f.path })),
     );
@@ -407,7 +446,10 @@ export class HarnessCore {
   openSession(idOrDir: string): Session {
     const dir = idOrDir.includes("/") ? idOrDir : join(this.paths.sessions, idOrDir);
     if (!statOrUndefined(join(dir, "session.conf"))) {
-      throw new HarnessError(`no session "${idOrDir}" in ${this.paths.sessions}`, "list them with: hs session list");
+      throw new HarnessError(
+        `no session "${idOrDir}" in ${this.paths.sessions}`,
+        "list them with: hs session list",
+      );
     }
     return Session.open(dir);
   }
@@ -432,7 +474,9 @@ export class HarnessCore {
         model: resolved.model,
         provider: resolved.provider,
       });
-    } else if (session.conf.provider !== resolved.provider || session.conf.model !== resolved.model) {
+    } else if (
+      session.conf.provider !== resolved.provider || session.conf.model !== resolved.model
+    ) {
       session.conf.provider = resolved.provider;
       session.conf.model = resolved.model;
       session.writeConf();
@@ -469,11 +513,16 @@ export class HarnessCore {
 }
 
 /** Inline entries first; a configured entry with the same id configures or disables it. */
-function mergeConfigured(inline: RuntimePluginEntry[], configured: RuntimePluginEntry[]): RuntimePluginEntry[] {
+function mergeConfigured(
+  inline: RuntimePluginEntry[],
+  configured: RuntimePluginEntry[],
+): RuntimePluginEntry[] {
   const out = inline.map((e) => ({ ...e }));
   const ids = new Set<string>();
   for (const c of configured) {
-    if (ids.has(c.id!)) throw new HarnessError(`plugins.json lists "${c.id}" twice`, "remove the duplicate");
+    if (ids.has(c.id!)) {
+      throw new HarnessError(`plugins.json lists "${c.id}" twice`, "remove the duplicate");
+    }
     ids.add(c.id!);
     const same = out.find((e) => (e.plugin?.id ?? e.id) === c.id);
     if (same) {

@@ -21,7 +21,11 @@ export interface ExecProviderDeps {
 }
 
 /** Wraps a provider executable as a ModelProvider. */
-export function executableProvider(name: string, path: string, deps: ExecProviderDeps): ModelProvider & {
+export function executableProvider(
+  name: string,
+  path: string,
+  deps: ExecProviderDeps,
+): ModelProvider & {
   defaults(): Promise<Record<string, string>>;
   detectProtocol(): Promise<string>;
 } {
@@ -35,7 +39,9 @@ export function executableProvider(name: string, path: string, deps: ExecProvide
     }).then((r) => (r.code === 0 ? parseKeyValues(r.stdout) : {}));
   const source = readTextOrUndefined(path) ?? "";
   const streams = source.includes("--stream");
-  const protocolGuess = ["anthropic", "openai", "openai-responses"].includes(name) ? name : "anthropic";
+  const protocolGuess = ["anthropic", "openai", "openai-responses"].includes(name)
+    ? name
+    : "anthropic";
   const provider = {
     name,
     description: "",
@@ -47,7 +53,10 @@ export function executableProvider(name: string, path: string, deps: ExecProvide
         cwd: deps.cwd,
         timeoutMs: 10_000,
       });
-      return { ready: r.code === 0, reason: r.code === 0 ? "--ready exited 0" : `--ready exited ${r.code}` };
+      return {
+        ready: r.code === 0,
+        reason: r.code === 0 ? "--ready exited 0" : `--ready exited ${r.code}`,
+      };
     },
     async defaultModel() {
       return (await getDefaults()).model ?? "";
@@ -60,7 +69,11 @@ export function executableProvider(name: string, path: string, deps: ExecProvide
       if (d.description) provider.description = d.description;
       return provider.protocol;
     },
-    async send(payload: unknown, model: string, options: { emit(e: ProviderEvent): void; signal: AbortSignal }) {
+    async send(
+      payload: unknown,
+      model: string,
+      options: { emit(e: ProviderEvent): void; signal: AbortSignal },
+    ) {
       const env: Record<string, string> = { ...deps.env("send"), HARNESS_MODEL: model };
       const s = Number.parseFloat(env.HARNESS_PROVIDER_TIMEOUT ?? "");
       const timeoutMs = (Number.isFinite(s) && s > 0 ? s : 600) * 1000;
@@ -74,7 +87,9 @@ export function executableProvider(name: string, path: string, deps: ExecProvide
         onStderr: (t) => deps.log(t.trimEnd()),
       });
       if (r.aborted) throw new ProviderError("cancelled");
-      if (r.timedOut) throw new ProviderError(`provider ${path} timed out after ${timeoutMs / 1000} s`);
+      if (r.timedOut) {
+        throw new ProviderError(`provider ${path} timed out after ${timeoutMs / 1000} s`);
+      }
       let parsed: unknown;
       try {
         parsed = JSON.parse(r.stdout);
@@ -91,7 +106,10 @@ export function executableProvider(name: string, path: string, deps: ExecProvide
         throw new ProviderError(`provider ${path} printed something that is not JSON`);
       }
       const err = (parsed as { error?: unknown }).error;
-      if (err && !(parsed as { content?: unknown }).content && !(parsed as { choices?: unknown }).choices) {
+      if (
+        err && !(parsed as { content?: unknown }).content &&
+        !(parsed as { choices?: unknown }).choices
+      ) {
         throw new ProviderError(typeof err === "string" ? err : JSON.stringify(err));
       }
       return parsed;

@@ -78,7 +78,7 @@ export function parseAssistantBody(body: string): AssistantBlock[] {
   const blocks: AssistantBlock[] = [];
   let text: string[] = [];
   const flush = () => {
-    const t = text.join("\n");
+    const t = text.join("\n").replace(/\n+$/, "");
     if (t.trim() !== "") blocks.push({ type: "text", text: t });
     text = [];
   };
@@ -118,8 +118,10 @@ export function renderAssistantBody(blocks: AssistantBlock[]): string {
   let body = "";
   for (const b of blocks) {
     if (b.type === "text") body += `${b.text}\n`;
-    else if (b.type === "thinking") body += "```thinking signature=" + b.signature + "\n" + b.text + "\n```\n";
-    else body += "\n```tool_call id=" + b.id + " name=" + b.name + "\n" + JSON.stringify(b.input) + "\n```\n";
+    else if (b.type === "thinking") {
+      body += "```thinking signature=" + b.signature + "\n" + b.text + "\n```\n";
+    } else {body += "\n```tool_call id=" + b.id + " name=" + b.name + "\n" +
+        JSON.stringify(b.input) + "\n```\n";}
   }
   return body;
 }
@@ -293,7 +295,9 @@ export class Session {
     }
     if (changed) {
       for (const k of [...this.#index.keys()]) if (!seen.has(k)) this.#index.delete(k);
-      this.#order = names.sort((a, b) => Number.parseInt(a, 10) - Number.parseInt(b, 10) || (a < b ? -1 : 1));
+      this.#order = names.sort((a, b) =>
+        Number.parseInt(a, 10) - Number.parseInt(b, 10) || (a < b ? -1 : 1)
+      );
       const last = this.#order.at(-1);
       this.#nextSeq = last ? Number.parseInt(last, 10) + 1 : 1;
     }
@@ -320,7 +324,8 @@ export class Session {
     const seqText = String(seq).padStart(4, "0");
     const name = `${seqText}-${role}.md`;
     const path = join(this.dir, "messages", name);
-    const text = frontmatter([["role", role], ["seq", seqText], ["timestamp", isoSeconds()], ...fields]) +
+    const text =
+      frontmatter([["role", role], ["seq", seqText], ["timestamp", isoSeconds()], ...fields]) +
       body + "\n";
     this.#write(path, text);
     const info = statOrUndefined(path);
@@ -355,7 +360,11 @@ export class Session {
 
   /** Appends a tool result; returns its seq. */
   appendToolResult(callId: string, tool: string, error: boolean, result: string): number {
-    return this.#append("tool_result", [["call_id", callId], ["tool", tool], ["error", error]], result);
+    return this.#append(
+      "tool_result",
+      [["call_id", callId], ["tool", tool], ["error", error]],
+      result,
+    );
   }
 
   /** Starts a fresh `.stream` for a new model request. */

@@ -8,7 +8,7 @@
 import { dirname, join } from "node:path";
 import YAML from "yaml";
 import type { SkillInfo } from "./types.ts";
-import { listDir, readTextOrUndefined, statOrUndefined } from "./fsutil.ts";
+import { dirEntries, readTextOrUndefined, statOrUndefined } from "./fsutil.ts";
 import { splitFrontmatter } from "./session.ts";
 
 /** A SKILL.md that was left out, and why. */
@@ -73,7 +73,10 @@ export function skillRoots(opts: {
   harnessHome: string;
   excluded: (dir: string) => boolean;
 }): string[] {
-  const roots: string[] = [...opts.packRoots, join(opts.harnessHome, "skills")];
+  const roots: string[] = [...opts.packRoots];
+  if (dirEntries(opts.harnessHome)?.dirs.has("skills")) {
+    roots.push(join(opts.harnessHome, "skills"));
+  }
   const walk: string[] = [];
   let cur = opts.cwd;
   for (;;) {
@@ -84,8 +87,13 @@ export function skillRoots(opts: {
   }
   if (!walk.includes(opts.userHome)) walk.push(opts.userHome);
   for (const d of walk.reverse()) {
-    if (!opts.excluded(join(d, ".harness"))) roots.push(join(d, ".harness", "skills"));
-    roots.push(join(d, ".agents", "skills"));
+    const e = dirEntries(d);
+    if (!e) continue;
+    for (const sub of [".harness", ".agents"]) {
+      if (!e.dirs.has(sub)) continue;
+      if (sub === ".harness" && opts.excluded(join(d, sub))) continue;
+      if (dirEntries(join(d, sub))?.dirs.has("skills")) roots.push(join(d, sub, "skills"));
+    }
   }
   return [...new Set(roots)];
 }
@@ -95,9 +103,12 @@ export function findSkills(roots: string[]): { skills: SkillInfo[]; problems: Sk
   const byName = new Map<string, SkillInfo>();
   const problems: SkillProblem[] = [];
   for (const root of roots) {
-    for (const dir of listDir(root)) {
+    const entries = dirEntries(root);
+    if (!entries) continue;
+    for (const dir of entries.names) {
+      if (!entries.dirs.has(dir)) continue;
+      if (!dirEntries(join(root, dir))?.files.has("SKILL.md")) continue;
       const path = join(root, dir, "SKILL.md");
-      if (!statOrUndefined(path)?.isFile) continue;
       const r = readSkill(path, root);
       if (r.info) byName.set(r.info.name, r.info);
       else problems.push({ path, reason: r.problem ?? "invalid" });

@@ -35,7 +35,17 @@ const BUILTIN = new Set([
   "scheme",
 ]);
 
-const KNOWN_STAGES = ["resolve", "start", "assemble", "send", "receive", "tool_exec", "tool_done", "done", "error"];
+const KNOWN_STAGES = [
+  "resolve",
+  "start",
+  "assemble",
+  "send",
+  "receive",
+  "tool_exec",
+  "tool_done",
+  "done",
+  "error",
+];
 
 /** Options shared by the commands that run the agent. */
 type AgentFlags = {
@@ -54,7 +64,10 @@ function addAgentFlags<A extends unknown[]>(cmd: Command<A>): Command<A, AgentFl
     .option("--json", "print the final answer, usage and session id as one JSON object")
     .option("--events", "print canonical events as JSON lines on stdout")
     .option("--transcript", "show the streamed transcript even when stdout is not a terminal")
-    .option("--trust-workspace", "load this workspace's .harness/ executables for this run") as unknown as Command<
+    .option(
+      "--trust-workspace",
+      "load this workspace's .harness/ executables for this run",
+    ) as unknown as Command<
       A,
       AgentFlags
     >;
@@ -88,12 +101,16 @@ async function dispatch(argv: string[], cli: CliContext): Promise<number> {
     const code = await tryExecutableCommand(first, argv.slice(1), cli);
     if (code !== undefined) return code;
     argv = ["agent", ...argv];
-  } else if (first === undefined || (first.startsWith("-") && first !== "--help" && first !== "-h")) {
+  } else if (
+    first === undefined || (first.startsWith("-") && first !== "--help" && first !== "-h")
+  ) {
     argv = [cli.stdinIsTerminal ? "repl" : "agent", ...argv];
   }
 
   const program = new Command("hs")
-    .description("hs — an LLM agent harness you extend with executables, TypeScript plugins and Scheme")
+    .description(
+      "hs — an LLM agent harness you extend with executables, TypeScript plugins and Scheme",
+    )
     .version(VERSION, "-v, --version")
     .exitOverride()
     .configureOutput({ writeOut: (s) => cli.stdout(s), writeErr: (s) => cli.stderr(s) })
@@ -128,7 +145,11 @@ async function dispatch(argv: string[], cli: CliContext): Promise<number> {
   });
 
   const session = program.command("session").description("list and inspect sessions");
-  session.command("list").description("list sessions, newest first").option("-n, --limit <n>", "how many", "20")
+  session.command("list").description("list sessions, newest first").option(
+    "-n, --limit <n>",
+    "how many",
+    "20",
+  )
     .action((o) => {
       const paths = resolvePaths(Deno.env.toObject(), Deno.cwd());
       code = sessionList(paths.sessions, Number.parseInt(o.limit, 10) || 20, cli);
@@ -138,7 +159,9 @@ async function dispatch(argv: string[], cli: CliContext): Promise<number> {
       const paths = resolvePaths(Deno.env.toObject(), Deno.cwd());
       code = sessionShow(paths.sessions, id, cli);
     });
-  session.command("dir").description("print a session's directory (latest by default)").argument("[id]")
+  session.command("dir").description("print a session's directory (latest by default)").argument(
+    "[id]",
+  )
     .action(async (id) => {
       const paths = resolvePaths(Deno.env.toObject(), Deno.cwd());
       const { listSessions } = await import("../session.ts");
@@ -146,7 +169,10 @@ async function dispatch(argv: string[], cli: CliContext): Promise<number> {
       if (!sid) throw new HarnessError("no sessions yet", "start one with: hs <message>");
       const dir = join(paths.sessions, sid);
       if (!statOrUndefined(join(dir, "session.conf"))) {
-        throw new HarnessError(`no session "${sid}" in ${paths.sessions}`, "list them with: hs session list");
+        throw new HarnessError(
+          `no session "${sid}" in ${paths.sessions}`,
+          "list them with: hs session list",
+        );
       }
       cli.stdout(dir + "\n");
     });
@@ -171,7 +197,11 @@ async function dispatch(argv: string[], cli: CliContext): Promise<number> {
         const { skills, problems } = h.skills();
         const st = styles(colorEnabled(cli.stdoutIsTerminal));
         for (const s of skills.sort((a, b) => (a.name < b.name ? -1 : 1))) {
-          cli.stdout(`${st.bold(s.name.padEnd(24))} ${s.description}\n${st.dim(`  ${s.path || s.source}`)}\n`);
+          cli.stdout(
+            `${st.bold(s.name.padEnd(24))} ${s.description}\n${
+              st.dim(`  ${s.path || s.source}`)
+            }\n`,
+          );
         }
         for (const p of problems) cli.stdout(st.yellow(`skipped ${p.path}: ${p.reason}\n`));
         if (skills.length === 0) cli.stdout("no skills found\n");
@@ -179,13 +209,17 @@ async function dispatch(argv: string[], cli: CliContext): Promise<number> {
       });
     });
 
-  program.command("doctor").description("explain what was discovered, and why something was skipped")
+  program.command("doctor").description(
+    "explain what was discovered, and why something was skipped",
+  )
     .option("--trust-workspace", "include this workspace's executables")
     .action(async (o) => {
       code = await withHarness(cli, o, (h) => runDoctor(h, cli));
     });
 
-  program.command("trust").description("trust a workspace's .harness/ executables (stored in HARNESS_HOME)")
+  program.command("trust").description(
+    "trust a workspace's .harness/ executables (stored in HARNESS_HOME)",
+  )
     .argument("[path]", "workspace directory", ".")
     .option("--list", "list trusted workspaces")
     .action(async (path, o) => {
@@ -196,7 +230,9 @@ async function dispatch(argv: string[], cli: CliContext): Promise<number> {
     code = version(cli);
   });
 
-  program.command("scheme").description("run a Scheme file, or a REPL / form-by-form evaluation of stdin")
+  program.command("scheme").description(
+    "run a Scheme file, or a REPL / form-by-form evaluation of stdin",
+  )
     .argument("[file]").allowExcessArguments(true)
     .action(async (file) => {
       if (!cli.scheme) throw new HarnessError("the Scheme runtime is not available in this build");
@@ -251,7 +287,7 @@ async function withHarness(
   const opts: HarnessOptions = { trustWorkspace: flags.trustWorkspace === true };
   const h = await cli.createHarness(opts);
   try {
-    await handleTrust(h, cli);
+    handleTrust(h, cli);
     return await fn(h);
   } finally {
     await h.close();
@@ -259,7 +295,7 @@ async function withHarness(
 }
 
 /** Lists untrusted sources and, on a terminal, asks to trust them. */
-async function handleTrust(h: HarnessCore, cli: CliContext): Promise<void> {
+function handleTrust(h: HarnessCore, cli: CliContext): void {
   const untrusted = h.snapshot().untrusted;
   if (untrusted.length === 0) return;
   if (cli.stdinIsTerminal && !Deno.env.get("HARNESS_NO_TRUST_PROMPT")) {
@@ -282,24 +318,38 @@ async function handleTrust(h: HarnessCore, cli: CliContext): Promise<void> {
     }
   }
   for (const d of untrusted) {
-    cli.stderr(`hs: skipping untrusted ${d} (trust it with: hs trust ${d.replace(/\/\.harness$/, "")})\n`);
+    cli.stderr(
+      `hs: skipping untrusted ${d} (trust it with: hs trust ${d.replace(/\/\.harness$/, "")})\n`,
+    );
   }
 }
 
 async function agentCommand(words: string[], flags: AgentFlags, cli: CliContext): Promise<number> {
   const paths = resolvePaths(Deno.env.toObject(), Deno.cwd());
   let sessionId: string | undefined;
-  if (words.length > 0 && /^[\w.-]+$/.test(words[0]) && statOrUndefined(join(paths.sessions, words[0], "session.conf"))) {
+  if (
+    words.length > 0 && /^[\w.-]+$/.test(words[0]) &&
+    statOrUndefined(join(paths.sessions, words[0], "session.conf"))
+  ) {
     sessionId = words[0];
     words = words.slice(1);
   }
   let message = words.join(" ");
-  if (!message && !cli.stdinIsTerminal) message = (await new Response(Deno.stdin.readable).text()).trim();
+  if (!message && !cli.stdinIsTerminal) {
+    message = (await new Response(Deno.stdin.readable).text()).trim();
+  }
   if (!message) {
     if (sessionId && cli.stdinIsTerminal) {
-      return await withHarness(cli, flags, (h) => runRepl(h, cli, { session: sessionId, ...flags }));
+      return await withHarness(
+        cli,
+        flags,
+        (h) => runRepl(h, cli, { session: sessionId, ...flags }),
+      );
     }
-    throw new HarnessError("no message given", "usage: hs [session-id] <message…>   or   echo message | hs");
+    throw new HarnessError(
+      "no message given",
+      "usage: hs [session-id] <message…>   or   echo message | hs",
+    );
   }
   return await withHarness(cli, flags, async (h) => {
     const controller = new AbortController();
@@ -316,8 +366,11 @@ async function agentCommand(words: string[], flags: AgentFlags, cli: CliContext)
       }
     };
     Deno.addSignalListener("SIGINT", onSigint);
-    const live = !flags.json && !flags.events && (cli.stdoutIsTerminal || flags.transcript === true);
-    const renderer = live ? new TranscriptRenderer(cli.stdout, styles(colorEnabled(cli.stdoutIsTerminal))) : undefined;
+    const live = !flags.json && !flags.events &&
+      (cli.stdoutIsTerminal || flags.transcript === true);
+    const renderer = live
+      ? new TranscriptRenderer(cli.stdout, styles(colorEnabled(cli.stdoutIsTerminal)))
+      : undefined;
     const onEvent = (e: HarnessEvent) => {
       if (flags.events) cli.stdout(JSON.stringify(e) + "\n");
       renderer?.on(e);
@@ -342,15 +395,17 @@ async function agentCommand(words: string[], flags: AgentFlags, cli: CliContext)
       Deno.removeSignalListener("SIGINT", onSigint);
     }
     if (flags.json) {
-      cli.stdout(JSON.stringify({
-        output: r.output,
-        error: r.error ? r.message ?? "error" : null,
-        session: r.sessionId,
-        session_dir: r.sessionDir,
-        provider: r.provider,
-        model: r.model,
-        usage: r.usage,
-      }) + "\n");
+      cli.stdout(
+        JSON.stringify({
+          output: r.output,
+          error: r.error ? r.message ?? "error" : null,
+          session: r.sessionId,
+          session_dir: r.sessionDir,
+          provider: r.provider,
+          model: r.model,
+          usage: r.usage,
+        }) + "\n",
+      );
     } else if (!live && !flags.events && !r.error && r.output) {
       cli.stdout(r.output.endsWith("\n") ? r.output : r.output + "\n");
     }
@@ -378,19 +433,25 @@ async function executableCommands(
 ): Promise<Map<string, string>> {
   const h = await cli.createHarness({ userPlugins: false });
   try {
-    if (trustPrompt) await handleTrust(h, cli);
+    if (trustPrompt) handleTrust(h, cli);
     void cwd;
     void home;
     const m = new Map<string, string>();
     for (const [n, f] of h.snapshot().commands) m.set(n, f.path);
-    for (const c of h.registries.commands.entries()) if (!m.has(c.key)) m.set(c.key, `plugin:${c.owner}`);
+    for (const c of h.registries.commands.entries()) {
+      if (!m.has(c.key)) m.set(c.key, `plugin:${c.owner}`);
+    }
     return m;
   } finally {
     await h.close();
   }
 }
 
-async function tryExecutableCommand(name: string, args: string[], cli: CliContext): Promise<number | undefined> {
+async function tryExecutableCommand(
+  name: string,
+  args: string[],
+  cli: CliContext,
+): Promise<number | undefined> {
   const paths = resolvePaths(Deno.env.toObject(), Deno.cwd());
   // Fast exit: no .harness anywhere on the walk holds a commands/<name>.
   const candidates = walkHarnessDirs(paths.cwd, paths.home).some((d) =>
@@ -428,7 +489,13 @@ async function toolsCommand(h: HarnessCore, cli: CliContext): Promise<number> {
     if (tools.has(e.key)) continue;
     rows.push([e.key, (e.value.describe ?? e.value.description).split("\n")[0], e.owner]);
   }
-  for (const [name, t] of tools) rows.push([name, await h.execTools.describe(t.path) || t.schema.description.split("\n")[0], t.path]);
+  for (const [name, t] of tools) {
+    rows.push([
+      name,
+      await h.execTools.describe(t.path) || t.schema.description.split("\n")[0],
+      t.path,
+    ]);
+  }
   rows.sort((a, b) => (a[0] < b[0] ? -1 : 1));
   for (const [n, d, o] of rows) cli.stdout(`${st.bold(n.padEnd(16))} ${d}\n${st.dim(`  ${o}`)}\n`);
   for (const p of problems) cli.stdout(st.yellow(`rejected ${p.path}: ${p.reason}\n`));
@@ -452,13 +519,17 @@ function hooksCommand(h: HarnessCore, stage: string | undefined, cli: CliContext
     for (const [n, f] of snap.hooks.get(s) ?? []) names.set(n, f.path);
     if (!stage && names.size === 0) continue;
     cli.stdout(`${st.bold(s)}\n`);
-    for (const n of [...names.keys()].sort()) cli.stdout(`  ${n.padEnd(20)} ${st.dim(names.get(n)!)}\n`);
+    for (const n of [...names.keys()].sort()) {
+      cli.stdout(`  ${n.padEnd(20)} ${st.dim(names.get(n)!)}\n`);
+    }
   }
   return 0;
 }
 
 function sessionList(dir: string, limit: number, cli: CliContext): number {
-  const ids = [...Deno.readDirSync(statOrUndefined(dir)?.isDirectory ? dir : "/nonexistent-dir-fallback")]
+  const ids = [
+    ...Deno.readDirSync(statOrUndefined(dir)?.isDirectory ? dir : "/nonexistent-dir-fallback"),
+  ]
     .map((e) => e.name).sort().reverse();
   let shown = 0;
   for (const id of ids) {
@@ -470,7 +541,9 @@ function sessionList(dir: string, limit: number, cli: CliContext): number {
       const s = Session.open(join(dir, id));
       const m = s.messages().find((x) => x.role === "user");
       first = m && m.role === "user" ? m.text.split("\n")[0].slice(0, 60) : "";
-      cli.stdout(`${id}  ${String(s.count).padStart(4)} msgs  ${s.conf.provider || "-"}  ${first}\n`);
+      cli.stdout(
+        `${id}  ${String(s.count).padStart(4)} msgs  ${s.conf.provider || "-"}  ${first}\n`,
+      );
     } catch {
       cli.stdout(`${id}  (unreadable)\n`);
     }
@@ -484,7 +557,11 @@ function sessionShow(dir: string, id: string, cli: CliContext): number {
   const sdir = id.includes("/") ? id : join(dir, id);
   const s = Session.open(sdir);
   const st = styles(colorEnabled(cli.stdoutIsTerminal));
-  cli.stdout(st.dim(`session ${s.id}  provider=${s.conf.provider} model=${s.conf.model} cwd=${s.conf.cwd}\n`));
+  cli.stdout(
+    st.dim(
+      `session ${s.id}  provider=${s.conf.provider} model=${s.conf.model} cwd=${s.conf.cwd}\n`,
+    ),
+  );
   for (const m of s.messages()) {
     if (m.role === "user") cli.stdout(`\n${st.bold("user")}\n${m.text}\n`);
     else if (m.role === "assistant") {
@@ -494,7 +571,11 @@ function sessionShow(dir: string, id: string, cli: CliContext): number {
         else if (b.type === "thinking") cli.stdout(st.dim(`thinking: ${b.text}\n`));
         else cli.stdout(`${st.cyan("●")} ${b.name} ${st.dim(JSON.stringify(b.input))}\n`);
       }
-    } else cli.stdout(`${m.error ? st.red("✗") : st.green("✓")} ${st.dim(m.text.split("\n").slice(0, 3).join("\n  "))}\n`);
+    } else {cli.stdout(
+        `${m.error ? st.red("✗") : st.green("✓")} ${
+          st.dim(m.text.split("\n").slice(0, 3).join("\n  "))
+        }\n`,
+      );}
   }
   return 0;
 }
@@ -506,7 +587,9 @@ async function trustCommand(path: string, list: boolean, cli: CliContext): Promi
       for (const t of h.trust.list()) cli.stdout(t + "\n");
       return 0;
     }
-    const dirs = walkHarnessDirs(path, h.paths.home).filter((d) => d.kind === "project").map((d) => d.dir);
+    const dirs = walkHarnessDirs(path, h.paths.home).filter((d) => d.kind === "project").map((d) =>
+      d.dir
+    );
     const workspaces = dirs.length ? dirs.map((d) => d.replace(/\/\.harness$/, "")) : [path];
     h.trust.trust(workspaces);
     for (const w of workspaces) cli.stdout(`trusted ${w}\n`);

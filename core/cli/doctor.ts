@@ -25,7 +25,9 @@ export async function runDoctor(h: HarnessCore, cli: CliContext): Promise<number
   }
   out(st.bold("\nruntime plugins"));
   for (const p of h.runtimePluginStatus()) {
-    out(`  ${p.id.padEnd(16)} ${p.version.padEnd(8)} ${p.state}${p.reason ? ` — ${p.reason}` : ""}`);
+    out(
+      `  ${p.id.padEnd(16)} ${p.version.padEnd(8)} ${p.state}${p.reason ? ` — ${p.reason}` : ""}`,
+    );
   }
   out(st.bold("\ntools"));
   const { tools, problems } = await h.executableToolSchemas(snap);
@@ -62,7 +64,10 @@ export async function runDoctor(h: HarnessCore, cli: CliContext): Promise<number
     ...snap.skipped,
     ...problems.map((p) => ({ path: p.path, reason: `tool rejected: ${p.reason}` })),
     ...skillProblems.map((p) => ({ path: p.path, reason: `skill skipped: ${p.reason}` })),
-    ...h.confProblems().map((p) => ({ path: p.path, reason: `provider variant rejected: ${p.reason}` })),
+    ...h.confProblems().map((p) => ({
+      path: p.path,
+      reason: `provider variant rejected: ${p.reason}`,
+    })),
   ];
   out(st.bold("\nskipped"));
   if (issues.length === 0) out("  nothing");

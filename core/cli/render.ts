@@ -42,7 +42,8 @@ export function summarizeInput(name: string, input: unknown, max = 100): string 
   let s: string;
   if (name === "bash" && typeof obj.command === "string") s = obj.command;
   else if (typeof obj.path === "string" && Object.keys(obj).length <= 3) {
-    s = obj.path + (Object.keys(obj).length > 1 ? ` ${JSON.stringify({ ...obj, path: undefined })}` : "");
+    s = obj.path +
+      (Object.keys(obj).length > 1 ? ` ${JSON.stringify({ ...obj, path: undefined })}` : "");
   } else s = JSON.stringify(obj);
   s = s.replace(/\s+/g, " ");
   return s.length > max ? s.slice(0, max - 1) + "…" : s;
@@ -99,7 +100,9 @@ export class TranscriptRenderer {
         break;
       case "tool_start":
         this.#newline();
-        this.#out(`${st.cyan("●")} ${st.bold(e.name)} ${st.dim(summarizeInput(e.name, e.input))}\n`);
+        this.#out(
+          `${st.cyan("●")} ${st.bold(e.name)} ${st.dim(summarizeInput(e.name, e.input))}\n`,
+        );
         break;
       case "tool_done": {
         const mark = e.error ? st.red("✗") : st.green("✓");
@@ -126,6 +129,7 @@ export class TranscriptRenderer {
         break;
       case "round_start":
         this.#inThinking = false;
+        this.#newline();
         break;
     }
   }

@@ -29,10 +29,13 @@ export async function runRepl(
 ): Promise<number> {
   const st = styles(colorEnabled(cli.stdoutIsTerminal));
   const historyFile = join(h.paths.home, "history");
-  const history = (readTextOrUndefined(historyFile) ?? "").split("\n").filter(Boolean).reverse().slice(0, 500);
+  const history = (readTextOrUndefined(historyFile) ?? "").split("\n").filter(Boolean).reverse()
+    .slice(0, 500);
   let session = opts.session;
   let lastInterrupt = 0;
-  cli.stdout(st.dim(`hs — type a message, /help for commands${session ? `, resuming ${session}` : ""}\n`));
+  cli.stdout(
+    st.dim(`hs — type a message, /help for commands${session ? `, resuming ${session}` : ""}\n`),
+  );
 
   for (;;) {
     const rl = readline.createInterface({
@@ -42,8 +45,9 @@ export async function runRepl(
       history,
       historySize: 500,
     } as readline.ReadLineOptions);
-    let line: string | undefined;
-    const interrupted = new Promise<"sigint">((resolve) => rl.once("SIGINT", () => resolve("sigint")));
+    const interrupted = new Promise<"sigint">((resolve) =>
+      rl.once("SIGINT", () => resolve("sigint"))
+    );
     const closed = new Promise<"close">((resolve) => rl.once("close", () => resolve("close")));
     const answer = rl.question(st.cyan("› ")).catch(() => undefined);
     const r = await Promise.race([answer, interrupted, closed]);
@@ -62,7 +66,7 @@ export async function runRepl(
       cli.stdout(st.dim("\n(Ctrl-C again to exit)\n"));
       continue;
     }
-    line = (r ?? "").trim();
+    const line = (r ?? "").trim();
     if (!line) continue;
     try {
       Deno.mkdirSync(h.paths.home, { recursive: true });

@@ -11,7 +11,16 @@ import { resultText, textResult } from "../types.ts";
 import type { AuditEvent } from "../plugins/types.ts";
 
 /** Where an effect happens. */
-export type Point = "read" | "write" | "edit" | "shell" | "mcp" | "agent" | "tool" | "turn" | "round";
+export type Point =
+  | "read"
+  | "write"
+  | "edit"
+  | "shell"
+  | "mcp"
+  | "agent"
+  | "tool"
+  | "turn"
+  | "round";
 
 /** One effect to dispatch. */
 export interface EffectCall {
@@ -116,7 +125,10 @@ export class Dispatcher {
   }
 
   /** Runs one call; `core` is the tool's execution. Never throws. */
-  async dispatch(call: EffectCall, core: (input: unknown) => Promise<ToolResult>): Promise<ToolResult> {
+  async dispatch(
+    call: EffectCall,
+    core: (input: unknown) => Promise<ToolResult>,
+  ): Promise<ToolResult> {
     const started = performance.now();
     const finish = (result: ToolResult, outcome: "ok" | "error" | "refused") => {
       this.#o.audit({
@@ -131,7 +143,10 @@ export class Dispatcher {
       return result;
     };
     if (this.#o.ceiling && !this.#o.ceiling(call)) {
-      return finish(textResult(`error: tool '${call.tool}' is not available to this agent`, true), "refused");
+      return finish(
+        textResult(`error: tool '${call.tool}' is not available to this agent`, true),
+        "refused",
+      );
     }
     const guards = this.#o.guards().filter((g) =>
       (g.point === "*" || g.point === call.point) && (!g.match || g.match(call))
@@ -160,7 +175,9 @@ export class Dispatcher {
       });
       if (d.decision !== "allow") {
         throw new FloorDenied(
-          `error: permission denied for ${call.tool}${d.reason ? `: ${d.reason}` : ""} (rule ${d.rule})`,
+          `error: permission denied for ${call.tool}${
+            d.reason ? `: ${d.reason}` : ""
+          } (rule ${d.rule})`,
         );
       }
       reachedFloor = value;
@@ -187,12 +204,20 @@ export class Dispatcher {
         } catch (err) {
           if (err instanceof FloorDenied) throw err;
           if (coreResult) {
-            this.#o.onHookError?.(g.id, `guard failed after invoke: ${(err as Error)?.message ?? err}`);
+            this.#o.onHookError?.(
+              g.id,
+              `guard failed after invoke: ${(err as Error)?.message ?? err}`,
+            );
             return coreResult;
           }
-          return textResult(`error: refused by guard ${g.id} (it failed; guards fail closed)`, true);
+          return textResult(
+            `error: refused by guard ${g.id} (it failed; guards fail closed)`,
+            true,
+          );
         }
-        if (isRefusal(out)) return textResult(`error: refused by guard ${g.id}: ${out.reason}`, true);
+        if (isRefusal(out)) {
+          return textResult(`error: refused by guard ${g.id}: ${out.reason}`, true);
+        }
         if (!used) {
           return textResult(`error: refused by guard ${g.id}: it returned without invoking`, true);
         }
@@ -205,7 +230,10 @@ export class Dispatcher {
       result = await next(call.input);
     } catch (err) {
       if (err instanceof FloorDenied) return finish(textResult(err.message, true), "refused");
-      result = textResult(`error: tool '${call.tool}' failed: ${(err as Error)?.message ?? err}`, true);
+      result = textResult(
+        `error: tool '${call.tool}' failed: ${(err as Error)?.message ?? err}`,
+        true,
+      );
     }
     if (result.isError) {
       await this.#runHooks(hooks, (h) => h.postFail?.(reachedFloor, resultText(result), call));

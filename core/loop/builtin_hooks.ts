@@ -61,7 +61,9 @@ export const resolveHooks: StageHook[] = [
 
 /** Output text of an assistant turn. */
 function outputText(turn: AssistantTurn): string {
-  return turn.blocks.filter((b) => b.type === "text").map((b) => (b as { text: string }).text).join("");
+  return turn.blocks.filter((b) => b.type === "text").map((b) => (b as { text: string }).text).join(
+    "",
+  );
 }
 
 /** The loop's built-in hooks. */
@@ -79,7 +81,10 @@ export const loopHooks: StageHook[] = [
     run(input, ctx) {
       const t = turnOf(ctx);
       t.session.refresh(false);
-      return Promise.resolve({ ...input, messages: t.adapter().buildMessages(t.session.messages()) });
+      return Promise.resolve({
+        ...input,
+        messages: t.adapter().buildMessages(t.session.messages()),
+      });
     },
   },
   {
@@ -126,7 +131,9 @@ export const loopHooks: StageHook[] = [
         { emit: (e) => t.emit(e), signal: t.signal },
       );
       if (typeof native !== "object" || native === null || Array.isArray(native)) {
-        throw new HarnessError(`provider ${t.provider} returned a response that is not a JSON object`);
+        throw new HarnessError(
+          `provider ${t.provider} returned a response that is not a JSON object`,
+        );
       }
       return { ...(native as Record<string, unknown>), next_state: "receive" };
     },
@@ -150,9 +157,15 @@ export const loopHooks: StageHook[] = [
       const calls: ToolCall[] = turn.blocks.flatMap((b) =>
         b.type === "tool_call" ? [{ id: b.id, name: b.name, input: b.input }] : []
       );
-      if (calls.length > 0) return Promise.resolve({ next_state: "tool_exec", tool_calls: calls });
-      if (t.continuation.shouldContinue()) return Promise.resolve({ next_state: "assemble" });
-      return Promise.resolve({ next_state: "done", output: outputText(turn) });
+      // `usage` rides along so that observers after 10-save (e.g. receive/20-cost) see it.
+      const usage = turn.usage;
+      if (calls.length > 0) {
+        return Promise.resolve({ next_state: "tool_exec", tool_calls: calls, usage });
+      }
+      if (t.continuation.shouldContinue()) {
+        return Promise.resolve({ next_state: "assemble", usage });
+      }
+      return Promise.resolve({ next_state: "done", output: outputText(turn), usage });
     },
   },
   {
@@ -160,6 +173,10 @@ export const loopHooks: StageHook[] = [
     name: "10-exec",
     async run(input, ctx) {
       const t = turnOf(ctx);
+      // A gate before us may have answered the call itself (without running it).
+      if (typeof input.call_id === "string" && "result" in input) {
+        return { ...input, next_state: "tool_done" };
+      }
       const queue = Array.isArray(input.tool_calls) ? input.tool_calls as ToolCall[] : [];
       if (queue.length === 0) return { next_state: "assemble" };
       const [call, ...rest] = queue;
@@ -184,11 +201,19 @@ export const loopHooks: StageHook[] = [
     name: "10-save",
     run(input, ctx) {
       const t = turnOf(ctx);
+      const result = typeof input.result === "string"
+        ? input.result
+        : JSON.stringify(input.result ?? "");
+      t.noteResult(
+        { id: str(input.call_id), name: str(input.name), input: input.input },
+        result,
+        input.error === true,
+      );
       const seq = t.session.appendToolResult(
         str(input.call_id),
         str(input.name),
         input.error === true,
-        typeof input.result === "string" ? input.result : JSON.stringify(input.result ?? ""),
+        result,
       );
       t.session.streamEvent({
         type: "tool_done",

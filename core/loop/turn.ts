@@ -70,6 +70,7 @@ export class Turn implements TurnApi {
   #protocol: string;
   #executableRan = false;
   #pending = new Map<string, string>();
+  #executed = new Set<string>();
 
   constructor(init: TurnInit) {
     this.#h = init.harness;
@@ -85,9 +86,15 @@ export class Turn implements TurnApi {
 
   emit(event: HarnessEvent): void {
     if (event.type === "text") this.session.streamEvent({ type: "text", text: event.text });
-    else if (event.type === "thinking") this.session.streamEvent({ type: "thinking", text: event.text });
-    else if (event.type === "tool_call_end") {
-      this.session.streamEvent({ type: "tool_start", id: event.id, name: event.name, input: event.input });
+    else if (event.type === "thinking") {
+      this.session.streamEvent({ type: "thinking", text: event.text });
+    } else if (event.type === "tool_call_end") {
+      this.session.streamEvent({
+        type: "tool_start",
+        id: event.id,
+        name: event.name,
+        input: event.input,
+      });
     }
     try {
       this.#onEvent?.(event);
@@ -144,12 +151,16 @@ export class Turn implements TurnApi {
 
   async toolSchemas(): Promise<ToolSchema[]> {
     const tools = await this.#resolveTools();
-    return [...tools.values()].map((t) => t.schema).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return [...tools.values()].map((t) => t.schema).sort((
+      a,
+      b,
+    ) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 
   async executeTool(call: ToolCall): Promise<{ result: string; error: boolean }> {
     const tools = await this.#resolveTools();
     const tool = tools.get(call.name);
+    this.#executed.add(call.id);
     this.emit({ type: "tool_start", id: call.id, name: call.name, input: call.input });
     const started = performance.now();
     let result: string;
@@ -196,6 +207,13 @@ export class Turn implements TurnApi {
     return { result, error };
   }
 
+  noteResult(call: ToolCall, result: string, error: boolean): void {
+    if (this.#executed.has(call.id)) return;
+    this.#executed.add(call.id);
+    this.emit({ type: "tool_start", id: call.id, name: call.name, input: call.input });
+    this.emit({ type: "tool_done", id: call.id, name: call.name, error, result, ms: 0 });
+  }
+
   async #runAgent(req: { prompt: string; model?: string; provider?: string; signal: AbortSignal }) {
     if (!this.#h.canNest()) {
       return { output: "error: sub-agents are nested too deep", sessionDir: "", error: true };
@@ -227,7 +245,9 @@ export class Turn implements TurnApi {
   }
 
   async systemParts(): Promise<string[]> {
-    const sources = this.#h.registries.prompts.values().sort((a, b) => (a.order ?? 100) - (b.order ?? 100));
+    const sources = this.#h.registries.prompts.values().sort((a, b) =>
+      (a.order ?? 100) - (b.order ?? 100)
+    );
     const parts: string[] = [];
     for (const s of sources) parts.push(await s.render());
     const snap = this.#h.snapshot(this.provider, this.#protocol);
@@ -267,7 +287,9 @@ export class Turn implements TurnApi {
     const h = this.#h;
     const detect = (this.#mp as { detectProtocol?: () => Promise<string> }).detectProtocol;
     if (detect) this.#protocol = await detect.call(this.#mp);
-    this.#repairDangling("error: no result was recorded for this call (the previous run was interrupted)");
+    this.#repairDangling(
+      "error: no result was recorded for this call (the previous run was interrupted)",
+    );
     if (message !== undefined && message !== "") this.session.appendUser(message);
     this.emit({ type: "session", id: this.session.id, dir: this.session.dir });
     this.emit({ type: "turn_start", turn: this.session.count, message: message ?? "" });
@@ -389,7 +411,9 @@ function toolDisplay(call: ToolCall, result: string, error: boolean): string {
   const input = call.input as Record<string, unknown> | undefined;
   const args = call.name === "bash" && typeof input?.command === "string"
     ? `  ${input.command}`
-    : Object.entries(input ?? {}).map(([k, v]) => `  ${k}=${typeof v === "string" ? v : JSON.stringify(v)}`)
+    : Object.entries(input ?? {}).map(([k, v]) =>
+      `  ${k}=${typeof v === "string" ? v : JSON.stringify(v)}`
+    )
       .join("\n");
   const lines = result.split("\n");
   const shown = lines.slice(0, 30).map((l) => `  ${l}`).join("\n");

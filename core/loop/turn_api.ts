@@ -50,6 +50,8 @@ export interface TurnApi {
   /** System prompt parts in order (built-in sections, AGENTS.md, prompts/*.md). */
   systemParts(): Promise<string[]>;
   skills(): Promise<SkillInfo[]>;
+  /** Reports a result that did not come from executeTool (a gate answered the call). */
+  noteResult(call: ToolCall, result: string, error: boolean): void;
   /** Adds a model request's usage to the turn's total. */
   noteUsage(usage: Usage): void;
 }

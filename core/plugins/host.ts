@@ -51,16 +51,16 @@ export interface LifecycleHandler {
 
 /** Every registry the host fills. */
 export class Registries {
-  tools = new OwnedRegistry<ToolDefinition>("tool");
-  models = new OwnedRegistry<ModelEntry>("model provider");
-  protocols = new OwnedRegistry<ProtocolAdapter>("protocol");
-  skills = new OwnedRegistry<SkillInfo>("skill");
-  prompts = new OwnedRegistry<PromptSource>("prompt section");
-  stageHooks = new OwnedRegistry<StageHook>("hook");
-  lifecycle = new OwnedRegistry<LifecycleHandler>("lifecycle hook");
-  auth = new OwnedRegistry<AuthProvider>("auth provider");
-  pages = new OwnedRegistry<PageDefinition>("page");
-  commands = new OwnedRegistry<CommandDefinition>("command");
+  tools: OwnedRegistry<ToolDefinition> = new OwnedRegistry("tool");
+  models: OwnedRegistry<ModelEntry> = new OwnedRegistry("model provider");
+  protocols: OwnedRegistry<ProtocolAdapter> = new OwnedRegistry("protocol");
+  skills: OwnedRegistry<SkillInfo> = new OwnedRegistry("skill");
+  prompts: OwnedRegistry<PromptSource> = new OwnedRegistry("prompt section");
+  stageHooks: OwnedRegistry<StageHook> = new OwnedRegistry("hook");
+  lifecycle: OwnedRegistry<LifecycleHandler> = new OwnedRegistry("lifecycle hook");
+  auth: OwnedRegistry<AuthProvider> = new OwnedRegistry("auth provider");
+  pages: OwnedRegistry<PageDefinition> = new OwnedRegistry("page");
+  commands: OwnedRegistry<CommandDefinition> = new OwnedRegistry("command");
 
   /** Removes every registration of an owner. */
   removeOwner(owner: string): void {
@@ -105,7 +105,10 @@ export interface PluginHostOptions {
 }
 
 /** Runs a promise-returning fn with a time bound; resolves to "timeout" when it is exceeded. */
-async function bounded(fn: () => void | Promise<void>, ms: number): Promise<"ok" | "error" | "timeout"> {
+async function bounded(
+  fn: () => void | Promise<void>,
+  ms: number,
+): Promise<"ok" | "error" | "timeout"> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
     return await Promise.race([
@@ -151,13 +154,17 @@ export class PluginHost {
    */
   async load(entries: RuntimePluginEntry[]): Promise<void> {
     const seen = new Set<string>();
-    const pending: { entry: RuntimePluginEntry; plugin: RuntimePlugin<unknown>; loaded: Loaded }[] = [];
+    const pending: { entry: RuntimePluginEntry; plugin: RuntimePlugin<unknown>; loaded: Loaded }[] =
+      [];
     for (const entry of entries) {
       const required = entry.required ?? true;
       const id = entry.plugin?.id ?? entry.id ?? "";
       if (seen.has(id)) {
         await this.#abortAll();
-        throw new HarnessError(`runtime plugin id "${id}" is listed twice`, "remove the duplicate entry");
+        throw new HarnessError(
+          `runtime plugin id "${id}" is listed twice`,
+          "remove the duplicate entry",
+        );
       }
       seen.add(id);
       if (entry.enabled === false) {
@@ -259,7 +266,9 @@ export class PluginHost {
     for (const key of p.auditKeys) await this.#audit.remove(key);
     for (const d of p.disposers.reverse()) {
       const r = await bounded(d, DISPOSE_BOUND_MS);
-      if (r !== "ok") this.#log(`[plugins] ${p.id}: cleanup ${r === "timeout" ? "timed out" : "failed"}`);
+      if (r !== "ok") {
+        this.#log(`[plugins] ${p.id}: cleanup ${r === "timeout" ? "timed out" : "failed"}`);
+      }
     }
     p.disposers = [];
   }
@@ -273,7 +282,11 @@ export class PluginHost {
     }
   }
 
-  #context(plugin: RuntimePlugin<unknown>, loaded: Loaded, config: unknown): PluginContext<unknown> {
+  #context(
+    plugin: RuntimePlugin<unknown>,
+    loaded: Loaded,
+    config: unknown,
+  ): PluginContext<unknown> {
     const owner = `plugin:${plugin.id}`;
     const r = this.registries;
     const guard = () => {
@@ -396,14 +409,22 @@ export class PluginHost {
   }
 }
 
-
-function contractProblem(plugin: RuntimePlugin<unknown> | undefined, expectedId?: string): string | undefined {
-  if (!plugin || typeof plugin !== "object") return "module has no default export plugin definition";
+function contractProblem(
+  plugin: RuntimePlugin<unknown> | undefined,
+  expectedId?: string,
+): string | undefined {
+  if (!plugin || typeof plugin !== "object") {
+    return "module has no default export plugin definition";
+  }
   if (typeof plugin.id !== "string" || !ID_PATTERN.test(plugin.id)) {
     return "invalid id (use lowercase letters, digits, dots, underscores or hyphens)";
   }
-  if (expectedId && expectedId !== plugin.id) return `module defines id "${plugin.id}", expected "${expectedId}"`;
-  if (plugin.apiVersion !== API_VERSION) return `unsupported apiVersion (this host implements ${API_VERSION})`;
+  if (expectedId && expectedId !== plugin.id) {
+    return `module defines id "${plugin.id}", expected "${expectedId}"`;
+  }
+  if (plugin.apiVersion !== API_VERSION) {
+    return `unsupported apiVersion (this host implements ${API_VERSION})`;
+  }
   if (typeof plugin.version !== "string" || !plugin.version) return "missing version";
   if (typeof plugin.setup !== "function") return "missing setup(ctx)";
   return undefined;
@@ -416,7 +437,10 @@ function guardStale(tool: ToolDefinition, loaded: Loaded): ToolDefinition {
     execute: (input, ctx) => {
       if (!loaded.active) {
         return Promise.resolve(
-          textResult(`error: tool '${tool.name}' is unavailable: its plugin "${loaded.id}" stopped`, true),
+          textResult(
+            `error: tool '${tool.name}' is unavailable: its plugin "${loaded.id}" stopped`,
+            true,
+          ),
         );
       }
       const signal = AbortSignal.any([ctx.signal, loaded.controller.signal]);

@@ -40,8 +40,13 @@ export async function makeWorkspace(opts: { trusted?: boolean } = {}): Promise<W
     NO_COLOR: "1",
     LANG: "C.UTF-8",
   };
-  const denoDir = Deno.env.get("DENO_DIR");
-  if (denoDir) env.DENO_DIR = denoDir;
+  // The child deno must find the npm cache of this one (HOME is redirected).
+  env.DENO_DIR = Deno.env.get("DENO_DIR") ??
+    join(Deno.env.get("HOME") ?? "/root", ".cache", "deno");
+  for (const k of ["XDG_CACHE_HOME", "NPM_CONFIG_REGISTRY", "npm_config_registry"]) {
+    const v = Deno.env.get(k);
+    if (v) env[k] = v;
+  }
   return { root, home, ws, env, cleanup: () => Deno.remove(root, { recursive: true }) };
 }
 

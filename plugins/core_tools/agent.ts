@@ -1,0 +1,64 @@
+/**
+ * `agent {prompt, model?, provider?}`: runs a child agent loop through
+ * `ctx.runAgent` and returns its final output.
+ *
+ * @module
+ */
+import { z } from "zod";
+import type { ToolContext, ToolDefinition, ToolResult } from "../../core/types.ts";
+import { textResult } from "../../core/types.ts";
+import { errorMessage, errorResult, parseInput, trimTrailingNewlines } from "./util.ts";
+
+const optionalName = z.string().nullish().transform((v) => v?.trim() || undefined);
+
+const inputSchema = z.object({
+  prompt: z.string(),
+  model: optionalName,
+  provider: optionalName,
+});
+
+async function agent(input: unknown, ctx: ToolContext): Promise<ToolResult> {
+  const parsed = parseInput(inputSchema, input);
+  if (!parsed.ok) return parsed.result;
+  const { prompt, model, provider } = parsed.data;
+  if (prompt.trim() === "") return errorResult("prompt is required");
+  if (!ctx.runAgent) return errorResult("sub-agents are not available in this session");
+  try {
+    const result = await ctx.runAgent({ prompt, model, provider, signal: ctx.signal });
+    const output = trimTrailingNewlines(result.output);
+    if (result.error) return textResult(output || "error: subagent failed with no output", true);
+    return textResult(output || "subagent completed with no output");
+  } catch (err) {
+    return errorResult(`subagent failed: ${errorMessage(err)}`);
+  }
+}
+
+/** The `agent` tool (sub-agents). */
+export const agentTool: ToolDefinition = {
+  name: "agent",
+  description:
+    "Spawn a subagent to handle a complex or independent task. The subagent runs a full agent " +
+    "loop with its own session, then returns its final output. Use for tasks that benefit from " +
+    "focused, isolated execution.",
+  describe: "Spawn a subagent to handle a task",
+  inputSchema: {
+    type: "object",
+    properties: {
+      prompt: {
+        type: "string",
+        description:
+          "The task for the subagent to perform. Be specific — include context, expected output, and constraints.",
+      },
+      model: {
+        type: "string",
+        description: "Model override (optional, defaults to the provider's default model)",
+      },
+      provider: {
+        type: "string",
+        description: "Provider override (optional, defaults to parent's provider)",
+      },
+    },
+    required: ["prompt"],
+  },
+  execute: agent,
+};

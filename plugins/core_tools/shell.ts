@@ -1,0 +1,144 @@
+/**
+ * Runs `bash -c <command>` in its own process group (via `setsid`) with an
+ * explicit environment, combined stdout+stderr, a timeout and an abort
+ * signal. The whole group is killed on timeout, on abort and when the shell
+ * exits, so background children never outlive the call.
+ *
+ * @module
+ */
+import { DEFAULT_OUTPUT_LIMITS, OutputCollector, type OutputLimits } from "./output_cap.ts";
+
+/** What to run. */
+export interface ShellOptions {
+  /** The script given to `bash -c`. */
+  command: string;
+  /** Working directory (must exist). */
+  cwd: string;
+  /** The child's whole environment (nothing is inherited from this process). */
+  env: Record<string, string>;
+  /** Kill the group after this many milliseconds. */
+  timeoutMs: number;
+  /** Kills the group when aborted. */
+  signal: AbortSignal;
+  /** Output caps (default 100 KB / 2000 lines). */
+  limits?: OutputLimits;
+}
+
+/** How a command ended. */
+export interface ShellOutcome {
+  /** Combined stdout and stderr (truncated in the middle past the limits). */
+  output: string;
+  /** Exit code (128 + signal number when killed). */
+  code: number;
+  /** True when the timeout killed the group. */
+  timedOut: boolean;
+  /** True when the signal killed the group (or was aborted before the start). */
+  aborted: boolean;
+}
+
+/** How long to wait for the output pipe to close after the shell exited. */
+const DRAIN_GRACE_MS = 2000;
+
+const FALLBACK_DIRS = ["/usr/bin", "/bin", "/usr/local/bin", "/opt/homebrew/bin", "/usr/sbin"];
+const found = new Map<string, string | undefined>();
+
+/** Finds an executable on this process's PATH or in the usual system directories. */
+export function findExecutable(name: string): string | undefined {
+  if (found.has(name)) return found.get(name);
+  let dirs = FALLBACK_DIRS;
+  try {
+    dirs = [...(Deno.env.get("PATH") ?? "").split(":").filter(Boolean), ...FALLBACK_DIRS];
+  } catch {
+    // no env permission: system directories only
+  }
+  let hit: string | undefined;
+  for (const dir of dirs) {
+    try {
+      const info = Deno.statSync(`${dir}/${name}`);
+      if (info.isFile && ((info.mode ?? 0o111) & 0o111) !== 0) {
+        hit = `${dir}/${name}`;
+        break;
+      }
+    } catch {
+      // not here
+    }
+  }
+  found.set(name, hit);
+  return hit;
+}
+
+/**
+ * Runs the command and resolves once the shell exited and its output was collected.
+ * Throws only when bash cannot be started (missing binary, bad cwd).
+ */
+export async function runShell(options: ShellOptions): Promise<ShellOutcome> {
+  if (options.signal.aborted) return { output: "", code: 130, timedOut: false, aborted: true };
+  const bash = findExecutable("bash");
+  if (!bash) throw new Error("bash not found");
+  const setsid = findExecutable("setsid");
+  // The outer shell replaces itself with `bash -c command` with stderr joined to stdout,
+  // so the pipe carries both streams in order and the command sees a plain `bash -c`.
+  const shellArgs = ["-c", 'exec -a bash "$0" -c "$1" 2>&1', bash, options.command];
+  const child = new Deno.Command(setsid ?? bash, {
+    args: setsid ? [bash, ...shellArgs] : shellArgs,
+    cwd: options.cwd,
+    env: options.env,
+    clearEnv: true,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "null",
+  }).spawn();
+
+  // setsid execs in place (a spawned child is never a group leader), so pid == pgid.
+  const killGroup = () => {
+    try {
+      if (setsid) Deno.kill(-child.pid, "SIGKILL");
+      else child.kill("SIGKILL");
+    } catch {
+      // already gone
+    }
+  };
+  let timedOut = false;
+  let aborted = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    killGroup();
+  }, options.timeoutMs);
+  const onAbort = () => {
+    aborted = true;
+    killGroup();
+  };
+  options.signal.addEventListener("abort", onAbort, { once: true });
+
+  const collector = new OutputCollector(options.limits ?? DEFAULT_OUTPUT_LIMITS);
+  const reader = child.stdout.getReader();
+  const reading = (async () => {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      collector.push(value);
+    }
+  })().catch(() => {});
+
+  let status: Deno.CommandStatus;
+  try {
+    status = await child.status;
+  } finally {
+    clearTimeout(timer);
+    options.signal.removeEventListener("abort", onAbort);
+  }
+  // Background jobs of this call die with it (they would otherwise hold the pipe open).
+  killGroup();
+  let grace: ReturnType<typeof setTimeout> | undefined;
+  const drained = await Promise.race([
+    reading.then(() => true),
+    new Promise<boolean>((resolve) => grace = setTimeout(() => resolve(false), DRAIN_GRACE_MS)),
+  ]);
+  clearTimeout(grace);
+  if (!drained) {
+    // Something outside the group (e.g. `setsid cmd &`) still holds the pipe: stop reading.
+    await reader.cancel().catch(() => {});
+    await reading;
+  }
+  return { output: collector.text(), code: status.code, timedOut, aborted };
+}

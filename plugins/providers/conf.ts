@@ -1,0 +1,226 @@
+/**
+ * `.conf` provider variants: `key=value` lines (first occurrence wins, `#`
+ * comments) pointing a built-in protocol adapter at an endpoint.
+ *
+ * @module
+ */
+import { z } from "zod";
+import { HarnessError, ProviderError } from "../../core/errors.ts";
+import type {
+  Endpoint,
+  ModelProvider,
+  Readiness,
+  SendOptions,
+  SendPayload,
+} from "../../core/types.ts";
+import { getAdapter, type ProtocolName, PROTOCOLS } from "./adapters.ts";
+import type { AdapterOptions } from "./http.ts";
+
+/** What providers need from the host: the environment and stored keys. */
+export interface ProviderDeps {
+  env: Record<string, string | undefined>;
+  /** The stored key (`hs auth set`) of a provider, if any. */
+  lookupKey(provider: string): Promise<string | undefined>;
+  /** Retry policy / fetch for every adapter these providers use (tests, tuning). */
+  adapterOptions?: AdapterOptions;
+}
+
+/** A parsed `.conf` variant. */
+export interface ConfVariant {
+  /** The file it came from (for messages). */
+  path: string;
+  protocol: ProtocolName;
+  url: string;
+  /** Variable holding the API key; unset = no key needed. */
+  authEnv?: string;
+  /** Default model ("" when the file has none). */
+  model: string;
+  /** `max_tokens=`; the protocol default (8192 / 4096) when absent. */
+  maxTokens: number;
+  description: string;
+  /** `never` disables SSE; `auto` (default) streams. */
+  stream: "never" | "auto";
+  /** `header.<Name>=value` lines. */
+  headers: Record<string, string>;
+  /** `timeout=` seconds, in ms (default 300 s): the longest wait for data. */
+  timeoutMs: number;
+  /** `max_attempts=` total attempts of a retried request (default 4). */
+  maxAttempts: number;
+  /** Keys the parser does not know (ignored; shown by diagnostics). */
+  unknownKeys: string[];
+}
+
+/** Default `max_tokens` per protocol. */
+export const DEFAULT_MAX_TOKENS: Readonly<Record<ProtocolName, number>> = {
+  "anthropic": 8192,
+  "openai": 4096,
+  "openai-responses": 4096,
+};
+
+/** Default request timeout (ms). */
+export const DEFAULT_TIMEOUT_MS = 300_000;
+
+const KNOWN = new Set([
+  "protocol",
+  "url",
+  "auth_env",
+  "model",
+  "max_tokens",
+  "description",
+  "stream",
+  "timeout",
+  "max_attempts",
+]);
+
+const positiveInt = (key: string) =>
+  z.string().regex(/^\d+$/, `${key} must be a positive integer`).transform(Number).refine(
+    (n) => n > 0,
+    `${key} must be a positive integer`,
+  );
+
+const confSchema = z.object({
+  protocol: z.enum(PROTOCOLS, {
+    error: (i) =>
+      i.input === undefined
+        ? "missing protocol= (anthropic, openai or openai-responses)"
+        : `unknown protocol "${String(i.input)}" (expected anthropic, openai or openai-responses)`,
+  }),
+  url: z.string({ error: "missing url=" }).refine((u) => {
+    try {
+      const p = new URL(u).protocol;
+      return p === "http:" || p === "https:";
+    } catch {
+      return false;
+    }
+  }, "url= must be an http(s) URL"),
+  auth_env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "auth_env= must be a variable name")
+    .optional(),
+  model: z.string().optional(),
+  max_tokens: positiveInt("max_tokens").optional(),
+  description: z.string().optional(),
+  stream: z.enum(["never", "auto"], { error: "stream= must be never or auto" }).optional(),
+  timeout: z.string().regex(/^\d+(\.\d+)?$/, "timeout= must be a number of seconds").transform(
+    Number,
+  ).refine((n) => n > 0, "timeout= must be greater than 0").optional(),
+  max_attempts: positiveInt("max_attempts").refine((n) => n <= 10, "max_attempts must be ≤ 10")
+    .optional(),
+});
+
+/** Parses a `.conf` file's text; a bad file → HarnessError naming `path` (and the line). */
+export function parseConf(text: string, path: string): ConfVariant {
+  const values: Record<string, string> = {};
+  const headers: Record<string, string> = {};
+  const unknownKeys: string[] = [];
+  const lines = text.split(/\r?\n/);
+  lines.forEach((raw, i) => {
+    const line = raw.trim();
+    if (line === "" || line.startsWith("#")) return;
+    const eq = line.indexOf("=");
+    if (eq <= 0) {
+      throw new HarnessError(
+        `${path}:${i + 1}: expected key=value`,
+        "each line of a .conf is key=value or a # comment",
+      );
+    }
+    const key = line.slice(0, eq).trim();
+    const value = line.slice(eq + 1).trim();
+    if (key.startsWith("header.")) {
+      const name = key.slice("header.".length);
+      if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) {
+        throw new HarnessError(`${path}:${i + 1}: invalid header name "${name}"`);
+      }
+      if (!Object.keys(headers).some((h) => h.toLowerCase() === name.toLowerCase())) {
+        headers[name] = value;
+      }
+      return;
+    }
+    if (!KNOWN.has(key)) {
+      if (!unknownKeys.includes(key)) unknownKeys.push(key);
+      return;
+    }
+    if (!(key in values)) values[key] = value;
+  });
+  const res = confSchema.safeParse(values);
+  if (!res.success) {
+    const issue = res.error.issues[0];
+    throw new HarnessError(
+      `${path}: ${issue.message}`,
+      "keys: protocol, url, auth_env, model, max_tokens, description, stream, header.<Name>, timeout",
+    );
+  }
+  const v = res.data;
+  return {
+    path,
+    protocol: v.protocol,
+    url: v.url,
+    authEnv: v.auth_env || undefined,
+    model: v.model ?? "",
+    maxTokens: v.max_tokens ?? DEFAULT_MAX_TOKENS[v.protocol],
+    description: v.description ?? `${v.protocol} endpoint ${v.url}`,
+    stream: v.stream ?? "auto",
+    headers,
+    timeoutMs: v.timeout !== undefined ? Math.round(v.timeout * 1000) : DEFAULT_TIMEOUT_MS,
+    maxAttempts: v.max_attempts ?? 4,
+    unknownKeys,
+  };
+}
+
+/** The message of a missing key. */
+export function missingKeyMessage(authEnv: string, name: string): string {
+  return `${authEnv} not set — run: hs auth set ${name}`;
+}
+
+/** A model provider backed by a `.conf` variant. */
+export function confProvider(
+  name: string,
+  variant: ConfVariant,
+  deps: ProviderDeps,
+): ModelProvider {
+  const adapterOptions: AdapterOptions = {
+    ...deps.adapterOptions,
+    retry: { maxAttempts: variant.maxAttempts, ...deps.adapterOptions?.retry },
+  };
+  const adapter = getAdapter(variant.protocol, adapterOptions);
+  const envKey = () => (variant.authEnv ? deps.env[variant.authEnv] || undefined : undefined);
+  return {
+    name,
+    description: variant.description,
+    protocol: variant.protocol,
+    async ready(): Promise<Readiness> {
+      if (!variant.authEnv) return { ready: true, reason: "no key needed (no auth_env)" };
+      if (envKey()) return { ready: true, reason: `${variant.authEnv} is set` };
+      if (await deps.lookupKey(name)) return { ready: true, reason: "stored key (hs auth)" };
+      return { ready: false, reason: missingKeyMessage(variant.authEnv, name) };
+    },
+    defaultModel(): Promise<string> {
+      return Promise.resolve(variant.model);
+    },
+    async send(payload: SendPayload, model: string, options: SendOptions): Promise<unknown> {
+      let apiKey: string | undefined;
+      if (variant.authEnv) {
+        apiKey = envKey() ?? await deps.lookupKey(name);
+        if (!apiKey) {
+          throw new ProviderError(missingKeyMessage(variant.authEnv, name), {
+            hint: `hs auth set ${name}`,
+          });
+        }
+      }
+      const endpoint: Endpoint = {
+        name,
+        url: variant.url,
+        apiKey,
+        model: model || (typeof payload.model === "string" && payload.model) || variant.model,
+        maxTokens: variant.maxTokens,
+        headers: { ...variant.headers },
+        timeoutMs: variant.timeoutMs,
+        stream: variant.stream !== "never" && payload.stream !== false,
+      };
+      if (!endpoint.model) {
+        throw new ProviderError(`${name}: no model selected`, {
+          hint: `add model= to ${variant.path} or select a model (HARNESS_MODEL)`,
+        });
+      }
+      return await adapter.send({ ...payload, model: endpoint.model }, endpoint, options);
+    },
+  };
+}

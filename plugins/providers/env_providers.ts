@@ -1,0 +1,101 @@
+/**
+ * The built-in environment-configured providers `anthropic` and `openai`
+ * (`ANTHROPIC_API_KEY|API_URL|MAX_TOKENS`, `OPENAI_API_KEY|API_URL|MAX_TOKENS`).
+ *
+ * @module
+ */
+import { ProviderError } from "../../core/errors.ts";
+import type { Endpoint, ModelProvider, SendOptions, SendPayload } from "../../core/types.ts";
+import { getAdapter } from "./adapters.ts";
+import { DEFAULT_TIMEOUT_MS, missingKeyMessage, type ProviderDeps } from "./conf.ts";
+
+/** Default model of the `anthropic` provider. */
+export const ANTHROPIC_DEFAULT_MODEL = "claude-sonnet-4-5";
+/** Default model of the `openai` provider. */
+export const OPENAI_DEFAULT_MODEL = "gpt-4o";
+
+function positive(v: string | undefined, fallback: number): number {
+  const n = Number(v);
+  return v && Number.isInteger(n) && n > 0 ? n : fallback;
+}
+
+function modelOf(model: string, payload: SendPayload, fallback: string): string {
+  return model || (typeof payload.model === "string" && payload.model) || fallback;
+}
+
+/** The `anthropic` and `openai` providers, reading `deps.env` at call time. */
+export function envProviders(deps: ProviderDeps): ModelProvider[] {
+  const env = deps.env;
+  const anthropicAdapter = getAdapter("anthropic", deps.adapterOptions ?? {});
+  const openaiAdapter = getAdapter("openai", deps.adapterOptions ?? {});
+  const anthropic: ModelProvider = {
+    name: "anthropic",
+    description: "Anthropic Messages API",
+    protocol: "anthropic",
+    async ready() {
+      if (env.ANTHROPIC_API_KEY) return { ready: true, reason: "ANTHROPIC_API_KEY is set" };
+      if (await deps.lookupKey("anthropic")) return { ready: true, reason: "stored key (hs auth)" };
+      return { ready: false, reason: missingKeyMessage("ANTHROPIC_API_KEY", "anthropic") };
+    },
+    defaultModel: () => Promise.resolve(ANTHROPIC_DEFAULT_MODEL),
+    async send(payload: SendPayload, model: string, options: SendOptions) {
+      const apiKey = env.ANTHROPIC_API_KEY || await deps.lookupKey("anthropic");
+      if (!apiKey) {
+        throw new ProviderError(missingKeyMessage("ANTHROPIC_API_KEY", "anthropic"), {
+          hint: "hs auth set anthropic",
+        });
+      }
+      const headers: Record<string, string> = {};
+      if (env.ANTHROPIC_API_VERSION) headers["anthropic-version"] = env.ANTHROPIC_API_VERSION;
+      if (env.ANTHROPIC_BETA) headers["anthropic-beta"] = env.ANTHROPIC_BETA;
+      const endpoint: Endpoint = {
+        name: "anthropic",
+        url: env.ANTHROPIC_API_URL || "https://api.anthropic.com/v1/messages",
+        apiKey,
+        model: modelOf(model, payload, ANTHROPIC_DEFAULT_MODEL),
+        maxTokens: positive(env.ANTHROPIC_MAX_TOKENS, 8192),
+        headers,
+        timeoutMs: DEFAULT_TIMEOUT_MS,
+        stream: payload.stream !== false,
+      };
+      return await anthropicAdapter.send({ ...payload, model: endpoint.model }, endpoint, options);
+    },
+  };
+  const openai: ModelProvider = {
+    name: "openai",
+    description: "OpenAI-compatible chat completions API",
+    protocol: "openai",
+    async ready() {
+      if (env.OPENAI_API_KEY) return { ready: true, reason: "OPENAI_API_KEY is set" };
+      if (env.OPENAI_API_URL) {
+        return { ready: true, reason: "OPENAI_API_URL is set (key-less local server)" };
+      }
+      if (await deps.lookupKey("openai")) return { ready: true, reason: "stored key (hs auth)" };
+      return {
+        ready: false,
+        reason: `${missingKeyMessage("OPENAI_API_KEY", "openai")} (or set OPENAI_API_URL)`,
+      };
+    },
+    defaultModel: () => Promise.resolve(OPENAI_DEFAULT_MODEL),
+    async send(payload: SendPayload, model: string, options: SendOptions) {
+      const apiKey = env.OPENAI_API_KEY || await deps.lookupKey("openai");
+      if (!apiKey && !env.OPENAI_API_URL) {
+        throw new ProviderError(missingKeyMessage("OPENAI_API_KEY", "openai"), {
+          hint: "hs auth set openai (or set OPENAI_API_URL for a local server)",
+        });
+      }
+      const endpoint: Endpoint = {
+        name: "openai",
+        url: env.OPENAI_API_URL || "https://api.openai.com/v1/chat/completions",
+        apiKey: apiKey || undefined,
+        model: modelOf(model, payload, OPENAI_DEFAULT_MODEL),
+        maxTokens: positive(env.OPENAI_MAX_TOKENS, 4096),
+        headers: {},
+        timeoutMs: DEFAULT_TIMEOUT_MS,
+        stream: payload.stream !== false,
+      };
+      return await openaiAdapter.send({ ...payload, model: endpoint.model }, endpoint, options);
+    },
+  };
+  return [anthropic, openai];
+}

@@ -1,0 +1,310 @@
+/**
+ * The HTTP exchange of a model request: POST with retries (exponential backoff
+ * with jitter, honouring `retry-after`), an idle timeout, abort via signal,
+ * and error bodies mapped to ProviderError. API keys never appear in messages.
+ *
+ * @module
+ */
+import { ProviderError } from "../../core/errors.ts";
+import type { Endpoint, SendOptions } from "../../core/types.ts";
+import { SseDecoder, type SseEvent } from "./sse.ts";
+
+/** Retry policy of a model request. */
+export interface RetryOptions {
+  /** Total attempts including the first (default 4). */
+  maxAttempts: number;
+  /** Backoff base in ms: attempt n waits about base·2^(n-1) (default 500). */
+  baseDelayMs: number;
+  /** Upper bound of one computed backoff in ms (default 8000). */
+  maxDelayMs: number;
+  /** Upper bound of a server's `retry-after` in ms (default 60000). */
+  maxRetryAfterMs: number;
+}
+
+/** The default retry policy. */
+export const DEFAULT_RETRY: RetryOptions = {
+  maxAttempts: 4,
+  baseDelayMs: 500,
+  maxDelayMs: 8000,
+  maxRetryAfterMs: 60_000,
+};
+
+/** Options shared by every protocol adapter factory. */
+export interface AdapterOptions {
+  retry?: Partial<RetryOptions>;
+  /** fetch implementation (tests). */
+  fetch?: typeof fetch;
+}
+
+/** HTTP statuses retried: 408, 409, 429, 5xx (incl. 529 overloaded). */
+export function isRetryableStatus(status: number): boolean {
+  return status === 408 || status === 409 || status === 429 || status >= 500;
+}
+
+/**
+ * Delay before the next attempt. `retry-after` (seconds or an HTTP date) and
+ * `retry-after-ms` win when present; otherwise exponential backoff with jitter.
+ */
+export function retryDelay(
+  attempt: number,
+  headers: Headers | undefined,
+  retry: RetryOptions,
+  now = Date.now(),
+): number {
+  const ms = headers?.get("retry-after-ms");
+  if (ms && Number.isFinite(Number(ms))) {
+    return Math.min(Math.max(0, Number(ms)), retry.maxRetryAfterMs);
+  }
+  const ra = headers?.get("retry-after")?.trim();
+  if (ra) {
+    let delay: number | undefined;
+    if (/^\d+(\.\d+)?$/.test(ra)) delay = Number(ra) * 1000;
+    else {
+      const at = Date.parse(ra);
+      if (!Number.isNaN(at)) delay = Math.max(0, at - now);
+    }
+    if (delay !== undefined) return Math.min(Math.round(delay), retry.maxRetryAfterMs);
+  }
+  const exp = Math.min(retry.maxDelayMs, retry.baseDelayMs * 2 ** (attempt - 1));
+  return Math.round(exp * (0.75 + Math.random() * 0.25));
+}
+
+/** Replaces every occurrence of the key in a text. */
+export function scrub(text: string, key: string | undefined): string {
+  if (!key || key.length < 4) return text;
+  return text.split(key).join("***");
+}
+
+/** The server's error message out of an error body (`{error:{message}}` and variants). */
+export function errorBodyMessage(text: string): string {
+  try {
+    const j = JSON.parse(text) as Record<string, unknown>;
+    const e = j.error;
+    if (e && typeof e === "object") {
+      const o = e as Record<string, unknown>;
+      const msg = typeof o.message === "string" ? o.message : "";
+      const type = typeof o.type === "string" ? o.type : typeof o.code === "string" ? o.code : "";
+      if (msg) return type && !msg.includes(type) ? `${type}: ${msg}` : msg;
+      if (type) return type;
+    }
+    if (typeof e === "string") return e;
+    if (typeof j.message === "string") return j.message;
+    if (typeof j.detail === "string") return j.detail;
+  } catch { /* not JSON */ }
+  const t = text.trim().replace(/\s+/g, " ");
+  return t.length > 300 ? `${t.slice(0, 300)}…` : t || "(empty body)";
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+const TIMEOUT = Symbol("timeout");
+
+/**
+ * One model request over HTTP. `open` returns a 2xx response (after retries);
+ * `readJson` / `readSse` consume its body under the idle timeout. Always call
+ * `dispose` (in `finally`).
+ */
+export class Exchange {
+  readonly #endpoint: Endpoint;
+  readonly #options: SendOptions;
+  readonly #retry: RetryOptions;
+  readonly #fetch: typeof fetch;
+  #ac = new AbortController();
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #onAbort = () => this.#ac.abort(this.#options.signal.reason);
+
+  constructor(endpoint: Endpoint, options: SendOptions, adapter: AdapterOptions = {}) {
+    this.#endpoint = endpoint;
+    this.#options = options;
+    this.#retry = { ...DEFAULT_RETRY, ...adapter.retry };
+    this.#fetch = adapter.fetch ?? fetch;
+    options.signal.addEventListener("abort", this.#onAbort, { once: true });
+  }
+
+  /** Stops timers and listeners; aborts anything still in flight. */
+  dispose(): void {
+    this.#disarm();
+    this.#options.signal.removeEventListener("abort", this.#onAbort);
+    if (!this.#ac.signal.aborted) this.#ac.abort();
+  }
+
+  #arm(): void {
+    this.#disarm();
+    const ms = this.#endpoint.timeoutMs;
+    if (ms > 0) this.#timer = setTimeout(() => this.#ac.abort(TIMEOUT), ms);
+  }
+
+  #disarm(): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+
+  /** A ProviderError for a failure while the request or its body was in flight. */
+  failure(err: unknown, phase: string): ProviderError {
+    if (err instanceof ProviderError) return err;
+    const name = this.#endpoint.name;
+    if (this.#options.signal.aborted) {
+      return new ProviderError(`${name}: request cancelled`, { retryable: false });
+    }
+    if (this.#ac.signal.aborted && this.#ac.signal.reason === TIMEOUT) {
+      return new ProviderError(
+        `${name}: request timed out after ${this.#endpoint.timeoutMs} ms without data (${phase})`,
+        { hint: "raise timeout= in the provider's .conf", retryable: true },
+      );
+    }
+    const msg = scrub(err instanceof Error ? err.message : String(err), this.#endpoint.apiKey);
+    if (phase === "reading the stream") {
+      return new ProviderError(
+        `${name}: stream ended before completion (connection lost: ${msg})`,
+        {
+          hint: "the connection was closed mid-response; retry",
+          retryable: true,
+        },
+      );
+    }
+    return new ProviderError(`${name}: ${phase} failed: ${msg}`, { retryable: true });
+  }
+
+  /** POSTs the body; retries retryable statuses and connection errors. */
+  async open(url: string, headers: Record<string, string>, body: unknown): Promise<Response> {
+    const ep = this.#endpoint;
+    const text = JSON.stringify(body);
+    const origin = (() => {
+      try {
+        return new URL(url).origin;
+      } catch {
+        throw new ProviderError(`${ep.name}: invalid url "${url}"`, {
+          hint: "check url= / *_API_URL",
+        });
+      }
+    })();
+    for (let attempt = 1;; attempt++) {
+      if (this.#options.signal.aborted) throw this.failure(this.#options.signal.reason, "request");
+      let res: Response;
+      this.#arm();
+      try {
+        res = await this.#fetch(url, {
+          method: "POST",
+          headers,
+          body: text,
+          signal: this.#ac.signal,
+        });
+      } catch (err) {
+        this.#disarm();
+        const e = this.failure(err, `connection to ${origin}`);
+        const timedOut = this.#ac.signal.aborted;
+        if (timedOut || this.#options.signal.aborted || attempt >= this.#retry.maxAttempts) throw e;
+        await this.#backoff(attempt, undefined, e.message);
+        continue;
+      }
+      if (res.ok) return res;
+      this.#disarm();
+      let errText = "";
+      try {
+        this.#arm();
+        errText = await res.text();
+      } catch {
+        /* body unreadable */
+      } finally {
+        this.#disarm();
+      }
+      const msg = scrub(errorBodyMessage(errText), ep.apiKey);
+      const should = res.headers.get("x-should-retry");
+      const retryable = should === "true" || (should !== "false" && isRetryableStatus(res.status));
+      if (retryable && attempt < this.#retry.maxAttempts) {
+        await this.#backoff(attempt, res.headers, `HTTP ${res.status}: ${msg}`);
+        continue;
+      }
+      if (res.status === 401 || res.status === 403) {
+        throw new ProviderError(
+          `${ep.name}: authentication failed (HTTP ${res.status}): ${msg} — run: hs auth set ${ep.name}`,
+          { status: res.status, hint: `hs auth set ${ep.name}` },
+        );
+      }
+      const tail = retryable ? ` (gave up after ${attempt} attempts)` : "";
+      throw new ProviderError(`${ep.name}: HTTP ${res.status}: ${msg}${tail}`, {
+        status: res.status,
+        retryable,
+      });
+    }
+  }
+
+  async #backoff(attempt: number, headers: Headers | undefined, reason: string): Promise<void> {
+    const delayMs = retryDelay(attempt, headers, this.#retry);
+    this.#options.emit({ type: "retry", attempt: attempt + 1, delayMs, reason });
+    try {
+      await sleep(delayMs, this.#options.signal);
+    } catch (err) {
+      throw this.failure(err, "retry wait");
+    }
+  }
+
+  /** Reads the whole body as JSON (under the idle timeout). */
+  async readJson(res: Response): Promise<unknown> {
+    let text: string;
+    this.#arm();
+    try {
+      text = await res.text();
+    } catch (err) {
+      throw this.failure(err, "reading the response");
+    } finally {
+      this.#disarm();
+    }
+    try {
+      return JSON.parse(text);
+    } catch {
+      throw new ProviderError(
+        `${this.#endpoint.name}: response is not valid JSON (${text.length} bytes)`,
+        { retryable: true },
+      );
+    }
+  }
+
+  /**
+   * Reads an SSE body, calling `onEvent` for each event as soon as it is
+   * complete. `onEvent` returns true to stop reading (terminal event).
+   */
+  async readSse(res: Response, onEvent: (event: SseEvent) => boolean | void): Promise<void> {
+    if (!res.body) return;
+    const reader = res.body.getReader();
+    let stop = false;
+    let finished = false;
+    const decoder = new SseDecoder((e) => {
+      if (!stop && onEvent(e) === true) stop = true;
+    });
+    try {
+      while (!stop) {
+        this.#arm();
+        let chunk: ReadableStreamReadResult<Uint8Array>;
+        try {
+          chunk = await reader.read();
+        } catch (err) {
+          throw this.failure(err, "reading the stream");
+        }
+        if (chunk.done) {
+          finished = true;
+          break;
+        }
+        decoder.push(chunk.value);
+      }
+      if (!stop) decoder.end();
+    } finally {
+      this.#disarm();
+      if (!finished) await reader.cancel().catch(() => {});
+      reader.releaseLock();
+    }
+  }
+}
