@@ -86,6 +86,15 @@ interface Stamp {
   mode: number;
 }
 
+/** True when no stamped path changed. */
+function fresh(stamps: Stamp[]): boolean {
+  for (const s of stamps) {
+    const info = statOrUndefined(s.path);
+    if (!info || (info.mtime?.getTime() ?? 0) !== s.mtime || info.mode !== s.mode) return false;
+  }
+  return true;
+}
+
 /** Names in a directory known to exist (from its parent's listing). */
 function names(dir: string): string[] {
   return dirEntries(dir)?.names ?? [];
@@ -132,9 +141,9 @@ export function walkHarnessDirs(cwd: string, home: string): { dir: string; kind:
  */
 export class Discovery {
   #opts: DiscoveryOptions;
-  #snapshot?: Snapshot;
+  /** One snapshot per provider scope, each with the stamps of what it read. */
+  #cache = new Map<string, { snapshot: Snapshot; stamps: Stamp[] }>();
   #stamps: Stamp[] = [];
-  #scopeKey = "";
 
   constructor(opts: DiscoveryOptions) {
     this.#opts = opts;
@@ -142,7 +151,7 @@ export class Discovery {
 
   /** Forgets the cache (after trust changes). */
   invalidate(): void {
-    this.#snapshot = undefined;
+    this.#cache.clear();
   }
 
   /**
@@ -151,18 +160,13 @@ export class Discovery {
    */
   current(provider = "", protocol = ""): Snapshot {
     const key = `${provider}\0${protocol}`;
-    if (this.#snapshot && key === this.#scopeKey && this.#fresh()) return this.#snapshot;
-    this.#scopeKey = key;
-    this.#snapshot = this.#scan(provider, protocol);
-    return this.#snapshot;
-  }
-
-  #fresh(): boolean {
-    for (const s of this.#stamps) {
-      const info = statOrUndefined(s.path);
-      if (!info || (info.mtime?.getTime() ?? 0) !== s.mtime || info.mode !== s.mode) return false;
-    }
-    return true;
+    const hit = this.#cache.get(key);
+    if (hit && fresh(hit.stamps)) return hit.snapshot;
+    this.#stamps = [];
+    const snapshot = this.#scan(provider, protocol);
+    if (this.#cache.size > 8) this.#cache.clear();
+    this.#cache.set(key, { snapshot, stamps: this.#stamps });
+    return snapshot;
   }
 
   /** Watches an existing path (a missing one is covered by its parent's mtime). */
@@ -176,7 +180,6 @@ export class Discovery {
   }
 
   #scan(provider: string, protocol: string): Snapshot {
-    this.#stamps = [];
     const { cwd, home } = this.#opts;
     // Watch every ancestor so a new `.harness` anywhere on the walk is seen.
     let cur = cwd;
