@@ -4,10 +4,11 @@
  * @module
  */
 import { VERSION } from "./core/version.ts";
+import { versionLine } from "./core/build_info.ts";
 
 async function main(args: string[]): Promise<number> {
   if (args.length === 1 && (args[0] === "version" || args[0] === "--version" || args[0] === "-v")) {
-    console.log(`hs ${VERSION}`);
+    console.log(`hs ${versionLine(VERSION)}`);
     return 0;
   }
   const [{ runCli }, { writeAllSync }, { Harness }] = await Promise.all([

@@ -16,7 +16,7 @@
  */
 import { HarnessCore, type HarnessOptions } from "./core/mod.ts";
 import { builtinPlugins, providerFactory } from "./plugins/mod.ts";
-import { lookupKeyFor } from "./core/auth.ts";
+import { keySourceFor, lookupKeyFor } from "./core/auth.ts";
 
 export * from "./core/mod.ts";
 
@@ -25,12 +25,21 @@ export const Harness: { create(opts?: HarnessOptions): Promise<HarnessCore> } = 
   /** Creates a harness: built-in plugins, then `runtimePlugins`, then user `plugins.json`. */
   async create(opts: HarnessOptions = {}): Promise<HarnessCore> {
     const env = opts.env ?? Deno.env.toObject();
-    const deps = { env, lookupKey: lookupKeyFor(env, opts.cwd ?? Deno.cwd()) };
-    return await HarnessCore.create({
+    const cwd = opts.cwd ?? Deno.cwd();
+    // Stored keys, then the auth providers of runtime plugins (ctx.auth.register).
+    const ref: { core?: HarnessCore } = {};
+    const authProviders = () => ref.core?.registries.auth.values() ?? [];
+    const deps = {
+      env,
+      lookupKey: lookupKeyFor(env, cwd, authProviders),
+      keySource: keySourceFor(env, cwd, authProviders),
+    };
+    ref.core = await HarnessCore.create({
       ...opts,
       env,
       builtinPlugins: opts.builtinPlugins ?? builtinPlugins(deps),
       providerFactory: opts.providerFactory ?? providerFactory(deps),
     });
+    return ref.core;
   },
 };

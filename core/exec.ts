@@ -5,6 +5,7 @@
  *
  * @module
  */
+import type { ChildSandbox, SpawnSpec } from "./types.ts";
 
 /** The outcome of one executable run. */
 export interface ExecResult {
@@ -27,6 +28,10 @@ export interface ExecOptions {
   onStderr?: (text: string) => void;
   /** Cap on captured stdout bytes (the rest is dropped with a note). */
   maxStdoutBytes?: number;
+  /** The effect floor's OS sandbox; a refusal becomes code 126 with the reason on stderr. */
+  sandbox?: ChildSandbox;
+  /** What is run, for sandbox messages (e.g. `tool /path`, `hook /path`). */
+  what?: string;
 }
 
 const live = new Set<number>();
@@ -77,12 +82,20 @@ async function readAll(
  * child: spawn failures become code 127 with the reason on stderr.
  */
 export async function runExecutable(path: string, opts: ExecOptions): Promise<ExecResult> {
+  let spec: SpawnSpec = { command: path, args: opts.args ?? [], env: opts.env, cwd: opts.cwd };
+  if (opts.sandbox) {
+    const prepared = await opts.sandbox.prepare(spec, opts.what ?? path);
+    if ("refused" in prepared) {
+      return { code: 126, stdout: "", stderr: prepared.refused, timedOut: false, aborted: false };
+    }
+    spec = prepared;
+  }
   let child: Deno.ChildProcess;
   try {
-    child = new Deno.Command(path, {
-      args: opts.args ?? [],
-      cwd: opts.cwd,
-      env: opts.env,
+    child = new Deno.Command(spec.command, {
+      args: spec.args,
+      cwd: spec.cwd,
+      env: spec.env,
       clearEnv: true,
       stdin: "piped",
       stdout: "piped",

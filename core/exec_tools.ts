@@ -7,7 +7,7 @@
  */
 import { dirname } from "node:path";
 import { z } from "zod";
-import type { ToolDefinition, ToolSchema } from "./types.ts";
+import type { ChildSandbox, ToolDefinition, ToolSchema } from "./types.ts";
 import { textResult } from "./types.ts";
 import { runExecutable, tail } from "./exec.ts";
 import { atomicWriteSync, readTextOrUndefined, statOrUndefined } from "./fsutil.ts";
@@ -40,13 +40,17 @@ export class ExecutableTools {
   #env: () => Record<string, string>;
   #cwd: string;
   #log: (line: string) => void;
+  #sandbox: () => ChildSandbox | undefined;
 
   constructor(opts: {
     cacheFile: string;
     env: () => Record<string, string>;
     cwd: string;
     log: (line: string) => void;
+    /** The effect floor's OS sandbox for `--schema` / `--describe` runs. */
+    sandbox?: () => ChildSandbox | undefined;
   }) {
+    this.#sandbox = opts.sandbox ?? (() => undefined);
     this.#cacheFile = opts.cacheFile;
     this.#env = opts.env;
     this.#cwd = opts.cwd;
@@ -73,6 +77,8 @@ export class ExecutableTools {
       env,
       cwd: this.#cwd,
       timeoutMs: 10_000,
+      sandbox: this.#sandbox(),
+      what: `tool ${path}`,
       onStderr: (t) => this.#log(t.trimEnd()),
     });
     let entry: CacheEntry;
@@ -145,6 +151,8 @@ export class ExecutableTools {
       env: this.#env(),
       cwd: this.#cwd,
       timeoutMs: 5_000,
+      sandbox: this.#sandbox(),
+      what: `tool ${path}`,
     });
     const line = r.code === 0 ? r.stdout.trim().split("\n")[0] ?? "" : "";
     if (e) {
@@ -180,6 +188,8 @@ export class ExecutableTools {
           cwd: ctx.cwd,
           timeoutMs,
           signal: ctx.signal,
+          sandbox: ctx.effects?.sandbox,
+          what: `tool ${path}`,
           onStderr: (t) => ctx.log(t.trimEnd()),
         });
         if (r.timedOut) {

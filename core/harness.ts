@@ -14,6 +14,7 @@ import { HarnessError } from "./errors.ts";
 import { ExecutableTools, type ToolProblem } from "./exec_tools.ts";
 import { dirEntries, readTextOrUndefined, statOrUndefined } from "./fsutil.ts";
 import { allowAllFloor, Dispatcher, type Floor, type Guard, type Hook } from "./guards/mod.ts";
+import { EffectFloor, type FloorRequest } from "./guards/floor.ts";
 import { PluginHost, Registries } from "./plugins/host.ts";
 import type { AuditEvent, PluginStatus, RuntimePluginEntry, StageHook } from "./plugins/types.ts";
 import { listSessions, parseKeyValues, Session } from "./session.ts";
@@ -50,8 +51,13 @@ export interface HarnessOptions {
   trustWorkspace?: boolean;
   /** Where log lines go (default: append to HARNESS_LOG). */
   log?: (line: string) => void;
-  /** The effect floor (default: allow all). */
+  /** The effect floor (default: allow all, or built from `floorRequest`). */
   floor?: Floor;
+  /**
+   * Build the effect floor from the process permissions, $HARNESS_HOME/floor.json,
+   * the project's .harness/floor.json and these CLI wishes (ignored when `floor` is set).
+   */
+  floorRequest?: FloorRequest;
   /** Extra guards and hooks of the effect seam. */
   guards?: Guard[];
   effectHooks?: Hook[];
@@ -107,6 +113,8 @@ export class HarnessCore {
   readonly dispatcher: Dispatcher;
   readonly providerFactory?: ProviderFactory;
   readonly depth: number;
+  /** The effect floor built from `floorRequest`, if any. */
+  readonly effectFloor?: EffectFloor;
   #log: (line: string) => void;
   #options: HarnessOptions;
   #confCache = new Map<string, { mtime: number; provider?: ModelProvider; error?: string }>();
@@ -137,14 +145,24 @@ export class HarnessCore {
       env: () => this.childEnv({ stage: "tool_exec" }),
       cwd,
       log: this.#log,
+      sandbox: () => this.effectFloor?.sandbox,
     });
     this.providerFactory = opts.providerFactory;
+    if (!opts.floor && opts.floorRequest) {
+      this.effectFloor = EffectFloor.build(opts.floorRequest, {
+        workspace: cwd,
+        home: this.paths.home,
+        userHome: this.env.HOME ?? "/",
+        env: this.env,
+        isTrusted: (dir) => this.trust.isTrusted(dir),
+      });
+    }
     const extraGuards = opts.guards ?? [];
     const extraHooks = opts.effectHooks ?? [];
     this.dispatcher = new Dispatcher({
       guards: () => extraGuards,
       hooks: () => extraHooks,
-      floor: opts.floor ?? allowAllFloor,
+      floor: opts.floor ?? this.effectFloor ?? allowAllFloor,
       audit: (e: AuditEvent) => this.audit.emit(e),
       onHookError: (id, m) => this.#log(`[seam] ${id}: ${m}`),
     });
@@ -296,6 +314,7 @@ export class HarnessCore {
         provider: e.value.provider,
         origin: e.owner === "plugin:providers" ? "builtin" : e.owner,
         autodetect: (e.value.provider as { autodetect?: boolean }).autodetect !== false,
+        models: e.value.models.map((m) => m.id),
       });
     }
     for (const f of snap.providers.values()) {
@@ -310,10 +329,13 @@ export class HarnessCore {
       } else {
         let p = this.#execProviders.get(f.path);
         if (!p) {
-          p = executableProvider(f.name, f.path, {
-            env: (stage) => this.childEnv({ stage }),
+          const name = f.name;
+          const s = Number.parseFloat(this.env.HARNESS_PROVIDER_TIMEOUT ?? "");
+          p = executableProvider(name, f.path, {
+            env: (stage, x) => this.childEnv({ stage, provider: name, ...x }),
             cwd: this.paths.cwd,
             log: this.#log,
+            timeoutMs: Number.isFinite(s) && s > 0 ? s * 1000 : undefined,
           });
           this.#execProviders.set(f.path, p);
         }
@@ -378,6 +400,7 @@ export class HarnessCore {
         signal: controller.signal,
         log: this.#log,
         executableRan: () => {},
+        sandbox: this.effectFloor?.sandbox,
       },
     );
     if (!r.ok) {
@@ -498,6 +521,7 @@ export class HarnessCore {
   /** Closes plugins (idempotent). */
   async close(): Promise<void> {
     await this.host.close();
+    this.effectFloor?.close();
     (this.#log as { close?: () => void }).close?.();
   }
 

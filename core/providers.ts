@@ -1,13 +1,13 @@
 /**
  * Executable providers (PROTOCOLS "Providers"): payload JSON on stdin, one
  * native JSON response on stdout; `--ready`, `--defaults`, `--describe`,
- * `--stream`. The protocol of the native shape comes from `--defaults`
+ * `--env`, `--stream`. The protocol of the native shape comes from `--defaults`
  * (`protocol=`), else the provider's name when it is a protocol, else
  * "anthropic".
  *
  * @module
  */
-import type { ModelProvider, ProviderEvent } from "./types.ts";
+import type { ModelProvider, ProviderEvent, Readiness } from "./types.ts";
 import { ProviderError } from "./errors.ts";
 import { runExecutable, tail } from "./exec.ts";
 import { readTextOrUndefined } from "./fsutil.ts";
@@ -15,80 +15,125 @@ import { parseKeyValues } from "./session.ts";
 
 /** Dependencies of an executable provider. */
 export interface ExecProviderDeps {
-  env(stage: string): Record<string, string>;
+  /** The child environment for a stage (`session` / `cwd` / `model` of a request when known). */
+  env(stage: string, extra?: { session?: string; cwd?: string; model?: string }): Record<
+    string,
+    string
+  >;
   cwd: string;
   log(line: string): void;
+  /** Longest wait for one request (default 600 s; HARNESS_PROVIDER_TIMEOUT). */
+  timeoutMs?: number;
 }
+
+/** Protocols an executable provider may declare with `--defaults` `protocol=`. */
+const KNOWN_PROTOCOLS = ["anthropic", "openai", "openai-responses"];
+
+/** An executable provider: a ModelProvider plus its optional flags. */
+export type ExecutableProvider = ModelProvider & {
+  /** `--defaults` as key=value pairs ({} when the flag fails). */
+  defaults(): Promise<Record<string, string>>;
+  /** The protocol of the native shape: `--defaults` `protocol=`, else the guess. */
+  detectProtocol(): Promise<string>;
+  /** First line of `--describe` ("" when the flag fails). */
+  describe(): Promise<string>;
+  /** `--env` help text ("" when the flag fails). */
+  envHelp(): Promise<string>;
+  /** Always "executable". */
+  readonly kind: "executable";
+  /** The executable's path. */
+  readonly path: string;
+};
 
 /** Wraps a provider executable as a ModelProvider. */
 export function executableProvider(
   name: string,
   path: string,
   deps: ExecProviderDeps,
-): ModelProvider & {
-  defaults(): Promise<Record<string, string>>;
-  detectProtocol(): Promise<string>;
-} {
-  let defaults: Promise<Record<string, string>> | undefined;
-  const getDefaults = () =>
-    defaults ??= runExecutable(path, {
-      args: ["--defaults"],
+): ExecutableProvider {
+  const flag = (arg: string) =>
+    runExecutable(path, {
+      args: [arg],
       env: deps.env("resolve"),
       cwd: deps.cwd,
       timeoutMs: 10_000,
-    }).then((r) => (r.code === 0 ? parseKeyValues(r.stdout) : {}));
+      onStderr: (t) => deps.log(t.trimEnd()),
+    });
+  let defaults: Promise<Record<string, string>> | undefined;
+  const getDefaults = () =>
+    defaults ??= flag("--defaults").then((r) => (r.code === 0 ? parseKeyValues(r.stdout) : {}));
   const source = readTextOrUndefined(path) ?? "";
   const streams = source.includes("--stream");
-  const protocolGuess = ["anthropic", "openai", "openai-responses"].includes(name)
-    ? name
-    : "anthropic";
-  const provider = {
+  const protocolGuess = KNOWN_PROTOCOLS.includes(name) ? name : "anthropic";
+  const provider: ExecutableProvider = {
     name,
+    kind: "executable",
+    path,
     description: "",
     protocol: protocolGuess,
-    async ready() {
-      const r = await runExecutable(path, {
-        args: ["--ready"],
-        env: deps.env("resolve"),
-        cwd: deps.cwd,
-        timeoutMs: 10_000,
-      });
-      return {
-        ready: r.code === 0,
-        reason: r.code === 0 ? "--ready exited 0" : `--ready exited ${r.code}`,
-      };
+    async ready(): Promise<Readiness> {
+      const r = await flag("--ready");
+      if (r.code === 0) return { ready: true, reason: "--ready exited 0" };
+      const why = r.stderr.trim() ? `: ${tail(r.stderr, 1)}` : "";
+      return { ready: false, reason: `--ready exited ${r.code}${why}` };
     },
     async defaultModel() {
       return (await getDefaults()).model ?? "";
     },
     defaults: getDefaults,
-    /** The protocol of the native shape: `--defaults` `protocol=`, else the guess. */
     async detectProtocol() {
       const d = await getDefaults();
-      if (d.protocol) provider.protocol = d.protocol;
+      if (d.protocol) {
+        if (!KNOWN_PROTOCOLS.includes(d.protocol)) {
+          throw new ProviderError(
+            `provider ${path}: --defaults says protocol=${d.protocol}, which is not a known protocol`,
+            { hint: `use one of: ${KNOWN_PROTOCOLS.join(", ")}` },
+          );
+        }
+        provider.protocol = d.protocol;
+      }
       if (d.description) provider.description = d.description;
       return provider.protocol;
+    },
+    async describe() {
+      const r = await flag("--describe");
+      const line = r.code === 0 ? r.stdout.trim().split("\n")[0] ?? "" : "";
+      if (line) provider.description = line;
+      return line;
+    },
+    async envHelp() {
+      const r = await flag("--env");
+      return r.code === 0 ? r.stdout.trimEnd() : "";
     },
     async send(
       payload: unknown,
       model: string,
-      options: { emit(e: ProviderEvent): void; signal: AbortSignal },
+      options: {
+        emit(e: ProviderEvent): void;
+        signal: AbortSignal;
+        session?: { dir: string; cwd: string };
+      },
     ) {
-      const env: Record<string, string> = { ...deps.env("send"), HARNESS_MODEL: model };
-      const s = Number.parseFloat(env.HARNESS_PROVIDER_TIMEOUT ?? "");
-      const timeoutMs = (Number.isFinite(s) && s > 0 ? s : 600) * 1000;
+      const env = deps.env("send", {
+        session: options.session?.dir,
+        cwd: options.session?.cwd || undefined,
+        model,
+      });
+      const timeoutMs = deps.timeoutMs ?? 600_000;
       const r = await runExecutable(path, {
         args: streams ? ["--stream"] : [],
         stdin: JSON.stringify(payload),
         env,
-        cwd: deps.cwd,
+        cwd: options.session?.cwd || deps.cwd,
         timeoutMs,
         signal: options.signal,
         onStderr: (t) => deps.log(t.trimEnd()),
       });
       if (r.aborted) throw new ProviderError("cancelled");
       if (r.timedOut) {
-        throw new ProviderError(`provider ${path} timed out after ${timeoutMs / 1000} s`);
+        throw new ProviderError(`provider ${path} timed out after ${timeoutMs / 1000} s`, {
+          hint: "set HARNESS_PROVIDER_TIMEOUT (seconds) to allow more",
+        });
       }
       let parsed: unknown;
       try {
@@ -98,19 +143,31 @@ export function executableProvider(
       }
       if (r.code !== 0) {
         const msg = (parsed as { error?: unknown })?.error;
+        const why = r.stderr.trim() ? tail(r.stderr, 3) : "(no stderr)";
         throw new ProviderError(
-          typeof msg === "string" ? msg : `provider ${path} exited ${r.code}: ${tail(r.stderr, 3)}`,
+          typeof msg === "string" ? msg : `provider ${path} exited ${r.code}: ${why}`,
         );
       }
-      if (typeof parsed !== "object" || parsed === null) {
-        throw new ProviderError(`provider ${path} printed something that is not JSON`);
+      if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+        const shown = r.stdout.trim() ? `${r.stdout.length} bytes that are not` : "nothing, not";
+        throw new ProviderError(
+          `provider ${path} printed ${shown} a JSON object`,
+          { hint: "a provider prints one native JSON response on stdout" },
+        );
       }
       const err = (parsed as { error?: unknown }).error;
       if (
         err && !(parsed as { content?: unknown }).content &&
-        !(parsed as { choices?: unknown }).choices
+        !(parsed as { choices?: unknown }).choices &&
+        !(parsed as { output?: unknown }).output
       ) {
-        throw new ProviderError(typeof err === "string" ? err : JSON.stringify(err));
+        throw new ProviderError(
+          typeof err === "string"
+            ? err
+            : typeof (err as { message?: unknown }).message === "string"
+            ? (err as { message: string }).message
+            : JSON.stringify(err),
+        );
       }
       return parsed;
     },

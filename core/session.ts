@@ -371,11 +371,10 @@ export class Session {
   resetStream(): void {
     this.closeStream();
     try {
-      this.#stream = Deno.openSync(join(this.dir, ".stream"), {
-        write: true,
-        create: true,
-        truncate: true,
-      });
+      // Truncate, then append: an executable provider (`--stream`) appends its own events.
+      Deno.openSync(join(this.dir, ".stream"), { write: true, create: true, truncate: true })
+        .close();
+      this.#stream = Deno.openSync(join(this.dir, ".stream"), { append: true });
     } catch {
       this.#stream = undefined;
     }

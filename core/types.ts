@@ -69,6 +69,48 @@ export interface ToolContext {
   runAgent?(request: SubAgentRequest): Promise<SubAgentResult>;
   /** Skills visible from this session (used by the `skill` tool). */
   skills?(): Promise<SkillInfo[]>;
+  /**
+   * The effect floor's runtime: file access narrowed to the effect policy and the
+   * OS sandbox for child processes. Absent: the tool runs with the process's rights.
+   */
+  effects?: ToolEffects;
+}
+
+/** File facts the file tools need. */
+export interface ToolFileInfo {
+  isFile: boolean;
+  isDirectory: boolean;
+  size: number;
+  mode: number | null;
+}
+
+/** File access of the built-in file tools (a permission-narrowed worker under a floor). */
+export interface ToolFs {
+  /** Follows symlinks; undefined when missing. */
+  stat(path: string): Promise<ToolFileInfo | undefined>;
+  readFile(path: string): Promise<Uint8Array>;
+  /** Atomic replace (temp file + rename), creating parent directories. */
+  writeFileAtomic(path: string, data: Uint8Array): Promise<void>;
+}
+
+/** A child process to start. */
+export interface SpawnSpec {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd: string;
+}
+
+/** Puts child processes in the OS sandbox of the effect policy, or refuses them. */
+export interface ChildSandbox {
+  /** The command line to run instead, or a refusal with the reason and fix. */
+  prepare(spec: SpawnSpec, what: string): Promise<SpawnSpec | { refused: string }>;
+}
+
+/** The effect floor's runtime handed to tools. */
+export interface ToolEffects {
+  fs: ToolFs;
+  sandbox: ChildSandbox;
 }
 
 /** A request for a child agent loop. */
@@ -245,6 +287,8 @@ export interface SendPayload {
 export interface SendOptions {
   emit(event: ProviderEvent): void;
   signal: AbortSignal;
+  /** The session of the request (executable providers get it as HARNESS_SESSION / HARNESS_CWD). */
+  session?: { dir: string; cwd: string };
 }
 
 /**

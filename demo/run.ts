@@ -10,6 +10,7 @@
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startScriptedServer } from "../plugins/scripted/mod.ts";
+import { probeBwrap } from "../core/sandbox/bwrap.ts";
 import type { ScriptedTurn } from "../plugins/scripted/mod.ts";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url)).replace(/\/$/, "");
@@ -70,7 +71,16 @@ async function main(): Promise<number> {
     console.log(dim("  .harness/hooks.d/receive/20-usage    observer: logs token usage"));
     console.log(dim("  .harness/skills/concise-report       skill, loaded on demand"));
     console.log(dim("  AGENTS.md                            project instructions\n"));
-    console.log(`${bold("you")} ${MESSAGE}\n`);
+    // The workspace preset sandboxes child processes with bubblewrap; where there is
+    // none (macOS, containers without user namespaces) the demo says so and runs them as is.
+    const probe = await probeBwrap(Deno.env.toObject());
+    const floorFlags = probe.ok ? [] : ["--unsandboxed"];
+    console.log(dim(
+      probe.ok
+        ? "effect floor: workspace preset, child processes in bubblewrap"
+        : `effect floor: workspace preset; ${probe.reason} — running tools unsandboxed`,
+    ));
+    console.log(`\n${bold("you")} ${MESSAGE}\n`);
 
     const env: Record<string, string> = {
       ...Deno.env.toObject(),
@@ -89,6 +99,7 @@ async function main(): Promise<number> {
         "agent",
         "--transcript",
         "--trust-workspace",
+        ...floorFlags,
         MESSAGE,
       ],
       cwd: WORKSPACE,

@@ -10,6 +10,7 @@ import type { HarnessCore, HarnessOptions, RunResult } from "../harness.ts";
 import { HarnessError } from "../errors.ts";
 import type { HarnessEvent } from "../types.ts";
 import { VERSION } from "../version.ts";
+import { versionLine } from "../build_info.ts";
 import { killAllChildren, runExecutable } from "../exec.ts";
 import { statOrUndefined } from "../fsutil.ts";
 import { Session } from "../session.ts";
@@ -19,6 +20,9 @@ import { colorEnabled, styles, TranscriptRenderer } from "./render.ts";
 import type { CliContext } from "./context.ts";
 import { runDoctor } from "./doctor.ts";
 import { runRepl } from "./repl.ts";
+import { addFloorFlags, floorCommand, type FloorFlags, floorRequestOf } from "./floor_cmd.ts";
+import { registerProvidersCommand, type WithHarness } from "./providers_cmd.ts";
+import { registerAuthCommand } from "./auth_cmd.ts";
 
 const BUILTIN = new Set([
   "agent",
@@ -29,10 +33,13 @@ const BUILTIN = new Set([
   "hooks",
   "skills",
   "doctor",
+  "floor",
   "trust",
   "help",
   "version",
   "scheme",
+  "providers",
+  "auth",
 ]);
 
 const KNOWN_STAGES = [
@@ -55,10 +62,10 @@ type AgentFlags = {
   events?: boolean;
   transcript?: boolean;
   trustWorkspace?: boolean;
-};
+} & FloorFlags;
 
 function addAgentFlags<A extends unknown[]>(cmd: Command<A>): Command<A, AgentFlags> {
-  return cmd
+  return (addFloorFlags(cmd) as unknown as Command<A>)
     .option("-p, --provider <name>", "provider or .conf variant to use (see: hs providers)")
     .option("-m, --model <name>", "model to use")
     .option("--json", "print the final answer, usage and session id as one JSON object")
@@ -128,7 +135,11 @@ async function dispatch(argv: string[], cli: CliContext): Promise<number> {
     program.command("repl").description("interactive session (the default on a terminal)")
       .argument("[session-id]", "resume this session"),
   ).action(async (id, flags) => {
-    code = await withHarness(cli, flags, (h) => runRepl(h, cli, { session: id, ...flags }));
+    code = await withHarness(
+      cli,
+      { ...flags, interactive: cli.stdinIsTerminal },
+      (h) => runRepl(h, cli, { session: id, ...flags }),
+    );
   });
 
   addAgentFlags(
@@ -140,7 +151,11 @@ async function dispatch(argv: string[], cli: CliContext): Promise<number> {
     const latest = listSessions(paths.sessions)[0];
     if (!latest) throw new HarnessError("no session to resume", "start one with: hs <message>");
     if (words.length === 0 && cli.stdinIsTerminal) {
-      code = await withHarness(cli, flags, (h) => runRepl(h, cli, { session: latest, ...flags }));
+      code = await withHarness(
+        cli,
+        { ...flags, interactive: true },
+        (h) => runRepl(h, cli, { session: latest, ...flags }),
+      );
     } else code = await agentCommand([latest, ...words], flags, cli);
   });
 
@@ -217,6 +232,18 @@ async function dispatch(argv: string[], cli: CliContext): Promise<number> {
       code = await withHarness(cli, o, (h) => runDoctor(h, cli));
     });
 
+  addFloorFlags(
+    program.command("floor").description(
+      "show the effect floor: what tools may read, write, reach, run and see, and why",
+    ).option("--trust-workspace", "count this workspace's allow rules"),
+  ).action(async (o) => {
+    code = await withHarness(
+      cli,
+      o as FloorFlags & { trustWorkspace?: boolean },
+      (h) => floorCommand(h, cli),
+    );
+  });
+
   program.command("trust").description(
     "trust a workspace's .harness/ executables (stored in HARNESS_HOME)",
   )
@@ -225,6 +252,12 @@ async function dispatch(argv: string[], cli: CliContext): Promise<number> {
     .action(async (path, o) => {
       code = await trustCommand(resolve(path), o.list === true, cli);
     });
+
+  const withH: WithHarness = async (flags, fn) => {
+    code = await withHarness(cli, flags, fn);
+  };
+  registerProvidersCommand(program, cli, withH);
+  registerAuthCommand(program, cli, withH);
 
   program.command("version").description("print the version").action(() => {
     code = version(cli);
@@ -274,17 +307,20 @@ async function dispatch(argv: string[], cli: CliContext): Promise<number> {
 }
 
 function version(cli: CliContext): number {
-  cli.stdout(`hs ${VERSION}\n`);
+  cli.stdout(`hs ${versionLine(VERSION)}\n`);
   return 0;
 }
 
 /** Creates a harness for a command, asking for trust on a terminal. */
 async function withHarness(
   cli: CliContext,
-  flags: { trustWorkspace?: boolean },
+  flags: { trustWorkspace?: boolean; interactive?: boolean } & FloorFlags,
   fn: (h: HarnessCore) => Promise<number>,
 ): Promise<number> {
-  const opts: HarnessOptions = { trustWorkspace: flags.trustWorkspace === true };
+  const opts: HarnessOptions = {
+    trustWorkspace: flags.trustWorkspace === true,
+    floorRequest: floorRequestOf(flags, cli, flags.interactive === true),
+  };
   const h = await cli.createHarness(opts);
   try {
     handleTrust(h, cli);

@@ -6,6 +6,7 @@
 import type { HarnessCore } from "../harness.ts";
 import type { CliContext } from "./context.ts";
 import { colorEnabled, styles } from "./render.ts";
+import { printFloor } from "./floor_cmd.ts";
 
 /** Prints the diagnosis; exit code 0 (problems are reported, not fatal). */
 export async function runDoctor(h: HarnessCore, cli: CliContext): Promise<number> {
@@ -72,5 +73,7 @@ export async function runDoctor(h: HarnessCore, cli: CliContext): Promise<number
   out(st.bold("\nskipped"));
   if (issues.length === 0) out("  nothing");
   for (const i of issues) out(`  ${st.yellow(i.path)}\n    ${i.reason}`);
+  out(st.bold("\neffect floor (details: hs floor)"));
+  await printFloor(h, out);
   return 0;
 }

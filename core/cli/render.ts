@@ -51,7 +51,7 @@ export function summarizeInput(name: string, input: unknown, max = 100): string 
 
 /** A short result preview: first lines, and how many more. */
 export function previewResult(result: string, lines = 4, width = 120): string[] {
-  const all = result.replace(/\n+$/, "").split("\n");
+  const all = result.replace(/\n+$/, "").split("\n").filter((l) => l.trim() !== "");
   const out = all.slice(0, lines).map((l) => (l.length > width ? l.slice(0, width - 1) + "…" : l));
   if (all.length > lines) out.push(`… ${all.length - lines} more lines`);
   return out;

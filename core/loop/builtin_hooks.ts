@@ -37,7 +37,11 @@ export const resolveHooks: StageHook[] = [
     name: "20-detect",
     async run(input, ctx) {
       if (str(input.provider)) return input;
-      for (const p of await resolveOf(ctx).providers()) {
+      const all = await resolveOf(ctx).providers();
+      // A model declared by a provider (runtime plugins) selects that provider.
+      const owner = str(input.model) && all.find((p) => p.models?.includes(str(input.model)));
+      if (owner) return { ...input, provider: owner.name };
+      for (const p of all) {
         if (!p.autodetect) continue;
         if ((await p.provider.ready()).ready) return { ...input, provider: p.name };
       }
@@ -53,7 +57,7 @@ export const resolveHooks: StageHook[] = [
       const provider = str(input.provider);
       if (!provider || str(input.model)) return input;
       const p = (await resolveOf(ctx).providers()).find((x) => x.name === provider);
-      const model = p ? await p.provider.defaultModel() : "";
+      const model = p ? (await p.provider.defaultModel()) || p.models?.[0] || "" : "";
       return { ...input, model };
     },
   },
@@ -128,7 +132,11 @@ export const loopHooks: StageHook[] = [
       const native = await t.modelProvider().send(
         payload as never,
         t.model,
-        { emit: (e) => t.emit(e), signal: t.signal },
+        {
+          emit: (e) => t.emit(e),
+          signal: t.signal,
+          session: { dir: t.session.dir, cwd: t.session.conf.cwd },
+        },
       );
       if (typeof native !== "object" || native === null || Array.isArray(native)) {
         throw new HarnessError(

@@ -6,6 +6,7 @@
  * @module
  */
 import type { StageContext, StageHook } from "../plugins/types.ts";
+import type { ChildSandbox } from "../types.ts";
 import { runExecutable, tail } from "../exec.ts";
 import { byteOrder } from "../fsutil.ts";
 import { errorMessage } from "../errors.ts";
@@ -41,6 +42,8 @@ export interface ChainEnv {
   log(text: string): void;
   /** Called after an executable hook ran (the session may have changed on disk). */
   executableRan(): void;
+  /** The effect floor's OS sandbox for executable hooks. */
+  sandbox?: ChildSandbox;
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -77,6 +80,8 @@ export async function runChain(
       timeoutMs: env.timeoutMs,
       signal: env.signal,
       onStderr: (t) => env.log(t.trimEnd()),
+      sandbox: env.sandbox,
+      what: `hook ${path}`,
     });
     env.executableRan();
     if (r.timedOut) {

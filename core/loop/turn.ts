@@ -196,6 +196,7 @@ export class Turn implements TurnApi {
             log: (line) => this.#h.log(line),
             runAgent: (req) => this.#runAgent(req),
             skills: () => Promise.resolve(this.skillsSync()),
+            effects: this.#h.effectFloor?.effects,
           }),
       );
       result = resultText(r);
@@ -347,6 +348,7 @@ export class Turn implements TurnApi {
         executableRan: () => {
           this.#executableRan = true;
         },
+        sandbox: h.effectFloor?.sandbox,
       });
       if (state === "receive" && r.ok) {
         const next = r.output.next_state;

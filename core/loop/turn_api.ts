@@ -22,6 +22,8 @@ export interface ProviderInfo {
   origin: string;
   /** Whether auto-detection may pick it. */
   autodetect: boolean;
+  /** Model ids it declared (`ctx.models.register(provider, models)`); selecting one picks it. */
+  models?: string[];
 }
 
 /** A tool call from the model. */

@@ -319,9 +319,22 @@ export class PluginHost {
       models: {
         register: (provider, models = []) => {
           guard();
+          const p = provider as Partial<ModelProvider> | undefined;
+          if (
+            typeof p?.name !== "string" || !/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(p.name) ||
+            typeof p.send !== "function" || typeof p.ready !== "function" ||
+            typeof p.defaultModel !== "function" || typeof p.protocol !== "string"
+          ) {
+            throw new HarnessError(
+              "a model provider needs a name, a protocol, ready(), defaultModel() and send()",
+            );
+          }
+          if (!Array.isArray(models)) {
+            throw new HarnessError(`model list of provider "${p.name}" is invalid`);
+          }
           const ids = new Set<string>();
           for (const m of models) {
-            if (!m.id || ids.has(m.id)) {
+            if (typeof m?.id !== "string" || !m.id || ids.has(m.id)) {
               throw new HarnessError(`model list of provider "${provider.name}" is invalid`);
             }
             ids.add(m.id);

@@ -49,10 +49,12 @@ async function bash(input: unknown, ctx: ToolContext): Promise<ToolResult> {
       env: { ...ctx.env },
       timeoutMs: Math.min(timeout * 1000, 2 ** 31 - 1),
       signal: ctx.signal,
+      sandbox: ctx.effects?.sandbox,
     });
   } catch (err) {
     return errorResult(`cannot run bash: ${errorMessage(err)}`);
   }
+  if (outcome.refused) return errorResult(outcome.refused);
 
   const parts = [trimTrailingNewlines(outcome.output)].filter((p) => p !== "");
   let isError = false;

@@ -19,13 +19,12 @@ import {
 } from "./edit_apply.ts";
 import { countNewlines, formatHashLines, splitLineBytes } from "./hashline.ts";
 import {
-  atomicWriteFile,
   errorMessage,
   errorResult,
   looksBinary,
   parseInput,
   resolveToolPath,
-  statOrUndefined,
+  toolFs,
 } from "./util.ts";
 
 /** Files with at most this many lines are printed back after an edit. */
@@ -48,13 +47,14 @@ async function editFile(input: unknown, ctx: ToolContext): Promise<ToolResult> {
   const resolved = resolveToolPath(ctx.cwd, parsed.data.path);
   if (!resolved.ok) return errorResult(resolved.error);
   const path = resolved.path;
+  const fs = toolFs(ctx);
 
   let original: Uint8Array;
   try {
-    const info = await statOrUndefined(path);
+    const info = await fs.stat(path);
     if (!info) return errorResult(`file not found: ${path}`);
     if (!info.isFile) return errorResult(`file not found: ${path} (not a regular file)`);
-    original = await Deno.readFile(path);
+    original = await fs.readFile(path);
   } catch (err) {
     return errorResult(`cannot read ${path}: ${errorMessage(err)}`);
   }
@@ -70,7 +70,7 @@ async function editFile(input: unknown, ctx: ToolContext): Promise<ToolResult> {
 
   const updated = joinLines(applyEdits(lines, plan.value, isCrlf(lines)), original);
   try {
-    await atomicWriteFile(path, updated);
+    await fs.writeFileAtomic(path, updated);
   } catch (err) {
     return errorResult(`cannot write ${path}: ${errorMessage(err)}`);
   }

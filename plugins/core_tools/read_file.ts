@@ -16,7 +16,7 @@ import {
   optionalInteger,
   parseInput,
   resolveToolPath,
-  statOrUndefined,
+  toolFs,
 } from "./util.ts";
 
 /** Default of `HARNESS_READ_LIMIT`: longest file read without offset/limit. */
@@ -40,11 +40,12 @@ async function readFile(input: unknown, ctx: ToolContext): Promise<ToolResult> {
 
   let bytes: Uint8Array;
   try {
-    const info = await statOrUndefined(path);
+    const fs = toolFs(ctx);
+    const info = await fs.stat(path);
     if (!info) return errorResult(`file not found: ${path}`);
     if (info.isDirectory) return errorResult(`file not found: ${path} (it is a directory)`);
     if (!info.isFile) return errorResult(`file not found: ${path} (not a regular file)`);
-    bytes = await Deno.readFile(path);
+    bytes = await fs.readFile(path);
   } catch (err) {
     return errorResult(`cannot read ${path}: ${errorMessage(err)}`);
   }

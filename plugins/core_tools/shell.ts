@@ -6,6 +6,7 @@
  *
  * @module
  */
+import type { ChildSandbox, SpawnSpec } from "../../core/types.ts";
 import { DEFAULT_OUTPUT_LIMITS, OutputCollector, type OutputLimits } from "./output_cap.ts";
 
 /** What to run. */
@@ -22,6 +23,8 @@ export interface ShellOptions {
   signal: AbortSignal;
   /** Output caps (default 100 KB / 2000 lines). */
   limits?: OutputLimits;
+  /** The effect floor's OS sandbox (bubblewrap); absent = run with the process's rights. */
+  sandbox?: ChildSandbox;
 }
 
 /** How a command ended. */
@@ -34,6 +37,8 @@ export interface ShellOutcome {
   timedOut: boolean;
   /** True when the signal killed the group (or was aborted before the start). */
   aborted: boolean;
+  /** Set when the sandbox refused to start the command (the reason, with a fix). */
+  refused?: string;
 }
 
 /** How long to wait for the output pipe to close after the shell exited. */
@@ -79,10 +84,19 @@ export async function runShell(options: ShellOptions): Promise<ShellOutcome> {
   // The outer shell replaces itself with `bash -c command` with stderr joined to stdout,
   // so the pipe carries both streams in order and the command sees a plain `bash -c`.
   const shellArgs = ["-c", 'exec -a bash "$0" -c "$1" 2>&1', bash, options.command];
-  const child = new Deno.Command(setsid ?? bash, {
-    args: setsid ? [bash, ...shellArgs] : shellArgs,
-    cwd: options.cwd,
-    env: options.env,
+  let spec: SpawnSpec = { command: bash, args: shellArgs, env: options.env, cwd: options.cwd };
+  if (options.sandbox) {
+    const prepared = await options.sandbox.prepare(spec, "bash");
+    if ("refused" in prepared) {
+      return { output: "", code: 126, timedOut: false, aborted: false, refused: prepared.refused };
+    }
+    spec = prepared;
+  }
+  // setsid stays outermost so the whole sandbox is one process group we can kill.
+  const child = new Deno.Command(setsid ?? spec.command, {
+    args: setsid ? [spec.command, ...spec.args] : spec.args,
+    cwd: spec.cwd,
+    env: spec.env,
     clearEnv: true,
     stdin: "null",
     stdout: "piped",

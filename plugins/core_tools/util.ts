@@ -6,7 +6,7 @@
  */
 import { basename, dirname, join, resolve } from "node:path";
 import { z } from "zod";
-import { textResult, type ToolResult } from "../../core/types.ts";
+import { textResult, type ToolContext, type ToolFs, type ToolResult } from "../../core/types.ts";
 
 /** An error result whose text starts with `error: ` (the reference's convention). */
 export function errorResult(message: string): ToolResult {
@@ -140,4 +140,23 @@ export function optionalInteger(): z.ZodType<number | undefined> {
     z.number().int(),
     z.string().regex(/^\s*-?[0-9]+\s*$/).transform(Number),
   ], { error: "must be an integer" }).nullish().transform((v) => v ?? undefined);
+}
+
+/** File access with this process's own rights (no effect floor). */
+export const processFs: ToolFs = {
+  async stat(path) {
+    const info = await statOrUndefined(path);
+    return info &&
+      { isFile: info.isFile, isDirectory: info.isDirectory, size: info.size, mode: info.mode };
+  },
+  readFile: (path) => Deno.readFile(path),
+  writeFileAtomic: (path, data) => atomicWriteFile(path, data),
+};
+
+/**
+ * The file access a tool call must use: the effect floor's permission-narrowed
+ * worker when a floor is active, else the process's own rights.
+ */
+export function toolFs(ctx: ToolContext): ToolFs {
+  return ctx.effects?.fs ?? processFs;
 }

@@ -7,14 +7,7 @@
 import { z } from "zod";
 import type { ToolContext, ToolDefinition, ToolResult } from "../../core/types.ts";
 import { textResult } from "../../core/types.ts";
-import {
-  atomicWriteFile,
-  errorMessage,
-  errorResult,
-  parseInput,
-  resolveToolPath,
-  statOrUndefined,
-} from "./util.ts";
+import { errorMessage, errorResult, parseInput, resolveToolPath, toolFs } from "./util.ts";
 
 const inputSchema = z.object({ path: z.string(), content: z.string() });
 
@@ -26,9 +19,10 @@ async function writeFile(input: unknown, ctx: ToolContext): Promise<ToolResult> 
   const path = resolved.path;
   const data = new TextEncoder().encode(parsed.data.content);
   try {
-    const info = await statOrUndefined(path);
+    const fs = toolFs(ctx);
+    const info = await fs.stat(path);
     if (info?.isDirectory) return errorResult(`${path} is a directory`);
-    await atomicWriteFile(path, data);
+    await fs.writeFileAtomic(path, data);
   } catch (err) {
     return errorResult(`cannot write ${path}: ${errorMessage(err)}`);
   }

@@ -14,15 +14,37 @@ import type {
   SendPayload,
 } from "../../core/types.ts";
 import { getAdapter, type ProtocolName, PROTOCOLS } from "./adapters.ts";
-import type { AdapterOptions } from "./http.ts";
+import type { AdapterOptions, RetryOptions } from "./http.ts";
 
 /** What providers need from the host: the environment and stored keys. */
 export interface ProviderDeps {
   env: Record<string, string | undefined>;
   /** The stored key (`hs auth set`) of a provider, if any. */
   lookupKey(provider: string): Promise<string | undefined>;
+  /** Where the stored key of a provider comes from (shown by `hs providers`; never the key). */
+  keySource?(provider: string): Promise<string | undefined>;
   /** Retry policy / fetch for every adapter these providers use (tests, tuning). */
   adapterOptions?: AdapterOptions;
+}
+
+/**
+ * Adapter options of a provider: `HARNESS_RETRY_BASE_MS` (backoff base in ms)
+ * from the environment, then `extra` (e.g. a `.conf`'s `max_attempts`), then
+ * `deps.adapterOptions` (which win).
+ */
+export function adapterOptionsFor(
+  deps: ProviderDeps,
+  extra: Partial<RetryOptions> = {},
+): AdapterOptions {
+  const retry: Partial<RetryOptions> = { ...extra };
+  const base = deps.env.HARNESS_RETRY_BASE_MS;
+  if (base && /^\d+$/.test(base.trim())) retry.baseDelayMs = Number(base.trim());
+  return { ...deps.adapterOptions, retry: { ...retry, ...deps.adapterOptions?.retry } };
+}
+
+/** The readiness reason of a stored key: its source, or a generic text. */
+export async function storedKeyReason(deps: ProviderDeps, name: string): Promise<string> {
+  return (await deps.keySource?.(name).catch(() => undefined)) ?? "stored key (hs auth)";
 }
 
 /** A parsed `.conf` variant. */
@@ -176,11 +198,10 @@ export function confProvider(
   variant: ConfVariant,
   deps: ProviderDeps,
 ): ModelProvider {
-  const adapterOptions: AdapterOptions = {
-    ...deps.adapterOptions,
-    retry: { maxAttempts: variant.maxAttempts, ...deps.adapterOptions?.retry },
-  };
-  const adapter = getAdapter(variant.protocol, adapterOptions);
+  const adapter = getAdapter(
+    variant.protocol,
+    adapterOptionsFor(deps, { maxAttempts: variant.maxAttempts }),
+  );
   const envKey = () => (variant.authEnv ? deps.env[variant.authEnv] || undefined : undefined);
   return {
     name,
@@ -188,8 +209,10 @@ export function confProvider(
     protocol: variant.protocol,
     async ready(): Promise<Readiness> {
       if (!variant.authEnv) return { ready: true, reason: "no key needed (no auth_env)" };
-      if (envKey()) return { ready: true, reason: `${variant.authEnv} is set` };
-      if (await deps.lookupKey(name)) return { ready: true, reason: "stored key (hs auth)" };
+      if (envKey()) return { ready: true, reason: `auth_env ${variant.authEnv} set` };
+      if (await deps.lookupKey(name)) {
+        return { ready: true, reason: await storedKeyReason(deps, name) };
+      }
       return { ready: false, reason: missingKeyMessage(variant.authEnv, name) };
     },
     defaultModel(): Promise<string> {

@@ -7,7 +7,13 @@
 import { ProviderError } from "../../core/errors.ts";
 import type { Endpoint, ModelProvider, SendOptions, SendPayload } from "../../core/types.ts";
 import { getAdapter } from "./adapters.ts";
-import { DEFAULT_TIMEOUT_MS, missingKeyMessage, type ProviderDeps } from "./conf.ts";
+import {
+  adapterOptionsFor,
+  DEFAULT_TIMEOUT_MS,
+  missingKeyMessage,
+  type ProviderDeps,
+  storedKeyReason,
+} from "./conf.ts";
 
 /** Default model of the `anthropic` provider. */
 export const ANTHROPIC_DEFAULT_MODEL = "claude-sonnet-4-5";
@@ -26,15 +32,17 @@ function modelOf(model: string, payload: SendPayload, fallback: string): string 
 /** The `anthropic` and `openai` providers, reading `deps.env` at call time. */
 export function envProviders(deps: ProviderDeps): ModelProvider[] {
   const env = deps.env;
-  const anthropicAdapter = getAdapter("anthropic", deps.adapterOptions ?? {});
-  const openaiAdapter = getAdapter("openai", deps.adapterOptions ?? {});
+  const anthropicAdapter = getAdapter("anthropic", adapterOptionsFor(deps));
+  const openaiAdapter = getAdapter("openai", adapterOptionsFor(deps));
   const anthropic: ModelProvider = {
     name: "anthropic",
     description: "Anthropic Messages API",
     protocol: "anthropic",
     async ready() {
-      if (env.ANTHROPIC_API_KEY) return { ready: true, reason: "ANTHROPIC_API_KEY is set" };
-      if (await deps.lookupKey("anthropic")) return { ready: true, reason: "stored key (hs auth)" };
+      if (env.ANTHROPIC_API_KEY) return { ready: true, reason: "ANTHROPIC_API_KEY set" };
+      if (await deps.lookupKey("anthropic")) {
+        return { ready: true, reason: await storedKeyReason(deps, "anthropic") };
+      }
       return { ready: false, reason: missingKeyMessage("ANTHROPIC_API_KEY", "anthropic") };
     },
     defaultModel: () => Promise.resolve(ANTHROPIC_DEFAULT_MODEL),
@@ -66,11 +74,13 @@ export function envProviders(deps: ProviderDeps): ModelProvider[] {
     description: "OpenAI-compatible chat completions API",
     protocol: "openai",
     async ready() {
-      if (env.OPENAI_API_KEY) return { ready: true, reason: "OPENAI_API_KEY is set" };
+      if (env.OPENAI_API_KEY) return { ready: true, reason: "OPENAI_API_KEY set" };
       if (env.OPENAI_API_URL) {
-        return { ready: true, reason: "OPENAI_API_URL is set (key-less local server)" };
+        return { ready: true, reason: "OPENAI_API_URL set (key-less local server)" };
       }
-      if (await deps.lookupKey("openai")) return { ready: true, reason: "stored key (hs auth)" };
+      if (await deps.lookupKey("openai")) {
+        return { ready: true, reason: await storedKeyReason(deps, "openai") };
+      }
       return {
         ready: false,
         reason: `${missingKeyMessage("OPENAI_API_KEY", "openai")} (or set OPENAI_API_URL)`,

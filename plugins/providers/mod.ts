@@ -14,6 +14,7 @@ import { envProviders } from "./env_providers.ts";
 export { getAdapter, type ProtocolName, PROTOCOLS } from "./adapters.ts";
 export { bundledConfs } from "./bundled.ts";
 export {
+  adapterOptionsFor,
   confProvider,
   type ConfVariant,
   DEFAULT_MAX_TOKENS,
@@ -21,6 +22,7 @@ export {
   missingKeyMessage,
   parseConf,
   type ProviderDeps,
+  storedKeyReason,
 } from "./conf.ts";
 export { ANTHROPIC_DEFAULT_MODEL, envProviders, OPENAI_DEFAULT_MODEL } from "./env_providers.ts";
 export {

@@ -5,7 +5,14 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { startScriptedServer } from "../../plugins/scripted/mod.ts";
 import type { ScriptedTurn } from "../../plugins/scripted/mod.ts";
-import { loopbackConf, makeWorkspace, REPO, runHs, writeFile } from "../support/workspace.ts";
+import {
+  floorTestEnv,
+  loopbackConf,
+  makeWorkspace,
+  REPO,
+  runHs,
+  writeFile,
+} from "../support/workspace.ts";
 
 async function setup(script: ScriptedTurn[]) {
   const w = await makeWorkspace();
@@ -115,7 +122,7 @@ esac
 Deno.test("the offline demo prints a full tool-using turn and where the session was written", async () => {
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", "--quiet", join(REPO, "demo/run.ts")],
-    env: { HS_DEMO_FAST: "1", NO_COLOR: "1" },
+    env: { HS_DEMO_FAST: "1", NO_COLOR: "1", ...floorTestEnv() },
     stdout: "piped",
     stderr: "piped",
   });

@@ -187,7 +187,8 @@ if call["input"].get("text") == "forbidden":
 print(json.dumps(ctx))
 `,
     );
-    const r = await runHs(["go"], { cwd: t.w.ws, env: t.w.env });
+    // the markers live outside the workspace: let tools write there (effect floor)
+    const r = await runHs(["go", "--allow-write", markers], { cwd: t.w.ws, env: t.w.env });
     assert.equal(r.code, 0, r.stderr);
     // With a gate that passes through, 10-exec still runs after it — so the
     // gate must short-circuit by routing; a gate that exits non-zero is the other form.

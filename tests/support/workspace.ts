@@ -10,6 +10,35 @@ import { fileURLToPath } from "node:url";
 /** The repository root. */
 export const REPO = fileURLToPath(new URL("../..", import.meta.url)).replace(/\/$/, "");
 
+/**
+ * True when bubblewrap (or $HARNESS_BWRAP) can sandbox child processes here. Without it, kernel tests run
+ * children unconfined (`HARNESS_UNSANDBOXED=1`); tests/floor covers the refusal path.
+ */
+export const BWRAP_OK: boolean = (() => {
+  try {
+    return new Deno.Command(Deno.env.get("HARNESS_BWRAP") ?? "bwrap", {
+      args: ["--ro-bind", "/", "/", "--unshare-all", "--die-with-parent", "--", "/bin/true"],
+      stdout: "null",
+      stderr: "null",
+    }).outputSync().success;
+  } catch {
+    return false;
+  }
+})();
+
+/**
+ * Environment for a spawned `hs` so kernel tests pass with and without bubblewrap:
+ * `HARNESS_UNSANDBOXED=1` when it is missing, and `HARNESS_BWRAP` passed through
+ * (`HARNESS_BWRAP=/nonexistent deno test …` simulates a machine without it).
+ */
+export function floorTestEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  if (!BWRAP_OK) env.HARNESS_UNSANDBOXED = "1";
+  const bwrap = Deno.env.get("HARNESS_BWRAP");
+  if (bwrap) env.HARNESS_BWRAP = bwrap;
+  return env;
+}
+
 /** A temporary workspace: `root/home` is HARNESS_HOME, `root/ws` the project. */
 export interface Workspace {
   root: string;
@@ -39,6 +68,7 @@ export async function makeWorkspace(opts: { trusted?: boolean } = {}): Promise<W
     HARNESS_LOG: join(root, "harness.log"),
     NO_COLOR: "1",
     LANG: "C.UTF-8",
+    ...floorTestEnv(),
   };
   // The child deno must find the npm cache of this one (HOME is redirected).
   env.DENO_DIR = Deno.env.get("DENO_DIR") ??
@@ -79,13 +109,24 @@ export interface CliRun {
   stderr: string;
 }
 
-/** Spawns the real CLI (`deno run -A main.ts`). */
+/**
+ * The `deno` arguments that start the CLI: `run -A main.ts`, or `$HS_E2E_CMD`
+ * (space-separated, e.g. the bundle under the release's baked flags).
+ */
+export function hsArgs(): string[] {
+  const custom = Deno.env.get("HS_E2E_CMD");
+  return custom
+    ? custom.split(" ").filter(Boolean)
+    : ["run", "-A", "--quiet", join(REPO, "main.ts")];
+}
+
+/** Spawns the real CLI (`deno run -A main.ts`, or `$HS_E2E_CMD`). */
 export async function runHs(
   args: string[],
   opts: { cwd: string; env: Record<string, string>; stdin?: string; signalAfterMs?: number },
 ): Promise<CliRun> {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", join(REPO, "main.ts"), ...args],
+    args: [...hsArgs(), ...args],
     cwd: opts.cwd,
     env: opts.env,
     clearEnv: true,

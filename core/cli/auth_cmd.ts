@@ -1,0 +1,253 @@
+/**
+ * `hs auth set <name> [--local]`, `hs auth list`, `hs auth rm <name> <index>
+ * [--local]` (PROTOCOLS "Auth"). `set` takes the key from the `auth-set`
+ * stage hooks when there are any, else from stdin when it is piped, else from
+ * a prompt that does not echo. Keys are never printed: `list` masks them and
+ * errors never echo file contents.
+ *
+ * @module
+ */
+import type { Command } from "@commander-js/extra-typings";
+import { join } from "node:path";
+import type { HarnessCore } from "../harness.ts";
+import { HarnessError } from "../errors.ts";
+import {
+  type AuthEntry,
+  authFiles,
+  displayPath,
+  listAuth,
+  parseAuthEntry,
+  removeKey,
+  setEntry,
+} from "../auth.ts";
+import { walkHarnessDirs } from "../discovery.ts";
+import { statOrUndefined } from "../fsutil.ts";
+import { chainFor, runChain } from "../loop/chain.ts";
+import type { CliContext } from "./context.ts";
+import type { WithHarness } from "./providers_cmd.ts";
+
+/** Provider names that can be stored (they become JSON keys and file-name-like ids). */
+const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+function checkName(name: string): void {
+  if (!NAME.test(name)) {
+    throw new HarnessError(
+      `invalid provider name "${name}"`,
+      "use the provider's name as listed by: hs providers",
+    );
+  }
+}
+
+/** The auth file `set`/`rm` write: `$HARNESS_HOME/.auth.json`, or the nearest project one. */
+export function authTarget(h: HarnessCore, local: boolean): string {
+  if (!local) return join(h.paths.home, ".auth.json");
+  const project = walkHarnessDirs(h.paths.cwd, h.paths.home).filter((d) => d.kind === "project")
+    .at(-1);
+  if (!project) {
+    throw new HarnessError(
+      `--local: no project .harness/ directory found from ${h.paths.cwd} upwards`,
+      "create one (mkdir .harness) or drop --local to use $HARNESS_HOME/.auth.json",
+    );
+  }
+  return join(project.dir, ".auth.json");
+}
+
+/** Reads a secret from a terminal without echoing it. */
+async function promptHidden(label: string, cli: CliContext): Promise<string> {
+  cli.stderr(label);
+  Deno.stdin.setRaw(true);
+  const bytes: number[] = [];
+  const buf = new Uint8Array(256);
+  try {
+    for (;;) {
+      const n = await Deno.stdin.read(buf);
+      if (n === null) break;
+      let done = false;
+      for (const b of buf.subarray(0, n)) {
+        if (b === 3) throw new HarnessError("cancelled", "", 130);
+        if (b === 13 || b === 10 || b === 4) {
+          done = true;
+          break;
+        }
+        if (b === 127 || b === 8) bytes.pop();
+        else if (b >= 32) bytes.push(b);
+      }
+      if (done) break;
+    }
+  } finally {
+    Deno.stdin.setRaw(false);
+    cli.stderr("\n");
+  }
+  return new TextDecoder().decode(new Uint8Array(bytes));
+}
+
+/** Runs the `auth-set` stage (hooks printing a credential), if it has hooks. */
+async function fromAuthSetHooks(h: HarnessCore, name: string): Promise<AuthEntry | undefined> {
+  const execs = new Map<string, string>();
+  for (const [n, f] of h.snapshot().hooks.get("auth-set") ?? []) execs.set(n, f.path);
+  const links = chainFor(h.builtinHooks("auth-set"), execs);
+  if (links.length === 0) return undefined;
+  const controller = new AbortController();
+  const r = await runChain("auth-set", {}, links, {
+    loop: { provider: name },
+    signal: controller.signal,
+  }, {
+    env: { ...h.childEnv({ stage: "auth-set", provider: name }), HARNESS_AUTH_PROVIDER: name },
+    cwd: h.paths.cwd,
+    timeoutMs: h.hookTimeoutMs() * 5,
+    signal: controller.signal,
+    log: (t) => h.log(t),
+    executableRan: () => {},
+  });
+  if (!r.ok) {
+    const msg = typeof r.output.error === "string" ? r.output.error : "auth-set hook failed";
+    throw new HarnessError(`auth-set: ${msg}`, "see HARNESS_LOG for the hook's stderr");
+  }
+  const entry = parseAuthEntry(r.output);
+  if (!entry) {
+    throw new HarnessError(
+      `auth-set hooks printed no credential for "${name}"`,
+      'the last hook must print {"type":"api_key","key":"…"} or an OAuth record',
+    );
+  }
+  return entry;
+}
+
+/** `hs auth set <name> [--local]`. */
+export async function authSet(
+  h: HarnessCore,
+  cli: CliContext,
+  name: string,
+  opts: { local?: boolean },
+): Promise<number> {
+  checkName(name);
+  const path = authTarget(h, opts.local === true);
+  const known = (await h.providers()).some((p) => p.name === name);
+  let entry = await fromAuthSetHooks(h, name);
+  if (!entry) {
+    let key: string;
+    if (cli.stdinIsTerminal) key = await promptHidden(`API key for ${name} (not echoed): `, cli);
+    else key = await new Response(Deno.stdin.readable).text();
+    key = key.trim();
+    if (!key) {
+      throw new HarnessError(
+        "no key given",
+        `pipe it (printf %s "$KEY" | hs auth set ${name}) or type it at the prompt`,
+      );
+    }
+    if (/\s/.test(key)) {
+      throw new HarnessError("the key contains whitespace", "pass exactly one key");
+    }
+    entry = { type: "api_key", key };
+  }
+  await setEntry(path, name, entry);
+  cli.stdout(
+    `stored ${entry.type === "api_key" ? "a key" : "an OAuth token"} for ${name} in ${
+      displayPath(path, h.env)
+    } (mode 0600)\n`,
+  );
+  if (!known) {
+    cli.stderr(
+      `hs: note: no provider "${name}" is known here yet; the key is used once providers/${name}.conf (or an executable) exists\n`,
+    );
+  }
+  if (opts.local) {
+    cli.stderr(`hs: note: keep ${displayPath(path, h.env)} out of version control\n`);
+  }
+  return 0;
+}
+
+/** `hs auth list`: masked credentials of every auth file that exists. */
+export async function authList(h: HarnessCore, cli: CliContext): Promise<number> {
+  let code = 0;
+  let any = false;
+  for (const path of [...authFiles(h.env, h.paths.cwd)].reverse()) {
+    if (!statOrUndefined(path)) continue;
+    let rows;
+    try {
+      rows = await listAuth(path);
+    } catch (err) {
+      const e = err as HarnessError;
+      cli.stderr(`hs: ${e.message}\n${e.hint ? `hint: ${e.hint}\n` : ""}`);
+      code = 1;
+      continue;
+    }
+    any = true;
+    cli.stdout(`${displayPath(path, h.env)}\n`);
+    if (rows.length === 0) cli.stdout("  (empty)\n");
+    for (const r of rows) {
+      const exp = r.expiresAt !== undefined ? `  expires ${r.expiresAt}` : "";
+      cli.stdout(
+        `  ${`${r.provider} ${r.index}`.padEnd(24)} ${r.type.padEnd(8)} ${r.masked}${exp}\n`,
+      );
+    }
+  }
+  if (!any && code === 0) {
+    cli.stdout("no stored credentials (add one with: hs auth set <provider>)\n");
+  }
+  return code;
+}
+
+/** `hs auth rm <name> <index> [--local]`. */
+export async function authRm(
+  h: HarnessCore,
+  cli: CliContext,
+  name: string,
+  index: string,
+  opts: { local?: boolean },
+): Promise<number> {
+  checkName(name);
+  const path = authTarget(h, opts.local === true);
+  if (!/^\d+$/.test(index)) {
+    throw new HarnessError(`invalid index "${index}"`, "use the number shown by: hs auth list");
+  }
+  const rows = statOrUndefined(path) ? await listAuth(path) : [];
+  const shown = displayPath(path, h.env);
+  if (!rows.some((r) => r.provider === name)) {
+    const stored = [...new Set(rows.map((r) => r.provider))];
+    throw new HarnessError(
+      `no credentials stored for "${name}" in ${shown}`,
+      stored.length ? `stored there: ${stored.join(", ")}` : "see: hs auth list",
+    );
+  }
+  const count = rows.filter((r) => r.provider === name).length;
+  if (Number(index) >= count) {
+    throw new HarnessError(
+      `no credential ${name} ${index} in ${shown}: ${name} has ${count} (index ${
+        count === 1 ? "0" : `0–${count - 1}`
+      })`,
+      "see: hs auth list",
+    );
+  }
+  await removeKey(path, name, Number(index));
+  cli.stdout(`removed ${name} ${index} from ${shown}\n`);
+  return 0;
+}
+
+/** Registers `hs auth` (set, list, rm) on the CLI program. */
+export function registerAuthCommand(
+  program: Command,
+  cli: CliContext,
+  withHarness: WithHarness,
+): void {
+  const auth = program.command("auth").description(
+    "store API keys for providers (0600 .auth.json; never printed)",
+  );
+  auth.command("set").description("store a key: piped on stdin, or typed at a hidden prompt")
+    .argument("<name>", "provider name (see: hs providers)")
+    .option("--local", "write the nearest project .harness/.auth.json instead of HARNESS_HOME")
+    .action(async (name, o) => {
+      await withHarness({}, (h) => authSet(h, cli, name, o));
+    });
+  auth.command("list").description("list stored credentials (masked)")
+    .action(async () => {
+      await withHarness({}, (h) => authList(h, cli));
+    });
+  auth.command("rm").description("remove one stored credential")
+    .argument("<name>", "provider name")
+    .argument("<index>", "index shown by: hs auth list")
+    .option("--local", "remove from the nearest project .harness/.auth.json")
+    .action(async (name, index, o) => {
+      await withHarness({}, (h) => authRm(h, cli, name, index, o));
+    });
+}

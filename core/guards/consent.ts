@@ -1,0 +1,67 @@
+/**
+ * Consent for `ask` decisions: in the REPL the user answers once / always
+ * (for this session) / never; headless runs deny unless `--yes`. Answers of
+ * "always" and "never" are remembered per rule for the life of the floor.
+ *
+ * @module
+ */
+import process from "node:process";
+import readline from "node:readline";
+
+/** An answer to a consent question. */
+export type Answer = "once" | "always" | "never";
+
+/** Asks the user; resolves to the answer. */
+export type Asker = (question: string) => Promise<Answer>;
+
+/** Parses a typed answer (anything unclear is "never"). */
+export function parseAnswer(text: string): Answer {
+  const t = text.trim().toLowerCase();
+  if (t === "o" || t === "once" || t === "y" || t === "yes") return "once";
+  if (t === "a" || t === "always") return "always";
+  return "never";
+}
+
+/** Asks on the terminal (stdin/stdout) with readline; the REPL is not reading during a turn. */
+export const terminalAsker: Asker = async (question) => {
+  const rl = readline.createInterface({ input: process.stdin, output: process.stdout });
+  try {
+    const closed = new Promise<string>((resolve) => rl.once("close", () => resolve("")));
+    const asked = new Promise<string>((resolve) => rl.question(question, resolve));
+    const answer = await Promise.race([asked, closed]);
+    return parseAnswer(answer);
+  } catch {
+    return "never";
+  } finally {
+    rl.close();
+  }
+};
+
+/** Remembers "always" / "never" per key for one session. */
+export class ConsentStore {
+  #memory = new Map<string, "always" | "never">();
+  #asker?: Asker;
+  #yes: boolean;
+
+  /** `asker` undefined = headless. */
+  constructor(opts: { asker?: Asker; yes?: boolean }) {
+    this.#asker = opts.asker;
+    this.#yes = opts.yes === true;
+  }
+
+  /** True when interactive prompts are possible. */
+  get interactive(): boolean {
+    return this.#asker !== undefined;
+  }
+
+  /** Resolves an ask: remembered answer, `--yes`, the prompt, or (headless) no. */
+  async consent(key: string, question: string): Promise<boolean> {
+    const known = this.#memory.get(key);
+    if (known) return known === "always";
+    if (this.#yes) return true;
+    if (!this.#asker) return false;
+    const a = await this.#asker(question);
+    if (a === "always" || a === "never") this.#memory.set(key, a);
+    return a !== "never";
+  }
+}

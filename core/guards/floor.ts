@@ -1,0 +1,356 @@
+/**
+ * The effect floor (DESIGN §5, step 2): a {@link Floor} built from the policy
+ * chain (process → user settings → project settings → CLI flags → ceiling)
+ * and the permission rules, plus the runtime that enforces the policy for
+ * the built-in tools: a permission-narrowed worker for file access and the
+ * OS sandbox for child processes.
+ *
+ * @module
+ */
+import { dirname, join } from "node:path";
+import { HarnessError } from "../errors.ts";
+import type { ToolEffects, ToolFs } from "../types.ts";
+import type { Decision, EffectCall, Floor } from "./dispatch.ts";
+import { type Asker, ConsentStore } from "./consent.ts";
+import {
+  clampToProcess,
+  denied,
+  type Effect,
+  EFFECTS,
+  expandPath,
+  type FloorSettings,
+  floorSettingsSchema,
+  formatGrant,
+  grants,
+  isEmptyLayer,
+  type LayerInput,
+  layerPolicy,
+  narrowerThan,
+  type PolicyLayer,
+  type PolicyPlaces,
+  type Preset,
+  processLayer,
+  type ResolvedPolicy,
+  resolvePolicy,
+} from "./policy.ts";
+import { DEFAULT_RULES, evaluate, parseRules, type Rule, subjectOf } from "./rules.ts";
+import { openWorkerFs, type WorkerFs, type WorkerPermissions } from "../sandbox/fs_worker.ts";
+import { OsSandbox } from "../sandbox/os_sandbox.ts";
+
+/** What the command line asks of the floor. */
+export interface FloorRequest {
+  /** `--floor read-only|workspace|full`. */
+  preset?: Preset;
+  /** `--allow-read/-write/-net/-run/-env` (lists, or "all"). */
+  allow?: Partial<Record<Effect, "all" | string[]>>;
+  /** `--deny-*`. */
+  deny?: Partial<Record<Effect, string[]>>;
+  /** Approve every `ask` (headless). */
+  yes?: boolean;
+  /** Run child processes without an OS sandbox when none is available. */
+  unsandboxed?: boolean;
+  /** Prompts for `ask` decisions (the REPL); absent = headless. */
+  asker?: Asker;
+  /** A bot's effect ceiling, applied last. */
+  ceiling?: LayerInput;
+  /** Where notices go (once per process for a missing sandbox). */
+  warn?: (line: string) => void;
+}
+
+/** Where the floor lives. */
+export interface FloorPlaces extends PolicyPlaces {
+  /** The process environment (PATH, HARNESS_BWRAP). */
+  env: Record<string, string | undefined>;
+  /** Whether a workspace's `.harness/` is trusted (its allow rules count only then). */
+  isTrusted(dir: string): boolean;
+}
+
+function readSettings(path: string): FloorSettings | undefined {
+  let text: string;
+  try {
+    text = Deno.readTextFileSync(path);
+  } catch (err) {
+    if (err instanceof Deno.errors.NotFound) return undefined;
+    throw new HarnessError(`cannot read ${path}: ${(err as Error).message}`);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    throw new HarnessError(
+      `${path} is not valid JSON`,
+      "fix it or remove it (see docs/security.md)",
+    );
+  }
+  const r = floorSettingsSchema.safeParse(data);
+  if (!r.success) {
+    const issue = r.error.issues[0];
+    throw new HarnessError(
+      `${path}: ${issue.path.join(".") || "(top)"}: ${issue.message}`,
+      'floor.json holds {"preset", "allow": {read,write,net,run,env}, "deny": {...}, "rules": {allow,ask,deny}}',
+    );
+  }
+  return r.data;
+}
+
+/** Project `floor.json` files from `/` down to the workspace (the home's own excluded). */
+function projectSettingsFiles(workspace: string, home: string): string[] {
+  const out: string[] = [];
+  let cur = workspace;
+  for (;;) {
+    const f = join(cur, ".harness", "floor.json");
+    if (join(cur, ".harness") !== home) out.unshift(f);
+    const up = dirname(cur);
+    if (up === cur) break;
+    cur = up;
+  }
+  return out;
+}
+
+function settingsLayer(s: FloorSettings): LayerInput {
+  return { preset: s.preset, allow: s.allow, deny: s.deny };
+}
+
+/** The effect floor. */
+export class EffectFloor implements Floor {
+  readonly resolved: ResolvedPolicy;
+  readonly rules: Rule[];
+  readonly places: FloorPlaces;
+  readonly sandbox: OsSandbox;
+  /** True when the policy grants less than the process holds (children need the OS sandbox). */
+  readonly narrower: boolean;
+  readonly effects: ToolEffects;
+  #consent: ConsentStore;
+  #fs?: WorkerFs;
+  #processPartial: Effect[];
+  #preset: string;
+
+  private constructor(
+    resolved: ResolvedPolicy,
+    rules: Rule[],
+    places: FloorPlaces,
+    req: FloorRequest,
+    processPartial: Effect[],
+    preset: string,
+  ) {
+    this.resolved = resolved;
+    this.rules = rules;
+    this.places = places;
+    this.#processPartial = processPartial;
+    this.#preset = preset;
+    this.narrower = narrowerThan(resolved.policy, resolved.layers[0].policy);
+    this.#consent = new ConsentStore({ asker: req.asker, yes: req.yes });
+    this.sandbox = new OsSandbox({
+      policy: resolved.policy,
+      narrower: this.narrower,
+      env: places.env,
+      userHome: places.userHome,
+      unsandboxed: req.unsandboxed === true,
+      warn: req.warn ?? ((l) => console.error(l)),
+    });
+    const fs: ToolFs = {
+      stat: (p) => this.#workerFs().stat(p),
+      readFile: (p) => this.#workerFs().readFile(p),
+      writeFileAtomic: (p, d) => this.#workerFs().writeFileAtomic(p, d),
+    };
+    this.effects = { fs, sandbox: this.sandbox };
+  }
+
+  /** Builds the floor from the process permissions, settings files and the request. */
+  static build(req: FloorRequest, places: FloorPlaces): EffectFloor {
+    const proc = processLayer();
+    const layers: PolicyLayer[] = [proc];
+    const rules = parseRules(DEFAULT_RULES, "default");
+    const userFile = join(places.home, "floor.json");
+    const user = readSettings(userFile);
+    let preset: string = "workspace (default)";
+    const add = (name: string, origin: string, l: LayerInput) => {
+      if (isEmptyLayer(l)) return;
+      if (l.preset) preset = `${l.preset} (${name})`;
+      layers.push({ name, origin, policy: layerPolicy(l, places) });
+    };
+    if (user) {
+      add("user", userFile, settingsLayer(user));
+      rules.push(...parseRules(user.rules, userFile));
+    }
+    for (const f of projectSettingsFiles(places.workspace, places.home)) {
+      const s = readSettings(f);
+      if (!s) continue;
+      add("project", f, settingsLayer(s));
+      const trusted = places.isTrusted(dirname(dirname(f)));
+      rules.push(...parseRules(trusted ? s.rules : { ...s.rules, allow: [] }, f));
+    }
+    add("flags", "command line", { preset: req.preset, allow: req.allow, deny: req.deny });
+    if (req.ceiling) add("ceiling", "bot effect ceiling", req.ceiling);
+    const fallback: PolicyLayer = {
+      name: "default",
+      origin: "preset workspace",
+      policy: layerPolicy({ preset: "workspace" }, places),
+    };
+    const resolved = resolvePolicy(layers, fallback);
+    resolved.policy = clampToProcess(resolved.policy, proc.partial);
+    return new EffectFloor(resolved, rules, places, req, proc.partial, preset);
+  }
+
+  /** The preset in force and who chose it. */
+  get preset(): string {
+    return this.#preset;
+  }
+
+  #workerFs(): WorkerFs {
+    if (!this.#fs) {
+      const p = this.resolved.policy;
+      const perm = (e: Effect): boolean | "inherit" | string[] => {
+        const g = p[e];
+        if (g === "all") return this.#processPartial.includes(e) ? "inherit" : true;
+        return g.length === 0 ? false : [...g];
+      };
+      const perms: WorkerPermissions = {
+        read: perm("read"),
+        write: perm("write"),
+        net: perm("net"),
+        env: perm("env"),
+        run: false,
+        ffi: false,
+        sys: false,
+        import: false,
+      };
+      this.#fs = openWorkerFs(
+        perms,
+        { read: p.deny.read, write: p.deny.write },
+        (kind, path, detail) => this.#explain(kind, path, detail),
+      );
+    }
+    return this.#fs;
+  }
+
+  #explain(kind: "read" | "write", path: string, detail: string): string {
+    const p = this.resolved.policy;
+    if (denied(kind, p.deny[kind], path) || /deny list/.test(detail)) {
+      return `denied by the effect floor (rule floor.deny.${kind}: ${path} is a protected file)`;
+    }
+    const real = /"([^"]+)"/.exec(detail)?.[1] ?? path;
+    return `denied by the effect floor (rule floor.${kind}: ` +
+      `${formatGrant(p[kind])}, from ${this.resolved.sources[kind]}): ${detail}. ` +
+      `To allow it: --allow-${kind} ${dirname(real)}`;
+  }
+
+  /** Path-level decision for a file effect, or undefined when the policy grants it. */
+  #pathDecision(kind: "read" | "write", path: string): Decision | undefined {
+    const p = this.resolved.policy;
+    if (denied(kind, p.deny[kind], path)) {
+      return {
+        decision: "deny",
+        rule: `floor.deny.${kind}`,
+        reason: `${path} is protected (never ${
+          kind === "read" ? "readable" : "writable"
+        } by tools)`,
+      };
+    }
+    if (!grants(kind, p[kind], path)) {
+      return {
+        decision: "deny",
+        rule: `floor.${kind}`,
+        reason: `${path} is outside the effect policy (${kind}: ${formatGrant(p[kind])}, from ${
+          this.resolved.sources[kind]
+        }); to allow it: --allow-${kind} ${dirname(path)}`,
+      };
+    }
+    return undefined;
+  }
+
+  /** Allow / ask / deny for one call: the policy first, then the rules (deny first). */
+  async decide(call: EffectCall): Promise<Decision> {
+    const subject = subjectOf(call.tool, call.input, this.places);
+    const p = this.resolved.policy;
+    if (subject.path !== undefined) {
+      const kinds: ("read" | "write")[] = call.point === "read"
+        ? ["read"]
+        : call.point === "write"
+        ? ["write"]
+        : call.point === "edit"
+        ? ["read", "write"]
+        : [];
+      for (const k of kinds) {
+        const d = this.#pathDecision(k, subject.path);
+        if (d) return d;
+      }
+    }
+    if (subject.shell) {
+      for (const c of subject.shell.commands) {
+        if (!grants("run", p.run, c[0]) || denied("run", p.deny.run, c[0])) {
+          return {
+            decision: "deny",
+            rule: "floor.run",
+            reason: `\`${c[0]}\` is not an allowed executable (run: ${
+              formatGrant(p.run)
+            }, from ${this.resolved.sources.run}); to allow it: --allow-run ${c[0]}`,
+          };
+        }
+      }
+      for (const w of subject.shell.writes) {
+        if (/^\/dev\/(null|stdout|stderr|fd\/|tty)/.test(w) || w.includes("$") || w.includes("…")) {
+          continue;
+        }
+        const d = this.#pathDecision("write", expandPath(w, this.places));
+        if (d) return { ...d, reason: `redirection to ${d.reason}` };
+      }
+    }
+    const r = evaluate(this.rules, subject, this.places, "allow");
+    if (r.verdict === "deny") return { decision: "deny", rule: r.rule, reason: r.reason };
+    if (call.point === "shell" || call.owner.startsWith("/")) {
+      const refusal = await this.sandbox.refusal(call.tool === "bash" ? "bash" : call.owner);
+      if (refusal) return { decision: "deny", rule: "floor.sandbox", reason: refusal };
+    }
+    return { decision: r.verdict, rule: r.rule, reason: r.reason };
+  }
+
+  /** Resolves an ask: the REPL prompts; headless denies unless `--yes`. */
+  ask(call: EffectCall, d: Decision): Promise<boolean> {
+    const subject = subjectOf(call.tool, call.input, this.places);
+    const what = subject.shell
+      ? `run \`${String((call.input as { command?: string }).command).slice(0, 200)}\``
+      : subject.path
+      ? `${call.tool} ${subject.path}`
+      : call.tool;
+    return this.#consent.consent(
+      `${call.tool}\u0000${d.rule}`,
+      `\nhs: the agent wants to ${what} (rule ${d.rule}).\n` +
+        "Allow? [o]nce / [a]lways this session / [n]ever: ",
+    );
+  }
+
+  /** Lines describing the effective policy and where each part came from. */
+  describe(): string[] {
+    const p = this.resolved.policy;
+    const s = this.resolved.sources;
+    const lines = [`preset   ${this.#preset}`];
+    for (const e of EFFECTS) {
+      let g = formatGrant(p[e]);
+      if (e === "env" && p.env !== "all") g += " (+ PATH, HOME, LANG, TERM, HARNESS_* …)";
+      lines.push(`${e.padEnd(8)} ${g}  ← ${s[e]}`);
+    }
+    for (const e of EFFECTS) {
+      if (p.deny[e].length) lines.push(`deny ${e.padEnd(4)} ${p.deny[e].join(", ")}`);
+    }
+    lines.push(
+      `layers   ${this.resolved.layers.map((l) => `${l.name} (${l.origin})`).join(" → ")}`,
+    );
+    lines.push(
+      `children ${
+        this.narrower
+          ? "OS sandbox required (policy narrower than process)"
+          : "no narrowing: run directly"
+      }`,
+    );
+    lines.push("rules (deny first, then ask, then allow):");
+    for (const r of this.rules) lines.push(`  ${r.verdict.padEnd(5)} ${r.text}  ← ${r.source}`);
+    return lines;
+  }
+
+  /** Releases the file worker. */
+  close(): void {
+    this.#fs?.close();
+    this.#fs = undefined;
+  }
+}

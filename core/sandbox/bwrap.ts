@@ -1,0 +1,213 @@
+/**
+ * The OS sandbox for child processes on Linux: bubblewrap. A child sees a
+ * read-only root made of the system directories it needs to run, the
+ * policy's readable paths (read-only) and writable paths (read-write), the
+ * deny list masked, no network unless the policy grants some, a cleared
+ * environment plus an allow-list, its own PID namespace, and it dies with
+ * its parent.
+ *
+ * @module
+ */
+import { dirname } from "node:path";
+import type { EffectPolicy } from "../guards/policy.ts";
+
+/** Whether bubblewrap works here, and why not. */
+export interface SandboxProbe {
+  ok: boolean;
+  bwrap?: string;
+  reason?: string;
+}
+
+const probes = new Map<string, Promise<SandboxProbe>>();
+
+function findOnPath(name: string, path: string): string | undefined {
+  for (const dir of [...path.split(":").filter(Boolean), "/usr/bin", "/bin", "/usr/local/bin"]) {
+    try {
+      const info = Deno.statSync(`${dir}/${name}`);
+      if (info.isFile && ((info.mode ?? 0o111) & 0o111) !== 0) return `${dir}/${name}`;
+    } catch { /* not here */ }
+  }
+  return undefined;
+}
+
+/**
+ * Checks once per process (per binary) that bubblewrap exists and can create the
+ * namespaces we use. `HARNESS_BWRAP` overrides the binary (a missing path simulates
+ * a machine without it).
+ */
+export function probeBwrap(env: Record<string, string | undefined>): Promise<SandboxProbe> {
+  if (Deno.build.os !== "linux") {
+    return Promise.resolve({
+      ok: false,
+      reason:
+        `no OS sandbox for ${Deno.build.os} yet (Linux uses bubblewrap; see docs/security.md)`,
+    });
+  }
+  const bin = env.HARNESS_BWRAP ?? findOnPath("bwrap", env.PATH ?? "");
+  const key = bin ?? "";
+  let p = probes.get(key);
+  if (!p) {
+    p = (async (): Promise<SandboxProbe> => {
+      if (!bin) {
+        return {
+          ok: false,
+          reason: "bubblewrap (bwrap) is not installed (install it: apt-get install bubblewrap)",
+        };
+      }
+      try {
+        const out = await new Deno.Command(bin, {
+          args: [
+            "--ro-bind",
+            "/",
+            "/",
+            "--unshare-all",
+            "--die-with-parent",
+            "--",
+            "/bin/true",
+          ],
+          stdin: "null",
+          stdout: "null",
+          stderr: "piped",
+          clearEnv: true,
+        }).output();
+        if (out.success) return { ok: true, bwrap: bin };
+        const why = new TextDecoder().decode(out.stderr).trim().split("\n")[0];
+        return {
+          ok: false,
+          bwrap: bin,
+          reason: `bubblewrap cannot create namespaces here: ${why} ` +
+            "(allow unprivileged user namespaces, e.g. sysctl kernel.unprivileged_userns_clone=1)",
+        };
+      } catch (err) {
+        return { ok: false, reason: `cannot run ${bin}: ${(err as Error).message}` };
+      }
+    })();
+    probes.set(key, p);
+  }
+  return p;
+}
+
+/** Directories a program needs to run (read-only). */
+const SYSTEM_DIRS = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/opt"];
+/** Files and directories of /etc that programs need; the rest of /etc stays hidden. */
+const ETC = [
+  "/etc/ld.so.cache",
+  "/etc/ld.so.conf",
+  "/etc/ld.so.conf.d",
+  "/etc/alternatives",
+  "/etc/passwd",
+  "/etc/group",
+  "/etc/nsswitch.conf",
+  "/etc/localtime",
+  "/etc/ssl",
+  "/etc/ca-certificates",
+  "/etc/hosts",
+  "/etc/resolv.conf",
+  "/etc/host.conf",
+  "/etc/mime.types",
+  "/etc/gitconfig",
+  "/etc/bash.bashrc",
+  "/etc/profile",
+  "/etc/inputrc",
+  "/etc/terminfo",
+  "/etc/python3",
+];
+
+/** Variables a sandboxed child keeps (plus HARNESS_*, LC_* and the policy's env list). */
+export const BASE_ENV = [
+  "PATH",
+  "HOME",
+  "USER",
+  "LOGNAME",
+  "LANG",
+  "LANGUAGE",
+  "TERM",
+  "TZ",
+  "SHELL",
+  "NO_COLOR",
+  "COLORTERM",
+  "TMPDIR",
+];
+
+/** The environment a child keeps under a policy. */
+export function filterEnv(
+  env: Record<string, string>,
+  policy: EffectPolicy,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) {
+    if (policy.deny.env.includes(k)) continue;
+    const keep = policy.env === "all" || BASE_ENV.includes(k) || k.startsWith("HARNESS_") ||
+      k.startsWith("LC_") || policy.env.includes(k);
+    if (keep) out[k] = v;
+  }
+  return out;
+}
+
+/** Directories of the toolchain on PATH (a `…/bin` or `…/shims` entry exposes its parent). */
+export function toolchainDirs(path: string, userHome: string): string[] {
+  const out = new Set<string>();
+  for (const d of path.split(":").filter((x) => x.startsWith("/"))) {
+    out.add(d);
+    if (/\/(bin|sbin|shims)$/.test(d)) {
+      const parent = dirname(d);
+      if (
+        parent !== "/" && parent !== userHome && parent !== "/usr" && parent !== dirname(userHome)
+      ) {
+        out.add(parent);
+      }
+    }
+  }
+  return [...out];
+}
+
+function lstat(p: string): Deno.FileInfo | undefined {
+  try {
+    return Deno.lstatSync(p);
+  } catch {
+    return undefined;
+  }
+}
+
+/** What to expose besides the policy. */
+export interface BwrapExtras {
+  /** Read-only extras (toolchain dirs, the executable's own directory). */
+  readOnly: string[];
+  /** Writable extras (e.g. the session directory for hooks). */
+  writable: string[];
+  cwd: string;
+}
+
+/** bubblewrap arguments for a policy (everything before `--`). */
+export function bwrapArgs(policy: EffectPolicy, extras: BwrapExtras): string[] {
+  const a: string[] = ["--die-with-parent", "--unshare-all"];
+  if (policy.net === "all" || policy.net.length > 0) a.push("--share-net");
+  if (policy.read === "all") a.push("--ro-bind", "/", "/");
+  else {
+    // no stat here: a permission-scoped process may not read them, bwrap can
+    // (a symlinked /bin or /lib is bound as the directory it points to)
+    for (const d of [...SYSTEM_DIRS, ...ETC]) a.push("--ro-bind-try", d, d);
+    for (const d of [...extras.readOnly, ...policy.read]) {
+      if (lstat(d)) a.push("--ro-bind-try", d, d);
+    }
+  }
+  a.push("--dev", "/dev", "--proc", "/proc");
+  const writable = policy.write === "all" ? [] : [...policy.write, ...extras.writable];
+  if (policy.write === "all") a.push("--bind", "/", "/");
+  for (const d of writable) if (lstat(d)) a.push("--bind-try", d, d);
+  // masks: denied paths become empty (files) or empty tmpfs (directories), read-only
+  for (const d of new Set([...policy.deny.read, ...policy.deny.write])) {
+    const info = lstat(d);
+    if (!info) continue;
+    if (info.isDirectory) a.push("--tmpfs", d, "--remount-ro", d);
+    else a.push("--ro-bind", "/dev/null", d);
+  }
+  if (policy.write !== "all") {
+    for (const d of policy.deny.write) {
+      if (policy.deny.read.includes(d)) continue;
+      if (lstat(d)?.isFile) a.push("--ro-bind-try", d, d);
+    }
+  }
+  a.push("--remount-ro", "/", "--chdir", extras.cwd);
+  return a;
+}

@@ -1,0 +1,319 @@
+/**
+ * File access for the built-in file tools inside a Deno Worker whose
+ * `deno.permissions` are exactly the effect policy (every key explicit).
+ * The runtime refuses what the policy does not grant; because Deno checks
+ * the path as written, the worker also resolves symlinks and asks its own
+ * permission state about the real target, so a link inside the workspace
+ * cannot reach outside it. One warm worker per policy is shared by every
+ * harness in the process.
+ *
+ * The worker's code is a self-contained function (no imports), loaded from a
+ * blob URL, so it survives `deno bundle` and `deno compile` unchanged.
+ *
+ * @module
+ */
+import type { ToolFileInfo, ToolFs } from "../types.ts";
+
+/** Worker permissions: the effect policy in Deno's terms. */
+export interface WorkerPermissions {
+  read: boolean | "inherit" | string[];
+  write: boolean | "inherit" | string[];
+  net: boolean | "inherit" | string[];
+  env: boolean | "inherit" | string[];
+  run: false;
+  ffi: false;
+  sys: false;
+  import: false;
+}
+
+/** Raised when the floor refuses a file operation. */
+export class FloorDenied extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "FloorDenied";
+  }
+}
+
+/** The worker body. Runs in the worker; must not reference anything outside itself. */
+function workerMain(): void {
+  const scope = globalThis as unknown as {
+    onmessage: ((e: MessageEvent) => void) | null;
+    postMessage(m: unknown): void;
+  };
+  let denyRead: string[] = [];
+  let denyWrite: string[] = [];
+  const within = (p: string, d: string) => p === d || p.startsWith(d === "/" ? "/" : d + "/");
+  const notCapable = (kind: string, path: string, via?: string) => {
+    const e = new Error(
+      `Requires ${kind} access to "${path}"${via ? ` (the real path of ${via})` : ""}`,
+    );
+    e.name = "NotCapable";
+    return e;
+  };
+  const dirOf = (p: string) => p.slice(0, p.lastIndexOf("/")) || "/";
+  const check = (kind: "read" | "write", real: string, given: string) => {
+    const deny = kind === "read" ? denyRead : denyWrite;
+    if (deny.some((d) => within(real, d))) {
+      const e = new Error(`"${real}" is on the floor's ${kind} deny list`);
+      e.name = "Denied";
+      throw e;
+    }
+    const state = Deno.permissions.querySync({ name: kind, path: real }).state;
+    if (state !== "granted") throw notCapable(kind, real, real !== given ? given : undefined);
+  };
+  /** Real path of `p`, or of its nearest existing ancestor joined with the rest. */
+  const realOf = (p: string): string => {
+    let rest = "";
+    let cur = p;
+    for (;;) {
+      try {
+        const r = Deno.realPathSync(cur);
+        return rest ? (r === "/" ? "" : r) + rest : r;
+      } catch (err) {
+        if ((err as Error).name !== "NotFound" || cur === "/") throw err;
+        rest = cur.slice(cur.lastIndexOf("/")) + rest;
+        cur = dirOf(cur);
+      }
+    }
+  };
+  const ops: Record<string, (a: { path: string; data?: Uint8Array }) => Promise<unknown>> = {
+    stat: async ({ path }) => {
+      // a path the policy lets us write may be probed even when it is not readable
+      const either = (real: string) => {
+        try {
+          check("read", real, path);
+        } catch (err) {
+          try {
+            check("write", real, path);
+          } catch {
+            throw err;
+          }
+        }
+      };
+      either(path);
+      let info: Deno.FileInfo;
+      try {
+        info = await Deno.stat(path);
+      } catch (err) {
+        const n = (err as Error).name;
+        if (n === "NotFound" || n === "NotADirectory") return null;
+        throw err;
+      }
+      either(realOf(path));
+      return {
+        isFile: info.isFile,
+        isDirectory: info.isDirectory,
+        size: info.size,
+        mode: info.mode,
+      };
+    },
+    read: async ({ path }) => {
+      check("read", path, path);
+      check("read", realOf(path), path);
+      return await Deno.readFile(path);
+    },
+    write: async ({ path, data }) => {
+      check("write", path, path);
+      const target = realOf(path);
+      check("write", target, path);
+      const dir = dirOf(target);
+      await Deno.mkdir(dir, { recursive: true });
+      let mode: number | undefined;
+      try {
+        mode = (await Deno.stat(target)).mode ?? undefined;
+      } catch { /* new file */ }
+      const tmp = `${dir}/.${target.slice(dir.length + 1)}.${crypto.randomUUID().slice(0, 8)}.tmp`;
+      try {
+        const f = await Deno.open(tmp, {
+          write: true,
+          createNew: true,
+          mode: mode !== undefined ? mode & 0o7777 : 0o666,
+        });
+        try {
+          let n = 0;
+          while (n < data!.length) n += await f.write(data!.subarray(n));
+          await f.sync();
+        } finally {
+          f.close();
+        }
+        if (mode !== undefined) await Deno.chmod(tmp, mode & 0o7777);
+        await Deno.rename(tmp, target);
+      } catch (err) {
+        await Deno.remove(tmp).catch(() => {});
+        throw err;
+      }
+      return null;
+    },
+  };
+  scope.onmessage = async (e: MessageEvent) => {
+    const { id, op, args } = e.data as {
+      id: number;
+      op: string;
+      args: { path: string; data?: Uint8Array; denyRead?: string[]; denyWrite?: string[] };
+    };
+    if (op === "init") {
+      denyRead = args.denyRead ?? [];
+      denyWrite = args.denyWrite ?? [];
+      scope.postMessage({ id, ok: true, value: null });
+      return;
+    }
+    try {
+      const value = await ops[op](args);
+      scope.postMessage({ id, ok: true, value });
+    } catch (err) {
+      const x = err as Error;
+      scope.postMessage({
+        id,
+        ok: false,
+        name: x?.name ?? "Error",
+        message: x?.message ?? String(x),
+      });
+    }
+  };
+}
+
+let blobUrl: string | undefined;
+function workerUrl(): string {
+  blobUrl ??= URL.createObjectURL(
+    new Blob([`(${workerMain.toString()})();`], { type: "application/javascript" }),
+  );
+  return blobUrl;
+}
+
+interface Pending {
+  resolve(v: unknown): void;
+  reject(e: Error): void;
+}
+
+/** One warm worker with a given permission set. */
+class PolicyWorker {
+  readonly key: string;
+  refs = 0;
+  #worker?: Worker;
+  #next = 1;
+  #pending = new Map<number, Pending>();
+  #dead?: string;
+
+  constructor(key: string, perms: WorkerPermissions, deny: { read: string[]; write: string[] }) {
+    this.key = key;
+    try {
+      this.#worker = new Worker(workerUrl(), {
+        type: "module",
+        name: "hs-floor-fs",
+        deno: { permissions: perms },
+      } as WorkerOptions);
+    } catch (err) {
+      this.#dead = `cannot start the permission-scoped file worker: ${(err as Error).message} ` +
+        '(run deno with --unstable-worker-options, or "unstable": ["worker-options"] in deno.json)';
+      return;
+    }
+    this.#worker.onmessage = (e: MessageEvent) => {
+      const m = e.data as {
+        id: number;
+        ok: boolean;
+        value?: unknown;
+        name?: string;
+        message?: string;
+      };
+      const p = this.#pending.get(m.id);
+      if (!p) return;
+      this.#pending.delete(m.id);
+      if (m.ok) p.resolve(m.value);
+      else {
+        const err = new Error(m.message);
+        err.name = m.name ?? "Error";
+        p.reject(err);
+      }
+    };
+    this.#worker.onerror = (e: ErrorEvent) => {
+      e.preventDefault();
+      this.#dead = e.message;
+      for (const p of this.#pending.values()) {
+        p.reject(new Error(`file worker failed: ${e.message}`));
+      }
+      this.#pending.clear();
+    };
+    this.call("init", { path: "", denyRead: deny.read, denyWrite: deny.write }).catch(() => {});
+  }
+
+  call(op: string, args: Record<string, unknown>): Promise<unknown> {
+    if (this.#dead || !this.#worker) {
+      return Promise.reject(new Error(`file worker failed: ${this.#dead}`));
+    }
+    const worker = this.#worker;
+    const id = this.#next++;
+    return new Promise((resolve, reject) => {
+      this.#pending.set(id, { resolve, reject });
+      worker.postMessage({ id, op, args });
+    });
+  }
+
+  terminate(): void {
+    this.#worker?.terminate();
+    for (const p of this.#pending.values()) p.reject(new Error("file worker stopped"));
+    this.#pending.clear();
+  }
+}
+
+const pool = new Map<string, PolicyWorker>();
+
+/** How a denial is explained to the model. */
+export type DenialExplainer = (kind: "read" | "write", path: string, detail: string) => string;
+
+/** A {@link ToolFs} backed by a shared warm worker; `close()` releases it. */
+export interface WorkerFs extends ToolFs {
+  close(): void;
+}
+
+/**
+ * Opens (or reuses) the worker for a permission set. Denials (NotCapable,
+ * PermissionDenied, the deny list) become {@link FloorDenied} errors whose message
+ * the explainer writes (path and rule).
+ */
+export function openWorkerFs(
+  perms: WorkerPermissions,
+  deny: { read: string[]; write: string[] },
+  explain: DenialExplainer,
+): WorkerFs {
+  const key = JSON.stringify([perms, deny]);
+  let w = pool.get(key);
+  if (!w) {
+    w = new PolicyWorker(key, perms, deny);
+    pool.set(key, w);
+  }
+  w.refs++;
+  const worker = w;
+  let closed = false;
+  const call = async (op: string, kind: "read" | "write", path: string, data?: Uint8Array) => {
+    try {
+      return await worker.call(op, data ? { path, data } : { path });
+    } catch (err) {
+      const e = err as Error;
+      if (e.name === "NotCapable" || e.name === "PermissionDenied" || e.name === "Denied") {
+        const k = /Requires write access/.test(e.message) ? "write" : kind;
+        throw new FloorDenied(explain(k, path, e.message));
+      }
+      throw err;
+    }
+  };
+  return {
+    async stat(path) {
+      return (await call("stat", "read", path)) as ToolFileInfo | undefined ?? undefined;
+    },
+    async readFile(path) {
+      return (await call("read", "read", path)) as Uint8Array;
+    },
+    async writeFileAtomic(path, data) {
+      await call("write", "write", path, data);
+    },
+    close() {
+      if (closed) return;
+      closed = true;
+      worker.refs--;
+      if (worker.refs === 0) {
+        worker.terminate();
+        pool.delete(worker.key);
+      }
+    },
+  };
+}

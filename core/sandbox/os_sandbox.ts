@@ -1,0 +1,92 @@
+/**
+ * {@link ChildSandbox} for the effect floor: wraps child processes in
+ * bubblewrap when the policy is narrower than the process; when no OS
+ * sandbox is available it says so once and refuses, unless the user chose
+ * `--unsandboxed` (then it warns on every call).
+ *
+ * @module
+ */
+import { dirname } from "node:path";
+import type { ChildSandbox, SpawnSpec } from "../types.ts";
+import type { EffectPolicy } from "../guards/policy.ts";
+import { bwrapArgs, filterEnv, probeBwrap, type SandboxProbe, toolchainDirs } from "./bwrap.ts";
+
+/** Options of {@link OsSandbox}. */
+export interface OsSandboxOptions {
+  policy: EffectPolicy;
+  /** True when the policy grants less than the process holds. */
+  narrower: boolean;
+  /** The process environment (PATH for the toolchain, HARNESS_BWRAP). */
+  env: Record<string, string | undefined>;
+  userHome: string;
+  unsandboxed: boolean;
+  /** Where the one-time notice and per-call warnings go. */
+  warn(line: string): void;
+}
+
+/** The directory to expose for an executable: its `.harness` source, else its directory. */
+export function sourceDirOf(command: string): string {
+  const i = command.lastIndexOf("/.harness/");
+  if (i >= 0) return command.slice(0, i + "/.harness".length);
+  return dirname(command);
+}
+
+/** Child processes under the floor's policy. */
+export class OsSandbox implements ChildSandbox {
+  #o: OsSandboxOptions;
+  #told = false;
+
+  constructor(opts: OsSandboxOptions) {
+    this.#o = opts;
+  }
+
+  /** Whether bubblewrap works here (cached per process). */
+  probe(): Promise<SandboxProbe> {
+    return probeBwrap(this.#o.env);
+  }
+
+  /** The refusal text when children cannot run, or undefined when they can. */
+  async refusal(what: string): Promise<string | undefined> {
+    if (!this.#o.narrower || this.#o.unsandboxed) return undefined;
+    const p = await this.probe();
+    if (p.ok) return undefined;
+    this.#notice(p.reason!);
+    return `refused to run ${what}: no OS sandbox — ${p.reason}. The effect policy is ` +
+      "narrower than this process, so a child process would escape it. Fix: install bubblewrap, " +
+      "or run with --floor full (no narrowing) or --unsandboxed (run children unconfined)";
+  }
+
+  #notice(reason: string): void {
+    if (this.#told) return;
+    this.#told = true;
+    this.#o.warn(`hs: no OS sandbox for child processes: ${reason}`);
+  }
+
+  async prepare(spec: SpawnSpec, what: string): Promise<SpawnSpec | { refused: string }> {
+    const { policy } = this.#o;
+    const env = filterEnv(spec.env, policy);
+    if (!this.#o.narrower) return { ...spec, env };
+    const p = await this.probe();
+    if (!p.ok) {
+      this.#notice(p.reason!);
+      if (!this.#o.unsandboxed) return { refused: (await this.refusal(what))! };
+      this.#o.warn(`hs: warning: running ${what} without an OS sandbox (--unsandboxed)`);
+      return { ...spec, env };
+    }
+    const writable: string[] = [];
+    if (what.startsWith("hook") && spec.env.HARNESS_SESSION) {
+      writable.push(spec.env.HARNESS_SESSION);
+    }
+    const readOnly = [
+      ...toolchainDirs(this.#o.env.PATH ?? "", this.#o.userHome),
+      sourceDirOf(spec.command),
+    ];
+    const args = bwrapArgs(policy, { readOnly, writable, cwd: spec.cwd });
+    return {
+      command: p.bwrap!,
+      args: [...args, "--", spec.command, ...spec.args],
+      env,
+      cwd: spec.cwd,
+    };
+  }
+}

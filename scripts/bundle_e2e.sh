@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Builds dist/hs.js with `deno bundle` and runs the end-to-end tests against it
+# under the release's baked permissions (scripts/build.ts BAKED). CI uses this
+# where deno compile cannot download runtimes. Usage: scripts/bundle_e2e.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+deno run -A scripts/build.ts bundle
+flags="$(deno run -A scripts/build.ts flags)"
+out="$(deno run $flags dist/hs.js --version)"
+echo "bundle: $out"
+case "$out" in *"(rev "*) ;; *) echo "bundle --version lacks the git revision" >&2; exit 1 ;; esac
+# tests/support/workspace.ts runs this command instead of `deno run -A main.ts`
+export HS_E2E_CMD="run --quiet $flags $PWD/dist/hs.js"
+deno test -A --parallel tests/e2e tests/floor/escape_test.ts tests/floor/ask_test.ts
