@@ -1,0 +1,168 @@
+/**
+ * Benchmark workloads shared by `scheme_bench.ts` (deno bench) and `scheme_medians.ts`
+ * (median table for docs/scheme.md): the same programs in Harness Scheme, BiwaScheme, LIPS and
+ * plain JS.
+ *
+ * @module
+ */
+// deno-lint-ignore no-import-prefix -- bench-only dependency, kept out of deno.json on purpose
+import BiwaScheme from "npm:biwascheme@0.8.3";
+// deno-lint-ignore no-import-prefix -- bench-only dependency, kept out of deno.json on purpose
+import lipsModule from "npm:@jcubic/lips@0.20.3";
+import { Interpreter } from "../scheme/mod.ts";
+
+/** One workload: setup definitions, the measured expression, and a JS equivalent. */
+export interface Workload {
+  /** Name. */
+  name: string;
+  /** Scheme definitions (portable R7RS). */
+  defs: string;
+  /** Scheme expression measured. */
+  expr: string;
+  /** Plain JS equivalent. */
+  js: () => unknown;
+  /** Whether other Schemes run it (dicts are a Harness extension). */
+  portable: boolean;
+}
+
+function fib(n: number): number {
+  return n < 2 ? n : fib(n - 1) + fib(n - 2);
+}
+function tak(x: number, y: number, z: number): number {
+  return !(y < x) ? z : tak(tak(x - 1, y, z), tak(y - 1, z, x), tak(z - 1, x, y));
+}
+function queens(n: number): number {
+  const ok = (row: number, dist: number, placed: number[]): boolean =>
+    placed.length === 0 ||
+    (placed[0] !== row + dist && placed[0] !== row - dist && ok(row, dist + 1, placed.slice(1)));
+  const go = (k: number, placed: number[]): number => {
+    if (k === 0) return 1;
+    let c = 0;
+    for (let r = 1; r <= n; r++) {
+      if (ok(r, 1, placed) && !placed.includes(r)) c += go(k - 1, [r, ...placed]);
+    }
+    return c;
+  };
+  return go(n, []);
+}
+
+/** The workloads. */
+export const WORKLOADS: Workload[] = [
+  {
+    name: "fib 25",
+    defs: "(define (fib n) (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2)))))",
+    expr: "(fib 25)",
+    js: () => fib(25),
+    portable: true,
+  },
+  {
+    name: "tak 18 12 6",
+    defs:
+      "(define (tak x y z) (if (not (< y x)) z (tak (tak (- x 1) y z) (tak (- y 1) z x) (tak (- z 1) x y))))",
+    expr: "(tak 18 12 6)",
+    js: () => tak(18, 12, 6),
+    portable: true,
+  },
+  {
+    name: "tail loop 1e6",
+    defs: "(define (count-to n) (let loop ((i 0)) (if (< i n) (loop (+ i 1)) i)))",
+    expr: "(count-to 1000000)",
+    js: () => {
+      let i = 0;
+      while (i < 1000000) i++;
+      return i;
+    },
+    portable: true,
+  },
+  {
+    name: "nqueens 8",
+    defs: `(define (queens board-size)
+  (define (ok? row dist placed)
+    (or (null? placed)
+        (and (not (= (car placed) (+ row dist)))
+             (not (= (car placed) (- row dist)))
+             (ok? row (+ dist 1) (cdr placed)))))
+  (define (try k placed)
+    (if (= k 0) 1
+        (let loop ((r 1) (c 0))
+          (if (> r board-size) c
+              (loop (+ r 1)
+                    (if (and (ok? r 1 placed) (not (memv r placed)))
+                        (+ c (try (- k 1) (cons r placed)))
+                        c))))))
+  (try board-size '()))`,
+    expr: "(queens 8)",
+    js: () => queens(8),
+    portable: true,
+  },
+  {
+    name: "string building",
+    defs: `(define (build n)
+  (let loop ((i 0) (acc '()))
+    (if (= i n)
+        (string-length (apply string-append (reverse acc)))
+        (loop (+ i 1) (cons (number->string i) acc)))))`,
+    expr: "(build 20000)",
+    js: () => {
+      const acc: string[] = [];
+      for (let i = 0; i < 20000; i++) acc.push(String(i));
+      return acc.join("").length;
+    },
+    portable: true,
+  },
+  {
+    name: "dict-heavy",
+    defs: `(define (dict-bench n)
+  (let loop ((i 0) (d (dict)) (sum 0))
+    (if (= i n)
+        (+ sum (dict-count d))
+        (let* ((k (number->string (modulo i 64)))
+               (d2 (dict-set d k i)))
+          (loop (+ i 1) d2 (+ sum (dict-ref d2 k)))))))`,
+    expr: "(dict-bench 20000)",
+    js: () => {
+      let d = new Map<string, number>();
+      let sum = 0;
+      for (let i = 0; i < 20000; i++) {
+        const k = String(i % 64);
+        d = new Map(d).set(k, i);
+        sum += d.get(k)!;
+      }
+      return sum + d.size;
+    },
+    portable: false,
+  },
+];
+
+/** A Harness interpreter with all workloads defined. */
+export function harness(): Interpreter {
+  const s = new Interpreter({ limits: { fuel: 1e9, timeoutMs: 600_000 } });
+  for (const w of WORKLOADS) s.evaluateSync(w.defs);
+  return s;
+}
+
+/** A BiwaScheme interpreter with the portable workloads defined. */
+export function biwa(): { evaluate: (s: string) => unknown } {
+  const b = new BiwaScheme.Interpreter();
+  for (const w of WORKLOADS) if (w.portable) b.evaluate(w.defs);
+  return b;
+}
+
+/** LIPS (promise-based) with the portable workloads it supports defined. */
+export async function lips(): Promise<{ exec: (s: string) => Promise<unknown>; ok: Set<string> }> {
+  // deno-lint-ignore no-explicit-any
+  const L: any = (lipsModule as any).default ?? lipsModule;
+  const ok = new Set<string>();
+  for (const w of WORKLOADS) {
+    if (!w.portable) continue;
+    try {
+      await L.exec(w.defs);
+      const r = await L.exec(w.expr.replace(/\d+/, (d) => String(Math.min(Number(d), 5))));
+      // LIPS 0.20 has no proper tail calls: 10^6 iterations overflow its stack
+      if (r !== undefined && w.name !== "tail loop 1e6") ok.add(w.name);
+    } catch {
+      // unsupported by LIPS 0.20
+    }
+  }
+  return { exec: (s: string) => L.exec(s), ok };
+}

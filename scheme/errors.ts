@@ -1,0 +1,130 @@
+/**
+ * Error types: Scheme error objects, the JS exception that carries a raised Scheme object,
+ * and sandbox limit errors.
+ *
+ * @module
+ */
+import { formatLoc, type Loc, NIL, Pair } from "./types.ts";
+
+/** Kinds of built-in error objects. */
+export type ErrorKind =
+  | "error"
+  | "type"
+  | "arity"
+  | "unbound"
+  | "syntax"
+  | "read"
+  | "file"
+  | "range"
+  | "host"
+  | "limit";
+
+/** A Scheme error object (what `error` creates; `error-object?` is true of it). */
+export class ErrorObject {
+  /** Creates an error object. */
+  constructor(
+    public readonly message: string,
+    public readonly irritants: unknown = NIL,
+    public readonly kind: ErrorKind = "error",
+    public loc?: Loc,
+  ) {}
+}
+
+/** One backtrace frame. */
+export interface TraceFrame {
+  /** Procedure or form name, when known. */
+  name: string;
+  /** Source location of the call. */
+  loc?: Loc;
+}
+
+/** Printer hook, installed by printer.ts to avoid an import cycle. */
+export const errorHooks: { write: (x: unknown) => string } = { write: (x) => String(x) };
+
+/**
+ * The JS exception carrying a raised Scheme object (`payload`). Everything Scheme raises, and
+ * every host exception converted by the runtime, reaches the host as a SchemeError.
+ */
+export class SchemeError extends Error {
+  /** Scheme backtrace, innermost first. */
+  trace: TraceFrame[] = [];
+  /** Dynamic state at the raise point (runtime internal). */
+  dyn: unknown = undefined;
+  /** Creates an error carrying `payload`. */
+  constructor(public readonly payload: unknown, public continuable = false) {
+    super(describePayload(payload));
+    this.name = "SchemeError";
+  }
+  /** Location of the innermost known frame (or of the error object). */
+  get loc(): Loc | undefined {
+    const p = this.payload;
+    if (p instanceof ErrorObject && p.loc) return p.loc;
+    return this.trace.find((f) => f.loc)?.loc;
+  }
+  /** Full report: message then `at name (file:line:col)` per frame. */
+  report(): string {
+    const lines = [`error: ${this.message}`];
+    const p = this.payload;
+    if (p instanceof ErrorObject && p.loc) lines.push(`  at ${formatLoc(p.loc)}`);
+    for (const f of this.trace) lines.push(`  at ${f.name} (${formatLoc(f.loc)})`);
+    return lines.join("\n");
+  }
+}
+
+/** Which sandbox limit was exceeded. */
+export type LimitKind = "fuel" | "deadline" | "memory" | "depth";
+
+/** Raised when a sandbox limit is exceeded. Scheme handlers (`guard`) cannot catch it. */
+export class SchemeLimitError extends SchemeError {
+  /** Creates a limit error of the given kind. */
+  constructor(public readonly kind: LimitKind, msg: string) {
+    super(new ErrorObject(msg, NIL, "limit"));
+    this.name = "SchemeLimitError";
+  }
+}
+
+/** Formats a raised payload as a message. */
+export function describePayload(p: unknown): string {
+  if (p instanceof ErrorObject) {
+    let s = p.message;
+    let it = p.irritants;
+    while (it instanceof Pair) {
+      s += " " + errorHooks.write(it.car);
+      it = it.cdr;
+    }
+    return s;
+  }
+  return "non-error object raised: " + errorHooks.write(p);
+}
+
+/** Creates a SchemeError with an error object of the given kind. */
+export function schemeError(
+  kind: ErrorKind,
+  message: string,
+  irritants: unknown[] = [],
+  loc?: Loc,
+): SchemeError {
+  let l: unknown = NIL;
+  for (let i = irritants.length - 1; i >= 0; i--) l = new Pair(irritants[i], l);
+  return new SchemeError(new ErrorObject(message, l, kind, loc));
+}
+
+/** Throws a type error: `proc: expected <what>, got <value>`. */
+export function typeError(proc: string, what: string, got: unknown): never {
+  throw schemeError("type", `${proc}: expected ${what}, got`, [got]);
+}
+
+/** Throws a range error. */
+export function rangeError(proc: string, what: string, got: unknown): never {
+  throw schemeError("range", `${proc}: ${what} out of range:`, [got]);
+}
+
+/** Converts any thrown JS value into a SchemeError (host exceptions never leak raw). */
+export function toSchemeError(e: unknown): SchemeError {
+  if (e instanceof SchemeError) return e;
+  if (e instanceof RangeError && /call stack/i.test(e.message)) {
+    return new SchemeLimitError("depth", "recursion depth exceeded");
+  }
+  const msg = e instanceof Error ? e.message : String(e);
+  return schemeError("host", `host error: ${msg}`);
+}

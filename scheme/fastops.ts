@@ -1,0 +1,143 @@
+/**
+ * Specialised nodes for the hottest primitive calls (`+ - < > <= >= =` on two operands that
+ * are local variables or constants). Each (operator, operand shapes) combination gets its own
+ * generated function — built from fixed templates, never from program text — so V8 sees a
+ * monomorphic operator inside and no closure calls for the operands.
+ *
+ * @module
+ */
+import type { Node } from "./runtime.ts";
+
+/** Where an operand comes from. */
+export type Shape =
+  | { k: "L0"; slot: number }
+  | { k: "L1"; slot: number }
+  | { k: "K"; value: number }
+  | { k: "N"; node: Node };
+
+const OPS: Record<string, { expr: string; check: boolean }> = {
+  "+": { expr: "a + b", check: true },
+  "-": { expr: "a - b", check: true },
+  "<": { expr: "a < b", check: false },
+  ">": { expr: "a > b", check: false },
+  "<=": { expr: "a <= b", check: false },
+  ">=": { expr: "a >= b", check: false },
+  "=": { expr: "a === b", check: false },
+};
+
+/** True if `name` has a specialised template. */
+export function isFastOp(name: string): boolean {
+  return name in OPS;
+}
+
+type Factory = (
+  cell: { value: unknown },
+  prim: unknown,
+  sa: unknown,
+  sb: unknown,
+  slow: (f: unknown[], a: unknown, b: unknown) => unknown,
+  onErr: (e: unknown, f: unknown[], step: number, a: unknown, b: unknown) => unknown,
+) => Node;
+
+const cache = new Map<string, Factory>();
+
+function operand(s: Shape, v: string, slotVar: string): string {
+  switch (s.k) {
+    case "N":
+      return `${v} = ${slotVar}(f);`;
+    case "L0":
+      return `${v} = f[${slotVar}];`;
+    case "L1":
+      return `${v} = f[0][${slotVar}];`;
+    case "K":
+      return `${v} = ${slotVar};`;
+  }
+}
+
+/** The value passed to a generated function for an operand. */
+function arg(s: Shape): unknown {
+  return s.k === "K" ? s.value : s.k === "N" ? s.node : s.slot;
+}
+
+/**
+ * Builds a specialised node for `(op a b)`; `slow` handles every other case and `onErr` turns
+ * an exception thrown while evaluating operand number `step` into what must be rethrown.
+ */
+export function fastOp(
+  op: string,
+  a: Shape,
+  b: Shape,
+  cell: { value: unknown },
+  prim: unknown,
+  slow: (f: unknown[], a: unknown, b: unknown) => unknown,
+  onErr: (e: unknown, f: unknown[], step: number, a: unknown, b: unknown) => unknown,
+): Node {
+  const key = `${op}|${a.k}|${b.k}`;
+  let factory = cache.get(key);
+  if (!factory) {
+    const { expr, check } = OPS[op];
+    const guarded = a.k === "N" || b.k === "N";
+    const body = [
+      "return (f) => {",
+      "let a, b;",
+      guarded ? "let step = 1; try {" : "",
+      operand(a, "a", "sa"),
+      guarded ? "step = 2;" : "",
+      operand(b, "b", "sb"),
+      guarded ? "} catch (e) { throw onErr(e, f, step, a, b); }" : "",
+      'if (typeof a === "number" && typeof b === "number" && cell.value === prim) {',
+      check
+        ? `const r = ${expr}; if (r <= 9007199254740991 && r >= -9007199254740991) return r;`
+        : `return ${expr};`,
+      "}",
+      "return slow(f, a, b);",
+      "};",
+    ].join("\n");
+    factory = new Function("cell", "prim", "sa", "sb", "slow", "onErr", body) as Factory;
+    cache.set(key, factory);
+  }
+  return factory(cell, prim, arg(a), arg(b), slow, onErr);
+}
+
+type IfFactory = (
+  cell: { value: unknown },
+  prim: unknown,
+  sa: unknown,
+  sb: unknown,
+  slow: (f: unknown[], a: unknown, b: unknown) => unknown,
+  thenN: Node,
+  elseN: Node,
+) => Node;
+
+const ifCache = new Map<string, IfFactory>();
+
+/** Builds `(if (op a b) then else)` as one node; `slow` evaluates the whole `if` otherwise. */
+export function fastIf(
+  op: string,
+  a: Shape,
+  b: Shape,
+  cell: { value: unknown },
+  prim: unknown,
+  slow: (f: unknown[], a: unknown, b: unknown) => unknown,
+  thenN: Node,
+  elseN: Node,
+): Node {
+  const key = `${op}|${a.k}|${b.k}`;
+  let factory = ifCache.get(key);
+  if (!factory) {
+    const body = [
+      "return (f) => {",
+      "let a, b;",
+      operand(a, "a", "sa"),
+      operand(b, "b", "sb"),
+      'if (typeof a === "number" && typeof b === "number" && cell.value === prim) {',
+      `return (${OPS[op].expr}) ? thenN(f) : elseN(f);`,
+      "}",
+      "return slow(f, a, b);",
+      "};",
+    ].join("\n");
+    factory = new Function("cell", "prim", "sa", "sb", "slow", "thenN", "elseN", body) as IfFactory;
+    ifCache.set(key, factory);
+  }
+  return factory(cell, prim, arg(a), arg(b), slow, thenN, elseN);
+}

@@ -1,0 +1,461 @@
+/**
+ * The embeddable interpreter: environments, host primitives, evaluation (sync fast path,
+ * async when a host primitive returns a Promise), calling Scheme from TypeScript, and the
+ * module-loader hook.
+ *
+ * @module
+ */
+import {
+  Cell,
+  Environment,
+  EOF,
+  Keyword,
+  MString,
+  NIL,
+  Pair,
+  Parameter,
+  type Sym,
+  sym,
+  UNBOUND,
+} from "./types.ts";
+import { SchemeError, schemeError, SchemeLimitError, toSchemeError, typeError } from "./errors.ts";
+import {
+  apply,
+  applyHooks,
+  arityError,
+  callBody,
+  Capture,
+  CaseLambda,
+  CK,
+  Closure,
+  Continuation,
+  DEFAULT_LIMITS,
+  KF,
+  type Limits,
+  paramValue,
+  Prim,
+  R,
+  Run,
+  setState,
+  State,
+  Suspend,
+} from "./runtime.ts";
+import { compileToplevel, initCompiler } from "./compiler.ts";
+import { SPECIALS } from "./syntax.ts";
+import { installDerivedForms } from "./expander.ts";
+import { Reader } from "./reader.ts";
+import { printHooks } from "./printer.ts";
+import { LOCAL_PRELUDE, PRELUDE } from "./prelude.ts";
+import { def, type PrimTable, str } from "./primitives/util.ts";
+import { installLists } from "./primitives/lists.ts";
+import { installNumbers } from "./primitives/numbers.ts";
+import { installStrings } from "./primitives/strings.ts";
+import { installVectors } from "./primitives/vectors.ts";
+import { installControl } from "./primitives/control.ts";
+import { installIO, type StdPorts } from "./primitives/io.ts";
+import { dictRef, installDict } from "./primitives/dict.ts";
+
+initCompiler(SPECIALS.get("lambda")!, SPECIALS.get("letrec")!);
+
+applyHooks.other = (fn, args) => {
+  if (fn instanceof Keyword) {
+    if (args.length < 1 || args.length > 2) arityError(":" + fn.name, args.length);
+    return dictRef(args[0], fn, args[1]);
+  }
+  if (fn instanceof Parameter) {
+    if (args.length !== 0) arityError("parameter", args.length);
+    return paramValue(fn, fn.value);
+  }
+  throw schemeError("type", "not a procedure:", [fn]);
+};
+
+printHooks.procName = (x) => {
+  if (x instanceof Closure) return `#<procedure ${x.lam.name}>`;
+  if (x instanceof Prim) return `#<procedure ${x.name}>`;
+  if (x instanceof CaseLambda) return `#<procedure ${x.name}>`;
+  if (x instanceof Continuation) return "#<continuation>";
+  if (typeof x === "object" && x && x.constructor?.name === "Port") return "#<port>";
+  return null;
+};
+
+/** A host primitive: receives Scheme values, returns a Scheme value or a Promise of one. */
+export type HostPrimitive = (...args: unknown[]) => unknown;
+
+/** A host primitive with explicit arity. */
+export interface HostPrimitiveSpec {
+  /** The implementation. */
+  fn: HostPrimitive;
+  /** Minimum argument count (default 0). */
+  minArgs?: number;
+  /** Maximum argument count (default unlimited). */
+  maxArgs?: number;
+}
+
+/** What a module loader returns: source text and the file name used in locations. */
+export interface LoadedModule {
+  /** Scheme source. */
+  source: string;
+  /** File name for locations and backtraces. */
+  file: string;
+}
+
+/**
+ * Host hook resolving `(require "name")`; `fromFile` is the file name of the evaluation that
+ * called `require`. Resolution, jailing and de-duplication are the host's job.
+ */
+export type ModuleLoader = (
+  name: string,
+  fromFile: string | undefined,
+) => LoadedModule | null | Promise<LoadedModule | null>;
+
+/** Options for {@link Interpreter}. */
+export interface InterpreterOptions {
+  /** Host primitives, by Scheme name. */
+  primitives?: Record<string, HostPrimitive | HostPrimitiveSpec>;
+  /** Default sandbox limits for every evaluation. */
+  limits?: Limits;
+  /** Sink for `current-output-port` (default: discard). */
+  stdout?: (s: string) => void;
+  /** Sink for `current-error-port` (default: discard). */
+  stderr?: (s: string) => void;
+  /** Module loader for `require` (absent: `require` raises). */
+  loader?: ModuleLoader;
+}
+
+/** Per-call evaluation options. */
+export interface EvalOptions {
+  /** File name used in source locations (default `<eval>`). */
+  file?: string;
+  /** Limits overriding the interpreter defaults for this evaluation. */
+  limits?: Limits;
+}
+
+// ------------------------------------------------------------------------------------------
+// The shared base environment (stateless primitives, derived forms, prelude)
+
+let baseEnv: Environment | null = null;
+
+function statelessPrims(): PrimTable {
+  const t: PrimTable = new Map();
+  installLists(t);
+  installNumbers(t);
+  installStrings(t);
+  installVectors(t);
+  installControl(t);
+  installDict(t);
+  return t;
+}
+
+function buildBase(): Environment {
+  const env = new Environment(null, "base");
+  for (const [name, sp] of SPECIALS) env.table.set(sym(name), sp);
+  installDerivedForms(env);
+  for (const [name, p] of statelessPrims()) env.table.set(sym(name), new Cell(p, sym(name)));
+  const st = new State();
+  st.reset({ ...DEFAULT_LIMITS, timeoutMs: 60_000 });
+  const prev = R;
+  setState(st);
+  try {
+    const run = new Run();
+    run.run(() => evalForms(new Reader(PRELUDE, "<prelude>"), env));
+  } finally {
+    setState(prev);
+  }
+  return env;
+}
+
+function copyEnv(from: Environment, name: string): Environment {
+  const env = new Environment(null, name);
+  for (const [k, v] of from.table) {
+    env.table.set(k, v instanceof Cell ? new Cell(v.value, k) : v);
+  }
+  return env;
+}
+
+/** Evaluates all data from `reader` as top-level forms in `env` (resumable). */
+function evalForms(reader: Reader, env: Environment): unknown {
+  let last: unknown = undefined;
+  const step = (): unknown => {
+    for (;;) {
+      const d = reader.read();
+      if (d === EOF) return last;
+      const { node, size } = compileToplevel(d, env);
+      const frame = new Array(size);
+      frame[0] = null;
+      try {
+        last = callBody(node, frame);
+      } catch (e) {
+        if (e instanceof Capture) {
+          e.frames.push(
+            new KF((v) => {
+              last = v;
+              return step();
+            }),
+          );
+        }
+        throw e;
+      }
+    }
+  };
+  return step();
+}
+
+/** Evaluates one datum as a top-level form in `env`. */
+function evalDatum(d: unknown, env: Environment): unknown {
+  const { node, size } = compileToplevel(d, env);
+  const frame = new Array(size);
+  frame[0] = null;
+  return callBody(node, frame);
+}
+
+/** An embeddable, sandboxed Scheme interpreter. */
+export class Interpreter {
+  /** The interaction environment. */
+  readonly env: Environment;
+  /** Default limits. */
+  readonly limits: Required<Limits>;
+  private state = new State();
+  private ports: StdPorts;
+  private running = 0;
+  private loader?: ModuleLoader;
+  private currentFile: string | undefined = undefined;
+
+  /** Creates an interpreter with the standard library plus the given host primitives. */
+  constructor(opts: InterpreterOptions = {}) {
+    baseEnv ??= buildBase();
+    this.env = copyEnv(baseEnv, "interaction");
+    this.limits = { ...DEFAULT_LIMITS, ...opts.limits };
+    this.state.owner = this;
+    this.loader = opts.loader;
+    const t: PrimTable = new Map();
+    this.ports = installIO(t, { out: opts.stdout ?? (() => {}), err: opts.stderr ?? (() => {}) });
+    this.installEval(t);
+    for (const [name, p] of t) this.env.table.set(sym(name), new Cell(p, sym(name)));
+    this.define("current-output-port", this.ports.out);
+    this.define("current-error-port", this.ports.err);
+    this.define("current-input-port", this.ports.in);
+    for (const [name, spec] of Object.entries(opts.primitives ?? {})) {
+      this.definePrimitive(name, spec);
+    }
+    this.evaluateSync(LOCAL_PRELUDE, { file: "<prelude>" });
+  }
+
+  /** Defines (or replaces) a host primitive. */
+  definePrimitive(name: string, spec: HostPrimitive | HostPrimitiveSpec): void {
+    const s = typeof spec === "function" ? { fn: spec } : spec;
+    const p = new Prim(name, s.fn, s.minArgs ?? 0, s.maxArgs ?? Infinity, true);
+    this.define(name, p);
+  }
+
+  /** Defines a global variable. */
+  define(name: string, value: unknown): void {
+    const s = sym(name);
+    const c = this.env.table.get(s);
+    if (c instanceof Cell) c.value = value;
+    else this.env.table.set(s, new Cell(value, s));
+  }
+
+  /** Returns a global's value, or undefined if unbound. */
+  lookup(name: string): unknown {
+    const c = this.env.table.get(sym(name));
+    return c instanceof Cell && c.value !== UNBOUND ? c.value : undefined;
+  }
+
+  private installEval(t: PrimTable): void {
+    def(t, "eval", 1, 2, (x, env) => {
+      const e = env === undefined ? this.env : env;
+      if (!(e instanceof Environment)) typeError("eval", "environment", env);
+      return evalDatum(x, e as Environment);
+    });
+    def(t, "interaction-environment", 0, 0, () => this.env);
+    const fresh = () => {
+      const e = copyEnv(baseEnv!, "environment");
+      for (const [k, v] of t) e.table.set(sym(k), new Cell(v, sym(k)));
+      return e;
+    };
+    def(t, "environment", 0, Infinity, fresh);
+    def(t, "scheme-report-environment", 0, 1, fresh);
+    def(t, "null-environment", 0, 1, fresh);
+    def(t, "environment?", 1, 1, (x) => x instanceof Environment);
+    const load = new Prim(
+      "%load-module",
+      (name: unknown) => {
+        if (!this.loader) throw schemeError("file", "require: no module loader configured");
+        const n = str("require", name);
+        const r = this.loader(n, this.currentFile);
+        const fin = (m: LoadedModule | null) => {
+          if (!m) throw schemeError("file", "require: module not found:", [name]);
+          return [m.source, m.file];
+        };
+        return r instanceof Promise ? r.then(fin) : fin(r);
+      },
+      1,
+      1,
+      true,
+    );
+    t.set("%load-module", load);
+    def(t, "require", 1, 1, (name: unknown) => {
+      const lm = load.fn(name);
+      if (lm instanceof Promise) {
+        const c = new Capture(CK.Await, lm);
+        c.frames.push(
+          new KF((v) => {
+            const [src, file] = v as [string, string];
+            return evalForms(new Reader(src, file), this.env);
+          }),
+        );
+        throw c;
+      }
+      const [src, file] = lm as [string, string];
+      return evalForms(new Reader(src, file), this.env);
+    });
+  }
+
+  /**
+   * Makes this interpreter's state current. A call made while one of its runs is executing
+   * synchronously (a host primitive calling back into Scheme) nests in it: same budget and
+   * dynamic state. Any other call starts fresh: new budget, empty dynamic state.
+   */
+  private enter(limits?: Limits): State {
+    const prev = R;
+    setState(this.state);
+    if (this.running === 0) {
+      this.state.reset({ ...this.limits, ...limits });
+      this.state.dyn = null;
+      this.state.depth = 0;
+    }
+    return prev;
+  }
+
+  private step(_run: Run, start: () => unknown): unknown {
+    this.running++;
+    try {
+      return start();
+    } finally {
+      this.running--;
+    }
+  }
+
+  private async drive(thunk: () => unknown, limits?: Limits): Promise<unknown> {
+    const prev = this.enter(limits);
+    try {
+      const run = new Run();
+      let r = this.step(run, () => run.run(thunk));
+      while (r instanceof Suspend) {
+        const budget = this.state.saveBudget();
+        let ok = true;
+        let v: unknown;
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        try {
+          v = await Promise.race([
+            r.promise,
+            new Promise((_, rej) => {
+              timer = setTimeout(
+                () => rej(new SchemeLimitError("deadline", "time limit exceeded")),
+                Math.max(0, budget.deadline - Date.now()),
+              );
+            }),
+          ]);
+        } catch (e) {
+          ok = false;
+          v = e;
+        } finally {
+          clearTimeout(timer);
+        }
+        setState(this.state);
+        this.state.restoreBudget(budget);
+        r = this.step(run, () => run.resume(ok, v));
+      }
+      return r;
+    } catch (e) {
+      throw toSchemeError(e);
+    } finally {
+      setState(prev);
+    }
+  }
+
+  private driveSync(thunk: () => unknown, limits?: Limits): unknown {
+    const prev = this.enter(limits);
+    try {
+      const run = new Run();
+      const r = this.step(run, () => run.run(thunk));
+      if (r instanceof Suspend) {
+        r.promise.catch(() => {});
+        throw schemeError("error", "asynchronous primitive used in synchronous evaluation");
+      }
+      return r;
+    } catch (e) {
+      throw toSchemeError(e);
+    } finally {
+      setState(prev);
+    }
+  }
+
+  /** Evaluates all forms in `source`; resolves to the value of the last one. */
+  evaluate(source: string, opts: EvalOptions = {}): Promise<unknown> {
+    this.currentFile = opts.file;
+    return this.drive(
+      () => evalForms(new Reader(source, opts.file ?? "<eval>"), this.env),
+      opts.limits,
+    );
+  }
+
+  /** Like {@link evaluate} but synchronous; raises if a host primitive returns a Promise. */
+  evaluateSync(source: string, opts: EvalOptions = {}): unknown {
+    this.currentFile = opts.file;
+    return this.driveSync(
+      () => evalForms(new Reader(source, opts.file ?? "<eval>"), this.env),
+      opts.limits,
+    );
+  }
+
+  /** Evaluates one already-read datum as a top-level form. */
+  evalDatum(datum: unknown, opts: EvalOptions = {}): Promise<unknown> {
+    return this.drive(() => evalDatum(datum, this.env), opts.limits);
+  }
+
+  /** Calls a Scheme procedure (or the global named `proc`) with Scheme values. */
+  call(proc: unknown, ...args: unknown[]): Promise<unknown> {
+    const fn = this.resolveProc(proc);
+    return this.drive(() => apply(fn, args));
+  }
+
+  /** Synchronous {@link call}; fastest path for calling Scheme from TypeScript. */
+  callSync(proc: unknown, ...args: unknown[]): unknown {
+    const fn = this.resolveProc(proc);
+    return this.driveSync(() => apply(fn, args));
+  }
+
+  private resolveProc(proc: unknown): unknown {
+    if (typeof proc === "string") {
+      const v = this.lookup(proc);
+      if (v === undefined) throw schemeError("unbound", `unbound variable: ${proc}`);
+      return v;
+    }
+    return proc;
+  }
+}
+
+/** Converts a JS string to a Scheme string and back (helpers for hosts). */
+export function schemeString(x: unknown): string {
+  if (typeof x === "string") return x;
+  if (x instanceof MString) return x.s;
+  return typeError("schemeString", "string", x);
+}
+
+/** Builds a Scheme list from a JS array. */
+export function toList(xs: readonly unknown[]): unknown {
+  let r: unknown = NIL;
+  for (let i = xs.length - 1; i >= 0; i--) r = new Pair(xs[i], r);
+  return r;
+}
+
+/** Is `x` a Scheme error raised value? (re-export convenience) */
+export function isSchemeError(x: unknown): x is SchemeError {
+  return x instanceof SchemeError;
+}
+
+/** Symbol helper for hosts. */
+export function symbol(name: string): Sym {
+  return sym(name);
+}

@@ -1,0 +1,60 @@
+/**
+ * Harness Scheme: a fast, sandboxed, embeddable R7RS-small Scheme.
+ *
+ * ```ts
+ * import { Interpreter } from "./scheme/mod.ts";
+ * const s = new Interpreter({ primitives: { "host-add": (a, b) => (a as number) + (b as number) } });
+ * await s.evaluate("(define (f x) (host-add x 1))", { file: "demo.scm" });
+ * await s.call("f", 41); // 42
+ * ```
+ *
+ * @module
+ */
+export {
+  type EvalOptions,
+  type HostPrimitive,
+  type HostPrimitiveSpec,
+  Interpreter,
+  type InterpreterOptions,
+  isSchemeError,
+  type LoadedModule,
+  type ModuleLoader,
+  schemeString,
+  symbol,
+  toList,
+} from "./interpreter.ts";
+export { DEFAULT_LIMITS, type Limits } from "./runtime.ts";
+export {
+  type ErrorKind,
+  ErrorObject,
+  type LimitKind,
+  SchemeError,
+  SchemeLimitError,
+  type TraceFrame,
+} from "./errors.ts";
+export { fromJS, fromJson, type Json, toJS, toJson } from "./json.ts";
+export { display, toStr, write } from "./printer.ts";
+export { readAll, Reader, ReadError } from "./reader.ts";
+export {
+  arrayToList,
+  Char,
+  char,
+  Dict,
+  EOF,
+  Flo,
+  formatLoc,
+  Keyword,
+  keyword,
+  list,
+  listToArray,
+  type Loc,
+  locations,
+  MString,
+  NIL,
+  NULL,
+  Pair,
+  Ratio,
+  Sym,
+  sym,
+  Values,
+} from "./types.ts";

@@ -1,0 +1,492 @@
+/**
+ * The numeric tower: exact integers (JS safe integers, else BigInt), exact rationals
+ * ({@link Ratio}) and inexact reals ({@link Flo}).
+ *
+ * @module
+ */
+import { Flo, Ratio } from "./types.ts";
+import { typeError } from "./errors.ts";
+
+/** Any Scheme number. */
+export type Num = number | bigint | Ratio | Flo;
+
+const MAX = Number.MAX_SAFE_INTEGER;
+
+/** True if `x` is a Scheme number. */
+export function isNumber(x: unknown): x is Num {
+  return typeof x === "number" || typeof x === "bigint" || x instanceof Flo || x instanceof Ratio;
+}
+/** True for exact integers. */
+export function isExactInteger(x: unknown): x is number | bigint {
+  return typeof x === "number" || typeof x === "bigint";
+}
+/** True for exact numbers. */
+export function isExact(x: Num): boolean {
+  return !(x instanceof Flo);
+}
+/** True for integers (exact or inexact). */
+export function isInteger(x: unknown): boolean {
+  return typeof x === "number" || typeof x === "bigint" ||
+    (x instanceof Flo && Number.isInteger(x.v));
+}
+/** True for rationals (finite numbers). */
+export function isRational(x: unknown): boolean {
+  return isNumber(x) && (!(x instanceof Flo) || Number.isFinite(x.v));
+}
+
+/** Normalises a BigInt to a JS number when it is a safe integer. */
+export function normBig(b: bigint): number | bigint {
+  return b >= -9007199254740991n && b <= 9007199254740991n ? Number(b) : b;
+}
+
+function big(x: number | bigint): bigint {
+  return typeof x === "bigint" ? x : BigInt(x);
+}
+function bgcd(a: bigint, b: bigint): bigint {
+  if (a < 0n) a = -a;
+  if (b < 0n) b = -b;
+  while (b !== 0n) [a, b] = [b, a % b];
+  return a;
+}
+
+/** Builds a normalised exact rational n/d. */
+export function makeRatio(n: bigint, d: bigint): Num {
+  if (d === 0n) throw typeError("/", "non-zero divisor", 0);
+  if (d < 0n) {
+    n = -n;
+    d = -d;
+  }
+  const g = bgcd(n, d);
+  if (g !== 1n) {
+    n /= g;
+    d /= g;
+  }
+  return d === 1n ? normBig(n) : new Ratio(n, d);
+}
+
+/** Converts any number to a JS double. */
+export function toFloat(x: Num): number {
+  if (typeof x === "number") return x;
+  if (x instanceof Flo) return x.v;
+  if (typeof x === "bigint") return Number(x);
+  return ratioToFloat(x);
+}
+function ratioToFloat(r: Ratio): number {
+  const n = Number(r.num), d = Number(r.den);
+  if (Number.isFinite(n) && Number.isFinite(d)) return n / d;
+  // scale down huge values
+  const shift = BigInt(Math.max(r.num.toString(2).length, r.den.toString(2).length) - 1000);
+  return Number(r.num >> (shift > 0n ? shift : 0n)) / Number(r.den >> (shift > 0n ? shift : 0n));
+}
+
+function check(proc: string, x: unknown): Num {
+  if (!isNumber(x)) typeError(proc, "number", x);
+  return x as Num;
+}
+
+function nd(x: Num): [bigint, bigint] {
+  if (x instanceof Ratio) return [x.num, x.den];
+  return [big(x as number | bigint), 1n];
+}
+
+/** Addition. */
+export function add(a: unknown, b: unknown): Num {
+  if (typeof a === "number" && typeof b === "number") {
+    const r = a + b;
+    if (r <= MAX && r >= -MAX) return r;
+    return normBig(BigInt(a) + BigInt(b));
+  }
+  const x = check("+", a), y = check("+", b);
+  if (x instanceof Flo || y instanceof Flo) return new Flo(toFloat(x) + toFloat(y));
+  if (x instanceof Ratio || y instanceof Ratio) {
+    const [n1, d1] = nd(x), [n2, d2] = nd(y);
+    return makeRatio(n1 * d2 + n2 * d1, d1 * d2);
+  }
+  return normBig(big(x) + big(y));
+}
+/** Subtraction. */
+export function sub(a: unknown, b: unknown): Num {
+  if (typeof a === "number" && typeof b === "number") {
+    const r = a - b;
+    if (r <= MAX && r >= -MAX) return r;
+    return normBig(BigInt(a) - BigInt(b));
+  }
+  const x = check("-", a), y = check("-", b);
+  if (x instanceof Flo || y instanceof Flo) return new Flo(toFloat(x) - toFloat(y));
+  if (x instanceof Ratio || y instanceof Ratio) {
+    const [n1, d1] = nd(x), [n2, d2] = nd(y);
+    return makeRatio(n1 * d2 - n2 * d1, d1 * d2);
+  }
+  return normBig(big(x) - big(y));
+}
+/** Multiplication. */
+export function mul(a: unknown, b: unknown): Num {
+  if (typeof a === "number" && typeof b === "number") {
+    const r = a * b;
+    if (r <= MAX && r >= -MAX) return r === 0 ? 0 : r;
+    return normBig(BigInt(a) * BigInt(b));
+  }
+  const x = check("*", a), y = check("*", b);
+  if (x instanceof Flo || y instanceof Flo) return new Flo(toFloat(x) * toFloat(y));
+  if (x instanceof Ratio || y instanceof Ratio) {
+    const [n1, d1] = nd(x), [n2, d2] = nd(y);
+    return makeRatio(n1 * n2, d1 * d2);
+  }
+  return normBig(big(x) * big(y));
+}
+/** Division. */
+export function div(a: unknown, b: unknown): Num {
+  const x = check("/", a), y = check("/", b);
+  if (x instanceof Flo || y instanceof Flo) return new Flo(toFloat(x) / toFloat(y));
+  if (isZero(y)) throw typeError("/", "non-zero divisor", y);
+  if (typeof x === "number" && typeof y === "number" && x % y === 0) return x / y;
+  const [n1, d1] = nd(x), [n2, d2] = nd(y);
+  return makeRatio(n1 * d2, d1 * n2);
+}
+
+/** Compares two real numbers: negative, 0, positive, or NaN. */
+export function compare(a: unknown, b: unknown, proc = "<"): number {
+  if (typeof a === "number" && typeof b === "number") return a - b;
+  const x = check(proc, a), y = check(proc, b);
+  if (x instanceof Flo || y instanceof Flo) {
+    const fx = toFloat(x), fy = toFloat(y);
+    if (Number.isNaN(fx) || Number.isNaN(fy)) return NaN;
+    if (
+      !Number.isFinite(fx) || !Number.isFinite(fy) ||
+      (Number.isInteger(fx) && Number.isInteger(fy) && Math.abs(fx) < 2 ** 53 &&
+        Math.abs(fy) < 2 ** 53)
+    ) {
+      return fx < fy ? -1 : fx > fy ? 1 : 0;
+    }
+    // exact comparison
+    return compare(x instanceof Flo ? exact(x) : x, y instanceof Flo ? exact(y) : y, proc);
+  }
+  if (x instanceof Ratio || y instanceof Ratio) {
+    const [n1, d1] = nd(x), [n2, d2] = nd(y);
+    const l = n1 * d2, r = n2 * d1;
+    return l < r ? -1 : l > r ? 1 : 0;
+  }
+  const bx = big(x), by = big(y);
+  return bx < by ? -1 : bx > by ? 1 : 0;
+}
+
+/** Numeric equality. */
+export function numEq(a: unknown, b: unknown): boolean {
+  if (typeof a === "number" && typeof b === "number") return a === b;
+  return compare(a, b, "=") === 0;
+}
+
+/** True if x is zero. */
+export function isZero(x: Num): boolean {
+  if (typeof x === "number") return x === 0;
+  if (x instanceof Flo) return x.v === 0;
+  return false;
+}
+/** Sign of a real: -1, 0, 1 (NaN for NaN). */
+export function sign(x: Num): number {
+  if (typeof x === "number") return Math.sign(x);
+  if (typeof x === "bigint") return x < 0n ? -1 : 1;
+  if (x instanceof Flo) return Math.sign(x.v);
+  return x.num < 0n ? -1 : 1;
+}
+/** Negation. */
+export function neg(x: unknown): Num {
+  if (x instanceof Flo) return new Flo(-x.v);
+  return sub(0, x);
+}
+
+/** Converts to an exact number. */
+export function exact(x: unknown): Num {
+  const n = check("exact", x);
+  if (!(n instanceof Flo)) return n;
+  const v = n.v;
+  if (!Number.isFinite(v)) typeError("exact", "finite number", n);
+  if (Number.isInteger(v)) return Number.isSafeInteger(v) ? v : BigInt(v);
+  // decompose the double exactly
+  let m = v, e = 0n;
+  while (!Number.isInteger(m)) {
+    m *= 2;
+    e++;
+  }
+  return makeRatio(BigInt(m), 1n << e);
+}
+/** Converts to an inexact number. */
+export function inexact(x: unknown): Flo {
+  const n = check("inexact", x);
+  return n instanceof Flo ? n : new Flo(toFloat(n));
+}
+
+function intArgs(proc: string, a: unknown, b: unknown): [bigint, bigint, boolean] {
+  const inex = a instanceof Flo || b instanceof Flo;
+  if (!isInteger(a)) typeError(proc, "integer", a);
+  if (!isInteger(b)) typeError(proc, "integer", b);
+  const x = a instanceof Flo ? BigInt(a.v) : big(a as number | bigint);
+  const y = b instanceof Flo ? BigInt(b.v) : big(b as number | bigint);
+  if (y === 0n) typeError(proc, "non-zero divisor", b);
+  return [x, y, inex];
+}
+function wrapInt(b: bigint, inex: boolean): Num {
+  return inex ? new Flo(Number(b)) : normBig(b);
+}
+/** truncate-quotient. */
+export function quotient(a: unknown, b: unknown): Num {
+  if (typeof a === "number" && typeof b === "number" && b !== 0) return Math.trunc(a / b);
+  const [x, y, i] = intArgs("quotient", a, b);
+  return wrapInt(x / y, i);
+}
+/** truncate-remainder. */
+export function remainder(a: unknown, b: unknown): Num {
+  if (typeof a === "number" && typeof b === "number" && b !== 0) {
+    const r = a % b;
+    return r === 0 ? 0 : r;
+  }
+  const [x, y, i] = intArgs("remainder", a, b);
+  return wrapInt(x % y, i);
+}
+/** floor-remainder (modulo). */
+export function modulo(a: unknown, b: unknown): Num {
+  if (typeof a === "number" && typeof b === "number" && b !== 0) {
+    const r = a % b;
+    return r !== 0 && (r < 0) !== (b < 0) ? r + b : r === 0 ? 0 : r;
+  }
+  const [x, y, i] = intArgs("modulo", a, b);
+  let r = x % y;
+  if (r !== 0n && (r < 0n) !== (y < 0n)) r += y;
+  return wrapInt(r, i);
+}
+/** floor-quotient. */
+export function floorQuotient(a: unknown, b: unknown): Num {
+  const [x, y, i] = intArgs("floor-quotient", a, b);
+  let q = x / y;
+  if ((x % y !== 0n) && ((x < 0n) !== (y < 0n))) q -= 1n;
+  return wrapInt(q, i);
+}
+
+/** Greatest common divisor. */
+export function gcd(a: unknown, b: unknown): Num {
+  const [x, y, i] = intArgs("gcd", a, b === 0 ? 1 : b);
+  return wrapInt(b === 0 || (b instanceof Flo && b.v === 0) ? (x < 0n ? -x : x) : bgcd(x, y), i);
+}
+
+/** Integer exponentiation and general expt. */
+export function expt(a: unknown, b: unknown): Num {
+  const x = check("expt", a), y = check("expt", b);
+  if (isExactInteger(y) && !(x instanceof Flo)) {
+    const e = big(y);
+    if (e >= 0n) {
+      if (x instanceof Ratio) return makeRatio(x.num ** e, x.den ** e);
+      const bx = big(x as number | bigint);
+      if (e > 100000n && bx !== 0n && bx !== 1n && bx !== -1n) {
+        typeError("expt", "smaller exponent", y);
+      }
+      return normBig(bx ** e);
+    }
+    if (isZero(x)) typeError("expt", "non-zero base", x);
+    return div(1, expt(x, neg(y)));
+  }
+  if (isExactInteger(y) && x instanceof Flo) return new Flo(Math.pow(x.v, Number(y)));
+  const fx = toFloat(x), fy = toFloat(y);
+  return new Flo(Math.pow(fx, fy));
+}
+
+/** Exact integer square root: [s, r] with s*s + r = n. */
+export function exactIntegerSqrt(n: unknown): [Num, Num] {
+  if (!isExactInteger(n) || big(n) < 0n) {
+    typeError("exact-integer-sqrt", "non-negative exact integer", n);
+  }
+  const b = big(n as number | bigint);
+  if (b < 2n) return [normBig(b), 0];
+  let x = BigInt(Math.floor(Math.sqrt(Number(b))));
+  while (x * x > b) x--;
+  while ((x + 1n) * (x + 1n) <= b) x++;
+  // refine with Newton for big numbers
+  if (b > 2n ** 100n) {
+    x = b;
+    let y = (x + 1n) / 2n;
+    while (y < x) {
+      x = y;
+      y = (x + b / x) / 2n;
+    }
+  }
+  return [normBig(x), normBig(b - x * x)];
+}
+
+/** sqrt: exact for exact perfect squares (and rationals of them). */
+export function sqrt(a: unknown): Num {
+  const x = check("sqrt", a);
+  if (isExactInteger(x) && big(x) >= 0n) {
+    const [s, r] = exactIntegerSqrt(x);
+    if (isZero(r as Num)) return s;
+  }
+  if (x instanceof Ratio && x.num > 0n) {
+    const [s1, r1] = exactIntegerSqrt(normBig(x.num));
+    const [s2, r2] = exactIntegerSqrt(normBig(x.den));
+    if (isZero(r1 as Num) && isZero(r2 as Num)) return div(s1, s2);
+  }
+  return new Flo(Math.sqrt(toFloat(x)));
+}
+
+/** floor / ceiling / round / truncate. */
+export function roundOp(op: "floor" | "ceiling" | "round" | "truncate", a: unknown): Num {
+  const x = check(op, a);
+  if (isExactInteger(x)) return x;
+  if (x instanceof Flo) {
+    const v = x.v;
+    if (op === "round") {
+      const r = Math.round(v);
+      return new Flo(Math.abs(v - Math.trunc(v)) === 0.5 ? 2 * Math.round(v / 2) : r);
+    }
+    return new Flo(
+      op === "floor" ? Math.floor(v) : op === "ceiling" ? Math.ceil(v) : Math.trunc(v),
+    );
+  }
+  const r = x as Ratio;
+  const fl = r.num >= 0n ? r.num / r.den : -((-r.num + r.den - 1n) / r.den);
+  switch (op) {
+    case "floor":
+      return normBig(fl);
+    case "ceiling":
+      return normBig(fl + 1n);
+    case "truncate":
+      return normBig(r.num / r.den);
+    default: {
+      const twice = 2n * (r.num - fl * r.den);
+      if (twice < r.den) return normBig(fl);
+      if (twice > r.den) return normBig(fl + 1n);
+      return normBig(fl % 2n === 0n ? fl : fl + 1n);
+    }
+  }
+}
+
+/** Numerator. */
+export function numerator(a: unknown): Num {
+  const x = check("numerator", a);
+  if (x instanceof Ratio) return normBig(x.num);
+  if (x instanceof Flo) return inexact(numerator(exact(x)));
+  return x;
+}
+/** Denominator. */
+export function denominator(a: unknown): Num {
+  const x = check("denominator", a);
+  if (x instanceof Ratio) return normBig(x.den);
+  if (x instanceof Flo) return inexact(denominator(exact(x)));
+  return 1;
+}
+
+/** Simplest rational within y of x (R7RS rationalize). */
+export function rationalize(x: unknown, y: unknown): Num {
+  const inex = x instanceof Flo || y instanceof Flo;
+  const fx = check("rationalize", x), fy = check("rationalize", y);
+  if (inex && (!Number.isFinite(toFloat(fx)) || !Number.isFinite(toFloat(fy)))) {
+    if (!Number.isFinite(toFloat(fy))) return new Flo(Number.isNaN(toFloat(fy)) ? NaN : 0);
+    return inexact(fx);
+  }
+  const ex = exact(fx), ey = exact(fy);
+  const ay = sign(ey) < 0 ? neg(ey) : ey;
+  const lo = sub(ex, ay), hi = add(ex, ay);
+  const simplest = (lo: Num, hi: Num): Num => {
+    const fl = roundOp("floor", lo);
+    if (compare(fl, lo) === 0) return fl;
+    if (compare(fl, roundOp("floor", hi)) < 0) return add(fl, 1);
+    const rest = simplest(div(1, sub(hi, fl)), div(1, sub(lo, fl)));
+    return add(fl, div(1, rest));
+  };
+  let r: Num;
+  if (sign(lo) > 0) r = simplest(lo, hi);
+  else if (sign(hi) < 0) r = neg(simplest(neg(hi), neg(lo)));
+  else r = 0;
+  return inex ? inexact(r) : r;
+}
+
+/** Parses a numeric literal (with optional #x/#e/... prefixes). Returns null if not a number. */
+export function parseNumber(s: string, radix = 10): Num | null {
+  let exactness: "e" | "i" | null = null;
+  while (s.length >= 2 && s[0] === "#") {
+    const c = s[1].toLowerCase();
+    if (c === "x") radix = 16;
+    else if (c === "b") radix = 2;
+    else if (c === "o") radix = 8;
+    else if (c === "d") radix = 10;
+    else if (c === "e" || c === "i") {
+      if (exactness) return null;
+      exactness = c;
+    } else return null;
+    s = s.slice(2);
+  }
+  const v = parseReal(s, radix);
+  if (v === null) return null;
+  if (exactness === "e") {
+    return v instanceof Flo ? (Number.isFinite(v.v) ? exact(v) : null) : v;
+  }
+  if (exactness === "i") return inexact(v);
+  return v;
+}
+
+function parseUInt(s: string, radix: number): bigint | null {
+  if (s.length === 0) return null;
+  const digits = "0123456789abcdefghijklmnopqrstuvwxyz".slice(0, radix);
+  let r = 0n;
+  const br = BigInt(radix);
+  for (const ch of s.toLowerCase()) {
+    const d = digits.indexOf(ch);
+    if (d < 0) return null;
+    r = r * br + BigInt(d);
+  }
+  return r;
+}
+
+function parseReal(s: string, radix: number): Num | null {
+  const lower = s.toLowerCase();
+  if (lower === "+inf.0") return new Flo(Infinity);
+  if (lower === "-inf.0") return new Flo(-Infinity);
+  if (lower === "+nan.0" || lower === "-nan.0") return new Flo(NaN);
+  let sgn = 1n;
+  let body = s;
+  if (body[0] === "+" || body[0] === "-") {
+    if (body[0] === "-") sgn = -1n;
+    body = body.slice(1);
+  }
+  if (body.length === 0) return null;
+  const slash = body.indexOf("/");
+  if (slash >= 0) {
+    const n = parseUInt(body.slice(0, slash), radix), d = parseUInt(body.slice(slash + 1), radix);
+    if (n === null || d === null) return null;
+    if (d === 0n) return null;
+    return makeRatio(sgn * n, d);
+  }
+  const i = parseUInt(body, radix);
+  if (i !== null) return normBig(sgn * i);
+  if (radix !== 10) return null;
+  if (!/^(\d+\.?\d*|\.\d+)([esfdl][+-]?\d+)?$/i.test(body)) return null;
+  const v = Number(body.replace(/[sfdl]/i, "e"));
+  return new Flo(sgn < 0n ? -v : v);
+}
+
+/** Formats a double the Scheme way (`1.0`, `+inf.0`, `-nan.0`...). */
+export function floToString(v: number): string {
+  if (Number.isNaN(v)) return "+nan.0";
+  if (v === Infinity) return "+inf.0";
+  if (v === -Infinity) return "-inf.0";
+  if (Object.is(v, -0)) return "-0.0";
+  const s = String(v);
+  if (s.includes("e") && !s.includes(".")) return s.replace("e", ".0e");
+  if (/[.e]/.test(s)) return s;
+  return s + ".0";
+}
+
+/** number->string. */
+export function numberToString(x: Num, radix = 10): string {
+  if (typeof x === "number" || typeof x === "bigint") return x.toString(radix);
+  if (x instanceof Ratio) return `${x.num.toString(radix)}/${x.den.toString(radix)}`;
+  if (radix !== 10) {
+    if (Number.isInteger(x.v)) return x.v.toString(radix) + ".";
+    return x.v.toString(radix);
+  }
+  return floToString(x.v);
+}
+
+/** Coerces an exact integer argument to a JS index (checks range). */
+export function toIndex(proc: string, x: unknown): number {
+  if (typeof x !== "number" || x < 0) return typeError(proc, "index", x);
+  return x;
+}

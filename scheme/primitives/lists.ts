@@ -1,0 +1,240 @@
+/**
+ * Equivalence predicates, pairs and lists, symbols and booleans (R7RS 6.1-6.5).
+ *
+ * @module
+ */
+import { Char, Dict, Flo, MString, NIL, Pair, Ratio, Record, Sym, sym } from "../types.ts";
+import { typeError } from "../errors.ts";
+import { alloc } from "../runtime.ts";
+import { def, idx, listArg, pair, type PrimTable, str, symb } from "./util.ts";
+
+/** `eqv?` */
+export function eqv(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a instanceof Flo && b instanceof Flo) return Object.is(a.v, b.v);
+  if (typeof a === "bigint" && typeof b === "bigint") return a === b;
+  if (a instanceof Ratio && b instanceof Ratio) return a.num === b.num && a.den === b.den;
+  if (a instanceof MString || b instanceof MString) return false;
+  if (typeof a === "string" && typeof b === "string") return a === "" && b === "";
+  return false;
+}
+
+/** `eq?` */
+export function eq(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a === "string" && typeof b === "string") return a === "" && b === "";
+  return false;
+}
+
+/** `equal?` (terminates on cycles). */
+export function equal(a: unknown, b: unknown): boolean {
+  const seen = new Map<unknown, Set<unknown>>();
+  const go = (a: unknown, b: unknown, depth: number): boolean => {
+    for (;;) {
+      if (eqv(a, b)) return true;
+      if (a instanceof Pair && b instanceof Pair) {
+        let s = seen.get(a);
+        if (s && s.has(b)) return true;
+        if (!s) seen.set(a, s = new Set());
+        s.add(b);
+        if (!go(a.car, b.car, depth + 1)) return false;
+        a = a.cdr;
+        b = b.cdr;
+        continue;
+      }
+      if (
+        (typeof a === "string" || a instanceof MString) &&
+        (typeof b === "string" || b instanceof MString)
+      ) {
+        return String(a) === String(b);
+      }
+      if (Array.isArray(a) && Array.isArray(b)) {
+        if (a.length !== b.length) return false;
+        let s = seen.get(a);
+        if (s && s.has(b)) return true;
+        if (!s) seen.set(a, s = new Set());
+        s.add(b);
+        for (let i = 0; i < a.length; i++) if (!go(a[i], b[i], depth + 1)) return false;
+        return true;
+      }
+      if (a instanceof Uint8Array && b instanceof Uint8Array) {
+        const bb = b;
+        return a.length === bb.length && a.every((x, i) => x === bb[i]);
+      }
+      if (a instanceof Dict && b instanceof Dict) {
+        if (a.map.size !== b.map.size) return false;
+        for (const [k, v] of a.map) {
+          if (!b.map.has(k) || !go(v, b.map.get(k), depth + 1)) return false;
+        }
+        return true;
+      }
+      if (a instanceof Record && b instanceof Record) return false;
+      return false;
+    }
+  };
+  return go(a, b, 0);
+}
+
+function cxr(t: PrimTable, path: string): void {
+  const name = `c${path}r`;
+  const ops = path.split("").reverse();
+  def(t, name, 1, 1, (x: unknown) => {
+    let v = x;
+    for (const o of ops) {
+      if (!(v instanceof Pair)) return typeError(name, "pair", x);
+      v = o === "a" ? v.car : v.cdr;
+    }
+    return v;
+  });
+}
+
+/** `length` with cycle detection. */
+export function length(x: unknown): number {
+  return listArg("length", x).length;
+}
+
+function mem(cmp: (a: unknown, b: unknown) => boolean) {
+  return (x: unknown, l: unknown) => {
+    for (; l instanceof Pair; l = l.cdr) if (cmp(x, l.car)) return l;
+    return false;
+  };
+}
+function ass(name: string, cmp: (a: unknown, b: unknown) => boolean) {
+  return (x: unknown, l: unknown) => {
+    for (; l instanceof Pair; l = l.cdr) {
+      const e = l.car;
+      if (!(e instanceof Pair)) return typeError(name, "association list", l.car);
+      if (cmp(x, e.car)) return e;
+    }
+    return false;
+  };
+}
+
+/** Installs list primitives. */
+export function installLists(t: PrimTable): void {
+  def(t, "eqv?", 2, 2, eqv).f2 = eqv;
+  def(t, "eq?", 2, 2, eq).f2 = eq;
+  def(t, "equal?", 2, 2, equal).f2 = equal;
+  const not = (x: unknown) => x === false;
+  def(t, "not", 1, 1, not).f1 = not;
+  def(t, "boolean?", 1, 1, (x) => typeof x === "boolean");
+  def(t, "boolean=?", 2, Infinity, (...xs: unknown[]) => {
+    for (const x of xs) if (typeof x !== "boolean") typeError("boolean=?", "boolean", x);
+    return xs.every((x) => x === xs[0]);
+  });
+  const isPair = (x: unknown) => x instanceof Pair;
+  def(t, "pair?", 1, 1, isPair).f1 = isPair;
+  const cons = (a: unknown, b: unknown) => {
+    alloc(1);
+    return new Pair(a, b);
+  };
+  def(t, "cons", 2, 2, cons).f2 = cons;
+  const car = (x: unknown) => x instanceof Pair ? x.car : typeError("car", "pair", x);
+  const cdr = (x: unknown) => x instanceof Pair ? x.cdr : typeError("cdr", "pair", x);
+  def(t, "car", 1, 1, car).f1 = car;
+  def(t, "cdr", 1, 1, cdr).f1 = cdr;
+  def(t, "set-car!", 2, 2, (p, v) => void (pair("set-car!", p).car = v));
+  def(t, "set-cdr!", 2, 2, (p, v) => void (pair("set-cdr!", p).cdr = v));
+  for (const a of ["a", "d"]) {
+    for (const b of ["a", "d"]) {
+      cxr(t, a + b);
+      for (const c of ["a", "d"]) {
+        cxr(t, a + b + c);
+        for (const d of ["a", "d"]) cxr(t, a + b + c + d);
+      }
+    }
+  }
+  const isNull = (x: unknown) => x === NIL;
+  def(t, "null?", 1, 1, isNull).f1 = isNull;
+  def(t, "list?", 1, 1, (x) => {
+    let slow = x;
+    let n = 0;
+    while (x instanceof Pair) {
+      x = x.cdr;
+      if (++n % 2 === 0) {
+        slow = (slow as Pair).cdr;
+        if (slow === x) return false;
+      }
+    }
+    return x === NIL;
+  });
+  def(t, "make-list", 1, 2, (n, fill) => {
+    const k = idx("make-list", n);
+    alloc(k);
+    let r: unknown = NIL;
+    for (let i = 0; i < k; i++) r = new Pair(fill, r);
+    return r;
+  });
+  def(t, "list", 0, Infinity, (...xs: unknown[]) => {
+    alloc(xs.length);
+    let r: unknown = NIL;
+    for (let i = xs.length - 1; i >= 0; i--) r = new Pair(xs[i], r);
+    return r;
+  });
+  def(t, "length", 1, 1, length);
+  const append2 = (a: unknown, b: unknown) => {
+    const xs = listArg("append", a);
+    alloc(xs.length);
+    let r = b;
+    for (let i = xs.length - 1; i >= 0; i--) r = new Pair(xs[i], r);
+    return r;
+  };
+  def(t, "append", 0, Infinity, (...ls: unknown[]) => {
+    if (ls.length === 0) return NIL;
+    let r = ls[ls.length - 1];
+    for (let i = ls.length - 2; i >= 0; i--) r = append2(ls[i], r);
+    return r;
+  }).f2 = append2;
+  def(t, "reverse", 1, 1, (l) => {
+    let r: unknown = NIL;
+    for (const x of listArg("reverse", l)) r = new Pair(x, r);
+    alloc(1);
+    return r;
+  });
+  def(t, "list-tail", 2, 2, (l, k) => {
+    let n = idx("list-tail", k);
+    while (n-- > 0) l = pair("list-tail", l).cdr;
+    return l;
+  });
+  def(t, "list-ref", 2, 2, (l, k) => {
+    let n = idx("list-ref", k);
+    while (n-- > 0) l = pair("list-ref", l).cdr;
+    return pair("list-ref", l).car;
+  });
+  def(t, "list-set!", 3, 3, (l, k, v) => {
+    let n = idx("list-set!", k);
+    while (n-- > 0) l = pair("list-set!", l).cdr;
+    pair("list-set!", l).car = v;
+  });
+  def(t, "list-copy", 1, 1, (l) => {
+    const xs: unknown[] = [];
+    while (l instanceof Pair) {
+      xs.push(l.car);
+      l = l.cdr;
+    }
+    alloc(xs.length);
+    let r = l;
+    for (let i = xs.length - 1; i >= 0; i--) r = new Pair(xs[i], r);
+    return r;
+  });
+  def(t, "memq", 2, 2, mem(eq));
+  def(t, "memv", 2, 2, mem(eqv));
+  def(t, "%member", 2, 2, mem(equal));
+  def(t, "assq", 2, 2, ass("assq", eq));
+  def(t, "assv", 2, 2, ass("assv", eqv));
+  def(t, "%assoc", 2, 2, ass("assoc", equal));
+  def(t, "last-pair", 1, 1, (l) => {
+    let p = pair("last-pair", l);
+    while (p.cdr instanceof Pair) p = p.cdr;
+    return p;
+  });
+  def(t, "symbol?", 1, 1, (x) => x instanceof Sym);
+  def(t, "symbol=?", 2, Infinity, (...xs: unknown[]) => {
+    for (const x of xs) symb("symbol=?", x);
+    return xs.every((x) => x === xs[0]);
+  });
+  def(t, "symbol->string", 1, 1, (s) => symb("symbol->string", s).name);
+  def(t, "string->symbol", 1, 1, (s) => sym(str("string->symbol", s)));
+  def(t, "string->uninterned-symbol", 1, 1, (s) => new Sym(str("string->uninterned-symbol", s)));
+  def(t, "char?", 1, 1, (x) => x instanceof Char);
+}

@@ -1,0 +1,243 @@
+/**
+ * The printer: `write`, `write-shared`, `write-simple` and `display` representations.
+ *
+ * @module
+ */
+import {
+  Char,
+  Dict,
+  Environment,
+  Eof,
+  Flo,
+  JsonNull,
+  Keyword,
+  MString,
+  Nil,
+  Pair,
+  Parameter,
+  Ratio,
+  Record as SRecord,
+  RecordType,
+  SPromise,
+  Sym,
+  Values,
+} from "./types.ts";
+import { errorHooks, ErrorObject } from "./errors.ts";
+import { numberToString, parseNumber } from "./numbers.ts";
+
+/** Printing modes. */
+export type PrintMode = "write" | "display" | "shared" | "simple";
+
+const CHAR_OUT: Record<number, string> = {
+  7: "alarm",
+  8: "backspace",
+  127: "delete",
+  27: "escape",
+  10: "newline",
+  0: "null",
+  13: "return",
+  32: "space",
+  9: "tab",
+};
+
+/** Hook so procedures/closures print with their names (set by the runtime). */
+export const printHooks: { procName: (x: unknown) => string | null } = { procName: () => null };
+
+function writeString(s: string): string {
+  let out = '"';
+  for (const ch of s) {
+    switch (ch) {
+      case '"':
+        out += '\\"';
+        break;
+      case "\\":
+        out += "\\\\";
+        break;
+      case "\n":
+        out += "\\n";
+        break;
+      case "\t":
+        out += "\\t";
+        break;
+      case "\r":
+        out += "\\r";
+        break;
+      default: {
+        const c = ch.codePointAt(0)!;
+        out += c < 32 || c === 127 ? `\\x${c.toString(16)};` : ch;
+      }
+    }
+  }
+  return out + '"';
+}
+
+function writeSymbol(name: string): string {
+  const needsBars = name === "" || /[\s()|"';`,[\]{}\\]/.test(name) || name[0] === "#" ||
+    /^[+-]?(\d|\.\d)/.test(name) || name === "." || /^[+-](inf\.0|nan\.0|i$)/i.test(name) ||
+    parseNumber(name) !== null;
+  if (!needsBars) return name;
+  return "|" + name.replace(/[\\|]/g, (m) => "\\" + m) + "|";
+}
+
+/** Converts a value to its printed representation. */
+export function toStr(x: unknown, mode: PrintMode = "write"): string {
+  const labels = mode === "simple" ? null : findShared(x, mode === "shared");
+  const assigned = new Map<unknown, number>();
+  let counter = 0;
+  const out: string[] = [];
+  const pr = (x: unknown): void => {
+    if (labels && labels.has(x)) {
+      const n = assigned.get(x);
+      if (n !== undefined) {
+        out.push(`#${n}#`);
+        return;
+      }
+      const id = counter++;
+      assigned.set(x, id);
+      out.push(`#${id}=`);
+    }
+    if (x instanceof Pair) {
+      if (
+        x.car instanceof Sym && x.cdr instanceof Pair && x.cdr.cdr instanceof Nil &&
+        !labels?.has(x.cdr)
+      ) {
+        const q =
+          ({ quote: "'", quasiquote: "`", unquote: ",", "unquote-splicing": ",@" } as Record<
+            string,
+            string
+          >)[x.car.name];
+        if (q) {
+          out.push(q);
+          pr(x.cdr.car);
+          return;
+        }
+      }
+      out.push("(");
+      pr(x.car);
+      let p = x.cdr;
+      while (p instanceof Pair && !(labels && labels.has(p))) {
+        out.push(" ");
+        pr(p.car);
+        p = p.cdr;
+      }
+      if (!(p instanceof Nil)) {
+        out.push(" . ");
+        pr(p);
+      }
+      out.push(")");
+      return;
+    }
+    if (Array.isArray(x)) {
+      out.push("#(");
+      for (let i = 0; i < x.length; i++) {
+        if (i) out.push(" ");
+        pr(x[i]);
+      }
+      out.push(")");
+      return;
+    }
+    if (x instanceof Dict) {
+      out.push("(dict");
+      for (const [k, v] of x.map) {
+        out.push(" :" + k + " ");
+        pr(v);
+      }
+      out.push(")");
+      return;
+    }
+    out.push(atomStr(x, mode));
+  };
+  pr(x);
+  return out.join("");
+}
+
+function atomStr(x: unknown, mode: PrintMode): string {
+  switch (typeof x) {
+    case "number":
+    case "bigint":
+      return x.toString();
+    case "string":
+      return mode === "display" ? x : writeString(x);
+    case "boolean":
+      return x ? "#t" : "#f";
+    case "undefined":
+      return "";
+  }
+  if (x instanceof MString) return mode === "display" ? x.s : writeString(x.s);
+  if (x instanceof Sym) return mode === "display" ? x.name : writeSymbol(x.name);
+  if (x instanceof Flo || x instanceof Ratio) return numberToString(x);
+  if (x instanceof Char) {
+    if (mode === "display") return String.fromCodePoint(x.code);
+    const n = CHAR_OUT[x.code];
+    if (n) return "#\\" + n;
+    if (x.code < 32) return "#\\x" + x.code.toString(16);
+    return "#\\" + String.fromCodePoint(x.code);
+  }
+  if (x instanceof Nil) return "()";
+  if (x instanceof Keyword) return ":" + x.name;
+  if (x instanceof Uint8Array) return `#u8(${Array.from(x).join(" ")})`;
+  if (x instanceof JsonNull) return "null";
+  if (x instanceof Eof) return "#<eof>";
+  if (x instanceof Values) return x.vals.map((v) => toStr(v, mode)).join(" ");
+  if (x instanceof ErrorObject) {
+    return `#<error ${toStr(x.message, "write")}${
+      x.irritants instanceof Pair ? " " + toStr(x.irritants, mode).slice(1, -1) : ""
+    }>`;
+  }
+  if (x instanceof SRecord) {
+    return `#<${x.type.name}${x.fields.map((f) => " " + toStr(f, mode)).join("")}>`;
+  }
+  if (x instanceof RecordType) return `#<record-type ${x.name}>`;
+  if (x instanceof SPromise) return "#<promise>";
+  if (x instanceof Parameter) return "#<parameter>";
+  if (x instanceof Environment) return "#<environment>";
+  const pn = printHooks.procName(x);
+  if (pn !== null) return pn;
+  if (typeof x === "symbol") return `#<${x.description}>`;
+  return "#<object>";
+}
+
+/** Finds objects that must get datum labels: cycles only, or all shared structure. */
+function findShared(x: unknown, all: boolean): Map<unknown, number> | null {
+  if (!(x instanceof Pair) && !Array.isArray(x)) return null;
+  const seen = new Map<unknown, number>();
+  const onStack = new Set<unknown>();
+  const result = new Map<unknown, number>();
+  // iterative DFS with explicit stack to support deep structures
+  const stack: [unknown, number][] = [[x, 0]];
+  while (stack.length) {
+    const top = stack[stack.length - 1];
+    const [v, state] = top;
+    if (state === 0) {
+      if (seen.has(v)) {
+        if (all || onStack.has(v)) result.set(v, 1);
+        stack.pop();
+        continue;
+      }
+      seen.set(v, 1);
+      onStack.add(v);
+      top[1] = 1;
+      const kids: unknown[] = v instanceof Pair
+        ? [v.cdr, v.car]
+        : (v as unknown[]).slice().reverse();
+      for (const k of kids) {
+        if (k instanceof Pair || (Array.isArray(k) && k.length)) stack.push([k, 0]);
+      }
+    } else {
+      onStack.delete(v);
+      stack.pop();
+    }
+  }
+  return result.size ? result : null;
+}
+
+/** `display` representation. */
+export function display(x: unknown): string {
+  return toStr(x, "display");
+}
+/** `write` representation. */
+export function write(x: unknown): string {
+  return toStr(x, "write");
+}
+
+errorHooks.write = write;

@@ -1,0 +1,736 @@
+/**
+ * The runtime core: procedure representations, the application protocol with proper tail calls
+ * (trampolining through the {@link TailCall} marker), sandbox accounting (fuel, deadline, memory,
+ * depth), and the driver ({@link Run}) that implements deep recursion, first-class continuations
+ * and asynchronous primitives by unwinding the JS stack into heap frames ({@link Capture}).
+ *
+ * How it works: compiled code runs directly on the JS stack. When the JS stack gets deep, or
+ * `call/cc` is called, or a host primitive returns a Promise, a {@link Capture} is thrown; every
+ * compiled node it passes through pushes a {@link KF} ("what I still had to do"), and the
+ * {@link Run} driver resumes those frames from a shallow stack.
+ *
+ * @module
+ */
+import { type Loc, NIL, Pair, Parameter, Values } from "./types.ts";
+import { SchemeError, schemeError, SchemeLimitError, toSchemeError } from "./errors.ts";
+
+/** A runtime environment frame: slot 0 is the parent frame. */
+export type Frame = unknown[];
+/** A compiled expression. */
+export type Node = (f: Frame) => unknown;
+
+/** A compiled lambda (code without environment). */
+export class Lambda {
+  /** Creates a lambda descriptor. */
+  constructor(
+    public nreq: number,
+    public rest: boolean,
+    public size: number,
+    public body: Node,
+    public name: string,
+    public loc?: Loc,
+  ) {}
+}
+
+/** A Scheme procedure: a lambda closed over its frame. */
+export class Closure {
+  /** Creates a closure. */
+  constructor(public lam: Lambda, public env: Frame) {}
+}
+
+/** A primitive procedure implemented in JS. */
+export class Prim {
+  /** Fast unary entry point (no arity check), used by inlined calls. */
+  f1?: (a: unknown) => unknown;
+  /** Fast binary entry point (no arity check), used by inlined calls. */
+  f2?: (a: unknown, b: unknown) => unknown;
+  /** Creates a primitive. `max` may be Infinity. `async` marks host primitives. */
+  constructor(
+    public name: string,
+    // deno-lint-ignore no-explicit-any
+    public fn: (...args: any[]) => unknown,
+    public min: number,
+    public max: number,
+    public async = false,
+  ) {}
+}
+
+/** A `case-lambda` procedure. */
+export class CaseLambda {
+  /** Creates a case-lambda from its clause closures. */
+  constructor(public clauses: Closure[], public name: string) {}
+}
+
+/** Dynamic-state node kinds. */
+export const enum DynKind {
+  Wind,
+  Handler,
+  Param,
+  Guard,
+}
+
+/** One node of the dynamic state (winds, handlers, parameterizations, guards). */
+export class DynNode {
+  /** Creates a node on top of `parent`. */
+  constructor(public kind: DynKind, public data: unknown, public parent: DynNode | null) {}
+}
+
+/** A first-class continuation. */
+export class Continuation {
+  /** Captured heap frames (outermost first), dynamic state and owning run. */
+  constructor(public frames: KF[], public dyn: DynNode | null, public run: Run) {}
+}
+
+/** A heap continuation frame: `fn` receives the value; `handler`, if any, receives errors. */
+export class KF {
+  /** Creates a frame. */
+  constructor(
+    public fn: (v: unknown) => unknown,
+    public handler: ((e: SchemeError) => unknown) | null = null,
+  ) {}
+}
+
+/** Capture kinds. */
+export const enum CK {
+  Spill,
+  CallCC,
+  Reinstate,
+  Await,
+}
+
+/** Thrown to unwind the JS stack into heap frames. */
+export class Capture {
+  /** Frames pushed while unwinding, innermost first. */
+  frames: KF[] = [];
+  /** Creates a capture. */
+  constructor(public kind: CK, public payload: unknown, public value?: unknown) {}
+}
+
+/** A pending tail call, returned by code in tail position and run by the trampoline. */
+export class TailCall {
+  /** Creates a tail call of `body` on `frame`, made at call site `site`. */
+  constructor(public body: Node, public frame: Frame, public site?: Site) {}
+}
+
+/** A call site, for backtraces. */
+export interface Site {
+  /** Callee name. */
+  name: string;
+  /** Source location of the call. */
+  loc?: Loc;
+}
+
+/** Sandbox limits (all optional; see docs for defaults). */
+export interface Limits {
+  /** Maximum procedure calls per evaluation (default 100,000,000). */
+  fuel?: number;
+  /** Wall-clock budget per evaluation in milliseconds (default 10,000). */
+  timeoutMs?: number;
+  /** Maximum cells (pairs, vector slots, string chars / 8 ...) allocated per evaluation (default 20,000,000). */
+  maxCells?: number;
+  /** Maximum string length (default 10,000,000). */
+  maxStringLength?: number;
+  /** Maximum vector/bytevector length (default 10,000,000). */
+  maxVectorLength?: number;
+  /** Maximum recursion depth, in Scheme frames (default 100,000). */
+  maxDepth?: number;
+}
+
+/** Default limits. */
+export const DEFAULT_LIMITS: Required<Limits> = {
+  fuel: 100_000_000,
+  timeoutMs: 10_000,
+  maxCells: 20_000_000,
+  maxStringLength: 10_000_000,
+  maxVectorLength: 10_000_000,
+  maxDepth: 100_000,
+};
+
+const BATCH = 10_000;
+
+/** Mutable runtime state of one interpreter. */
+export class State {
+  /** Countdown until the next slow check. */
+  tick = BATCH;
+  /** Fuel left beyond the current batch. */
+  fuel = 0;
+  /** Deadline (ms since epoch). */
+  deadline = Infinity;
+  /** Nesting of callBody on the JS stack. */
+  depth = 0;
+  /** JS-stack nesting that triggers a spill. */
+  spill = 400;
+  /** Current dynamic state. */
+  dyn: DynNode | null = null;
+  /** Cells allocated in this evaluation. */
+  cells = 0;
+  /** Cell limit. */
+  cellLimit = DEFAULT_LIMITS.maxCells;
+  /** Maximum heap frames. */
+  maxFrames = DEFAULT_LIMITS.maxDepth * 4;
+  /** Effective limits. */
+  limits: Required<Limits> = { ...DEFAULT_LIMITS };
+  /** Owner (the interpreter), opaque here. */
+  owner: unknown = null;
+
+  /** Snapshot of the budget (kept by a suspended evaluation). */
+  saveBudget(): { tick: number; fuel: number; deadline: number; cells: number } {
+    return { tick: this.tick, fuel: this.fuel, deadline: this.deadline, cells: this.cells };
+  }
+  /** Restores a budget snapshot. */
+  restoreBudget(b: { tick: number; fuel: number; deadline: number; cells: number }): void {
+    this.tick = b.tick;
+    this.fuel = b.fuel;
+    this.deadline = b.deadline;
+    this.cells = b.cells;
+  }
+
+  /** Resets per-evaluation budgets. */
+  reset(limits: Required<Limits>): void {
+    this.limits = limits;
+    this.fuel = Math.max(0, limits.fuel - BATCH);
+    this.tick = Math.min(BATCH, limits.fuel);
+    this.deadline = Date.now() + limits.timeoutMs;
+    this.cells = 0;
+    this.cellLimit = limits.maxCells;
+    this.maxFrames = limits.maxDepth * 4;
+  }
+}
+
+/** The state of the interpreter currently running (set by {@link Run}). */
+export let R: State = new State();
+/** Makes `s` the current state. */
+export function setState(s: State): void {
+  R = s;
+}
+
+/** Called when `R.tick` drops below zero: refuels from the budget and checks the deadline. */
+export function tickCheck(): void {
+  if (Date.now() > R.deadline) {
+    R.tick = -1;
+    throw new SchemeLimitError("deadline", "time limit exceeded");
+  }
+  if (R.fuel <= 0) {
+    R.tick = -1;
+    throw new SchemeLimitError("fuel", "fuel exhausted");
+  }
+  const b = Math.min(BATCH, R.fuel);
+  R.fuel -= b;
+  R.tick = b;
+}
+
+/** Accounts for `n` allocated cells; throws a memory limit error past the limit. */
+export function alloc(n: number): void {
+  if ((R.cells += n) > R.cellLimit) {
+    R.cells = R.cellLimit + 1;
+    throw new SchemeLimitError("memory", "allocation limit exceeded");
+  }
+}
+/** Checks a requested string length. */
+export function checkStringLength(n: number): void {
+  if (n > R.limits.maxStringLength) {
+    throw new SchemeLimitError("memory", `string too long (${n} > ${R.limits.maxStringLength})`);
+  }
+  alloc(n >> 3);
+}
+/** Checks a requested vector length. */
+export function checkVectorLength(n: number): void {
+  if (n > R.limits.maxVectorLength) {
+    throw new SchemeLimitError("memory", `vector too long (${n} > ${R.limits.maxVectorLength})`);
+  }
+  alloc(n);
+}
+
+function trampolineFrom(v: unknown): unknown {
+  try {
+    while (v instanceof TailCall) {
+      if (--R.tick < 0) tickCheck();
+      v = v.body(v.frame);
+    }
+  } catch (e) {
+    if (e instanceof Capture) e.frames.push(TRAMP);
+    throw e;
+  }
+  return v;
+}
+const TRAMP = new KF(trampolineFrom);
+
+function trampoline(r: TailCall): unknown {
+  let v: unknown = r;
+  let t = r;
+  try {
+    do {
+      if (--R.tick < 0) tickCheck();
+      t = v as TailCall;
+      v = t.body(t.frame);
+    } while (v instanceof TailCall);
+  } catch (e) {
+    if (e instanceof SchemeError && t.site && e.trace.length < 24) e.trace.push(t.site);
+    throw e;
+  }
+  return v;
+}
+
+function spill(body: Node, frame: Frame): never {
+  R.depth--;
+  throw new Capture(CK.Spill, () => callBody(body, frame));
+}
+
+/** Runs a closure body to completion (non-tail call), trampolining tail calls. */
+export function callBody(body: Node, frame: Frame): unknown {
+  if (++R.depth > R.spill) spill(body, frame);
+  let r;
+  try {
+    if (--R.tick < 0) tickCheck();
+    r = body(frame);
+    if (r instanceof TailCall) r = trampoline(r);
+  } catch (e) {
+    if (e instanceof Capture) e.frames.push(TRAMP);
+    throw e;
+  }
+  R.depth--;
+  return r;
+}
+
+/** Runs a pending tail call to completion. */
+export function runTC(tc: TailCall): unknown {
+  return callBody(tc.body, tc.frame);
+}
+
+/** Throws an arity error for `name`. */
+export function arityError(name: string, got: number): never {
+  throw schemeError("arity", `${name}: wrong number of arguments (${got})`);
+}
+
+/** Builds the frame for applying closure `fn` to `args`. */
+export function makeFrame(fn: Closure, args: unknown[]): Frame {
+  const lam = fn.lam;
+  const n = args.length;
+  const f: Frame = new Array(lam.size);
+  f[0] = fn.env;
+  if (lam.rest) {
+    if (n < lam.nreq) arityError(lam.name, n);
+    for (let i = 0; i < lam.nreq; i++) f[i + 1] = args[i];
+    let r: unknown = NIL;
+    for (let i = n - 1; i >= lam.nreq; i--) r = new Pair(args[i], r);
+    f[lam.nreq + 1] = r;
+  } else {
+    if (n !== lam.nreq) arityError(lam.name, n);
+    for (let i = 0; i < n; i++) f[i + 1] = args[i];
+  }
+  return f;
+}
+
+function isThenable(x: unknown): x is Promise<unknown> {
+  return x !== null && typeof x === "object" &&
+    typeof (x as { then?: unknown }).then === "function";
+}
+
+/** Calls a primitive (arity-checked); handles async results and tail-call results. */
+export function callPrim(p: Prim, args: unknown[], tail: boolean): unknown {
+  const n = args.length;
+  if (n < p.min || n > p.max) arityError(p.name, n);
+  const r = p.fn(...args);
+  if (p.async && isThenable(r)) throw new Capture(CK.Await, r);
+  if (!tail && r instanceof TailCall) return runTC(r);
+  return r;
+}
+
+/** Hooks for applying non-procedure callables (keywords on dicts, parameters...). */
+export const applyHooks: { other: (fn: unknown, args: unknown[]) => unknown } = {
+  other: (fn) => {
+    throw schemeError("type", "not a procedure:", [fn]);
+  },
+};
+
+function selectCase(fn: CaseLambda, n: number): Closure {
+  for (const c of fn.clauses) {
+    if (n === c.lam.nreq || (c.lam.rest && n >= c.lam.nreq)) return c;
+  }
+  return arityError(fn.name, n);
+}
+
+/** Applies `fn` to `args` as a non-tail call, returning its value. */
+export function apply(fn: unknown, args: unknown[]): unknown {
+  if (fn instanceof Closure) return callBody(fn.lam.body, makeFrame(fn, args));
+  if (fn instanceof Prim) return callPrim(fn, args, false);
+  if (fn instanceof CaseLambda) {
+    const c = selectCase(fn, args.length);
+    return callBody(c.lam.body, makeFrame(c, args));
+  }
+  if (fn instanceof Continuation) throwTo(fn, args);
+  return applyHooks.other(fn, args);
+}
+
+/** Applies `fn` to `args` in tail position: may return {@link TailCall}. */
+export function applyTail(fn: unknown, args: unknown[]): unknown {
+  if (fn instanceof Closure) {
+    return new TailCall(fn.lam.body, makeFrame(fn, args));
+  }
+  if (fn instanceof Prim) return callPrim(fn, args, true);
+  if (fn instanceof CaseLambda) {
+    const c = selectCase(fn, args.length);
+    return new TailCall(c.lam.body, makeFrame(c, args));
+  }
+  if (fn instanceof Continuation) throwTo(fn, args);
+  return applyHooks.other(fn, args);
+}
+
+/** Invokes continuation `k` with `args`. */
+export function throwTo(k: Continuation, args: unknown[]): never {
+  throw new Capture(CK.Reinstate, k, args.length === 1 ? args[0] : new Values(args));
+}
+
+/** True if `x` is a procedure. */
+export function isProcedure(x: unknown): boolean {
+  return x instanceof Closure || x instanceof Prim || x instanceof CaseLambda ||
+    x instanceof Continuation || x instanceof Parameter;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Dynamic state: dynamic-wind, with-exception-handler, parameterize, guard
+
+/** True if `node` is `dyn` or one of its ancestors. */
+export function inChain(node: DynNode, dyn: unknown): boolean {
+  for (let d = dyn as DynNode | null; d; d = d.parent) if (d === node) return true;
+  return false;
+}
+
+function secondary(obj: unknown): SchemeError {
+  return schemeError("error", "exception handler returned from non-continuable raise:", [obj]);
+}
+
+function dynErr(err: unknown, node: DynNode, saved: DynNode | null): unknown {
+  const e = toSchemeError(err);
+  if (e.dyn === undefined) e.dyn = R.dyn;
+  R.dyn = saved;
+  if (e instanceof SchemeLimitError) throw e;
+  if (node.kind === DynKind.Handler && !e.continuable && inChain(node, e.dyn)) {
+    // errors signalled by primitives reach the handler here, after unwinding
+    const sec = secondary(e.payload);
+    sec.dyn = saved;
+    try {
+      apply(node.data, [e.payload]);
+    } catch (c) {
+      if (c instanceof Capture) {
+        c.frames.push(
+          new KF(() => {
+            throw sec;
+          }),
+        );
+      }
+      throw c;
+    }
+    throw sec;
+  }
+  if (node.kind === DynKind.Wind) {
+    const after = (node.data as [unknown, unknown])[1];
+    try {
+      apply(after, []);
+    } catch (c) {
+      if (c instanceof Capture) {
+        c.frames.push(
+          new KF(() => {
+            throw e;
+          }),
+        );
+      }
+      throw c;
+    }
+  }
+  throw e;
+}
+
+/** Calls `thunk` (non-tail) with a new dynamic-state node of `kind` pushed. */
+export function dynCall(kind: DynKind, data: unknown, thunk: unknown): unknown {
+  const saved = R.dyn;
+  const depth = R.depth;
+  const node = new DynNode(kind, data, saved);
+  R.dyn = node;
+  let r;
+  try {
+    r = apply(thunk, []);
+  } catch (e) {
+    if (e instanceof Capture) {
+      e.frames.push(
+        new KF((v) => {
+          R.dyn = saved;
+          return v;
+        }, (err) => dynErr(err, node, saved)),
+      );
+      throw e;
+    }
+    R.depth = depth;
+    return dynErr(e, node, saved);
+  }
+  R.dyn = saved;
+  return r;
+}
+
+function guardErr(err: unknown, node: DynNode, saved: DynNode | null, handler: unknown): unknown {
+  const e = toSchemeError(err);
+  if (e.dyn === undefined) e.dyn = R.dyn;
+  R.dyn = saved;
+  if (e instanceof SchemeLimitError || !inChain(node, e.dyn)) throw e;
+  return apply(handler, [e.payload]);
+}
+
+/** Implements `guard`: runs `thunk`; a raise inside it calls `handler` with the raised object. */
+export function guardCall(thunk: unknown, handler: unknown): unknown {
+  const saved = R.dyn;
+  const depth = R.depth;
+  const node = new DynNode(DynKind.Guard, null, saved);
+  R.dyn = node;
+  let r;
+  try {
+    r = apply(thunk, []);
+  } catch (e) {
+    if (e instanceof Capture) {
+      e.frames.push(
+        new KF((v) => {
+          R.dyn = saved;
+          return v;
+        }, (err) => guardErr(err, node, saved, handler)),
+      );
+      throw e;
+    }
+    R.depth = depth;
+    return guardErr(e, node, saved, handler);
+  }
+  R.dyn = saved;
+  return r;
+}
+
+/** Implements `raise` / `raise-continuable`: calls the current handler in the raise context. */
+export function raise(obj: unknown, continuable: boolean): unknown {
+  let n = R.dyn;
+  while (n && n.kind !== DynKind.Handler && n.kind !== DynKind.Guard) n = n.parent;
+  if (!n || n.kind === DynKind.Guard) {
+    const e = new SchemeError(obj, continuable);
+    e.dyn = R.dyn;
+    throw e;
+  }
+  const saved = R.dyn;
+  R.dyn = n.parent;
+  const after = (v: unknown) => {
+    if (!continuable) {
+      const sec = secondary(obj);
+      sec.dyn = R.dyn;
+      throw sec;
+    }
+    R.dyn = saved;
+    return v;
+  };
+  let r;
+  try {
+    r = apply(n.data, [obj]);
+  } catch (e) {
+    if (e instanceof Capture) e.frames.push(new KF(after));
+    throw e;
+  }
+  return after(r);
+}
+
+/** Looks up the current value of a parameter object. */
+export function paramValue(p: unknown, dflt: unknown): unknown {
+  for (let d = R.dyn; d; d = d.parent) {
+    if (d.kind === DynKind.Param) {
+      const m = d.data as Map<unknown, unknown>;
+      if (m.has(p)) return m.get(p);
+    }
+  }
+  return dflt;
+}
+
+/** Winds from the current dynamic state to `to` (running after/before thunks). */
+export function windTo(to: DynNode | null): void {
+  const from = R.dyn;
+  const fromSet = new Set<DynNode>();
+  for (let d = from; d; d = d.parent) fromSet.add(d);
+  let common: DynNode | null = to;
+  while (common && !fromSet.has(common)) common = common.parent;
+  for (let d = from; d && d !== common; d = d.parent) {
+    R.dyn = d.parent;
+    if (d.kind === DynKind.Wind) nested(() => apply((d!.data as unknown[])[1], []));
+  }
+  const path: DynNode[] = [];
+  for (let d = to; d && d !== common; d = d.parent) path.push(d);
+  for (let i = path.length - 1; i >= 0; i--) {
+    const d = path[i];
+    if (d.kind === DynKind.Wind) nested(() => apply((d.data as unknown[])[0], []));
+    R.dyn = d;
+  }
+  R.dyn = to;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The driver
+
+/** Returned by {@link Run.run} when a host primitive returned a Promise. */
+export class Suspend {
+  /** The promise to await before calling {@link Run.resume}. */
+  constructor(public promise: Promise<unknown>) {}
+}
+
+const enum Mode {
+  Call,
+  Value,
+  Error,
+}
+
+/** Drives one evaluation: resumes heap frames after captures, implements call/cc and async. */
+export class Run {
+  private k: KF[] = [];
+  private mode = Mode.Call;
+  private next: (() => unknown) | null = null;
+  private value: unknown = undefined;
+  private err: SchemeError | null = null;
+  private savedDyn: DynNode | null = null;
+  private base: number;
+
+  /** Creates a run on the current state; nested runs serve callbacks from primitives. */
+  constructor(private readonly isNested = false) {
+    this.base = R.depth;
+    if (this.base > R.spill * 3) throw new SchemeLimitError("depth", "recursion depth exceeded");
+  }
+
+  /** Runs `thunk` to completion, or until it must await a promise. */
+  run(thunk: () => unknown): unknown {
+    this.mode = Mode.Call;
+    this.next = thunk;
+    return this.loop();
+  }
+
+  /** Resumes after a {@link Suspend} with the promise outcome. */
+  resume(ok: boolean, v: unknown): unknown {
+    R.dyn = this.savedDyn;
+    if (ok) {
+      this.mode = Mode.Value;
+      this.value = v;
+    } else {
+      this.mode = Mode.Error;
+      this.err = toSchemeError(v);
+    }
+    return this.loop();
+  }
+
+  private loop(): unknown {
+    const k = this.k;
+    for (;;) {
+      if (this.mode === Mode.Error) {
+        const e = this.err!;
+        let fr: KF | undefined;
+        while ((fr = k.pop()) && !fr.handler);
+        if (!fr) {
+          R.depth = this.base;
+          throw e;
+        }
+        this.mode = Mode.Call;
+        this.next = () => fr!.handler!(e);
+      }
+      try {
+        let v: unknown;
+        R.depth = this.base;
+        if (this.mode === Mode.Call) {
+          const t = this.next!;
+          this.next = null;
+          v = t();
+        } else v = this.value;
+        while (k.length) {
+          R.depth = this.base;
+          if (--R.tick < 0) tickCheck();
+          v = k.pop()!.fn(v);
+        }
+        if (v instanceof TailCall) {
+          const b = v.body, f = v.frame;
+          this.mode = Mode.Call;
+          this.next = () => callBody(b, f);
+          continue;
+        }
+        return v;
+      } catch (e) {
+        if (e instanceof Capture) {
+          const fs = e.frames;
+          if (--R.tick < 0) {
+            try {
+              tickCheck();
+            } catch (lim) {
+              k.length = 0;
+              this.mode = Mode.Error;
+              this.err = lim as SchemeError;
+              continue;
+            }
+          }
+          for (let i = fs.length - 1; i >= 0; i--) {
+            // consecutive trampolines are idempotent: keeps tail calls made from resumed
+            // code (e.g. through call/cc) in constant space
+            if (fs[i] === TRAMP && k[k.length - 1] === TRAMP) continue;
+            k.push(fs[i]);
+          }
+          if (k.length > R.maxFrames) {
+            k.length = 0;
+            this.mode = Mode.Error;
+            this.err = new SchemeLimitError("depth", "recursion depth exceeded");
+            continue;
+          }
+          switch (e.kind) {
+            case CK.Spill:
+              this.mode = Mode.Call;
+              this.next = e.payload as () => unknown;
+              break;
+            case CK.CallCC: {
+              const kont = new Continuation(k.slice(), R.dyn, this);
+              const p = e.payload;
+              this.mode = Mode.Call;
+              this.next = () => apply(p, [kont]);
+              break;
+            }
+            case CK.Reinstate: {
+              const kont = e.payload as Continuation;
+              k.length = 0;
+              if (kont.run !== this && this.isNested) {
+                R.depth = this.base;
+                throw e;
+              }
+              this.mode = Mode.Call;
+              this.next = () => {
+                windTo(kont.dyn);
+                for (const f of kont.frames) k.push(f);
+                return e.value;
+              };
+              break;
+            }
+            case CK.Await:
+              this.savedDyn = R.dyn;
+              R.depth = this.base;
+              return new Suspend(e.payload as Promise<unknown>);
+          }
+        } else {
+          const se = toSchemeError(e);
+          if (se.dyn === undefined) se.dyn = R.dyn;
+          if (se instanceof SchemeLimitError) k.length = 0;
+          this.mode = Mode.Error;
+          this.err = se;
+        }
+      }
+    }
+  }
+}
+
+/** Runs `thunk` synchronously in a nested driver (for callbacks from primitives). */
+export function nested(thunk: () => unknown): unknown {
+  const depth = R.depth;
+  const run = new Run(true);
+  try {
+    const r = run.run(thunk);
+    if (r instanceof Suspend) {
+      throw schemeError(
+        "error",
+        "asynchronous primitive called where only synchronous ones are allowed",
+      );
+    }
+    return r;
+  } finally {
+    R.depth = depth;
+  }
+}

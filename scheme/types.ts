@@ -1,0 +1,228 @@
+/**
+ * Core Scheme value representations.
+ *
+ * Mapping of Scheme values onto JavaScript:
+ * - exact integers: JS `number` (safe integers) or `bigint` (outside the safe range);
+ * - exact rationals: {@link Ratio}; inexact reals: {@link Flo};
+ * - booleans: JS booleans; strings: JS `string` (immutable) or {@link MString} (mutable);
+ * - characters: interned {@link Char}; symbols: interned {@link Sym}; keywords: {@link Keyword};
+ * - pairs: {@link Pair}; empty list: {@link NIL}; vectors: JS arrays; bytevectors: `Uint8Array`;
+ * - JSON null: {@link NULL}; unspecified value: `undefined`.
+ *
+ * @module
+ */
+
+/** A pair (cons cell). */
+export class Pair {
+  /** Creates a pair. */
+  constructor(public car: unknown, public cdr: unknown) {}
+}
+
+/** The empty list singleton type. */
+export class Nil {
+  /** Printed form. */
+  toString(): string {
+    return "()";
+  }
+}
+/** The empty list. */
+export const NIL: Nil = new Nil();
+
+/** An interned symbol. Compare with `===`. */
+export class Sym {
+  /** Use {@link sym} to obtain interned symbols. */
+  constructor(public readonly name: string) {}
+  /** The symbol name. */
+  toString(): string {
+    return this.name;
+  }
+}
+const symtab = new Map<string, Sym>();
+/** Returns the interned symbol named `name`. */
+export function sym(name: string): Sym {
+  let s = symtab.get(name);
+  if (!s) {
+    s = new Sym(name);
+    symtab.set(name, s);
+  }
+  return s;
+}
+let gensymCounter = 0;
+/** Returns a fresh uninterned symbol. */
+export function gensym(prefix = "g"): Sym {
+  return new Sym(`${prefix}${++gensymCounter}`);
+}
+
+/** An interned keyword (`:name`). Self-evaluating; calling one on a dict reads that key. */
+export class Keyword {
+  /** Use {@link keyword} to obtain interned keywords. */
+  constructor(public readonly name: string) {}
+}
+const kwtab = new Map<string, Keyword>();
+/** Returns the interned keyword `:name` (pass the name without the colon). */
+export function keyword(name: string): Keyword {
+  let k = kwtab.get(name);
+  if (!k) {
+    k = new Keyword(name);
+    kwtab.set(name, k);
+  }
+  return k;
+}
+
+/** A Unicode character (one code point). Interned: compare with `===`. */
+export class Char {
+  /** Use {@link char} to obtain interned characters. */
+  constructor(public readonly code: number) {}
+}
+const chartab = new Map<number, Char>();
+/** Returns the interned character with code point `code`. */
+export function char(code: number): Char {
+  let c = chartab.get(code);
+  if (!c) {
+    c = new Char(code);
+    chartab.set(code, c);
+  }
+  return c;
+}
+
+/** A mutable string (result of `make-string`, `string-copy`, `string`, ...). */
+export class MString {
+  /** Creates a mutable string holding `s`. */
+  constructor(public s: string) {}
+  /** The current contents. */
+  toString(): string {
+    return this.s;
+  }
+}
+
+/** An exact rational with a denominator > 1 (always normalised). */
+export class Ratio {
+  /** Use the numeric tower helpers to build ratios. */
+  constructor(public readonly num: bigint, public readonly den: bigint) {}
+}
+
+/** An inexact real number. */
+export class Flo {
+  /** Wraps a JS double. */
+  constructor(public readonly v: number) {}
+}
+
+/** Multiple values (anything but exactly one value). */
+export class Values {
+  /** Wraps the list of values. */
+  constructor(public readonly vals: unknown[]) {}
+}
+
+/** The JSON `null` value (distinct from the empty list and from #f). */
+export class JsonNull {
+  /** Printed form. */
+  toString(): string {
+    return "null";
+  }
+}
+/** The JSON `null` singleton. */
+export const NULL: JsonNull = new JsonNull();
+
+/** The end-of-file object type. */
+export class Eof {}
+/** The end-of-file object. */
+export const EOF: Eof = new Eof();
+
+export const ABSENT: unique symbol = Symbol("absent");
+
+/** An ordered, immutable, string-keyed map. */
+export class Dict {
+  /** Wraps a map (never mutated after construction). */
+  constructor(public readonly map: Map<string, unknown>) {}
+}
+
+/** A record type descriptor created by `define-record-type`. */
+export class RecordType {
+  /** Creates a record type. */
+  constructor(public readonly name: string, public readonly fields: string[]) {}
+}
+
+/** A record instance. */
+export class Record {
+  /** Creates a record instance. */
+  constructor(public readonly type: RecordType, public readonly fields: unknown[]) {}
+}
+
+/** A promise created by `delay`, `delay-force` or `make-promise`. */
+export class SPromise {
+  /** `box` is shared between chained promises (R7RS reference semantics). */
+  constructor(public box: { done: boolean; value: unknown }) {}
+}
+
+/** A parameter object created by `make-parameter`. */
+export class Parameter {
+  /** Creates a parameter with an initial value and optional converter. */
+  constructor(public value: unknown, public readonly converter: unknown) {}
+}
+
+/** An environment specifier (for `eval`): a table of global bindings. */
+export class Environment {
+  /** Name → binding (a {@link Cell} for variables, or a syntax object). */
+  readonly table: Map<Sym, unknown> = new Map();
+  /** Creates an environment, optionally inheriting bindings lazily from `parent`. */
+  constructor(public readonly parent: Environment | null = null, public readonly name = "env") {}
+}
+
+/** A global variable cell. */
+export class Cell {
+  /** Creates a cell; `value` is {@link UNBOUND} until defined. */
+  constructor(public value: unknown, public readonly name: Sym) {}
+}
+/** Marker for an unbound global cell. */
+export const UNBOUND: unique symbol = Symbol("unbound");
+
+/** A source location. */
+export interface Loc {
+  /** File name as given to the reader. */
+  file: string;
+  /** 1-based line. */
+  line: number;
+  /** 1-based column. */
+  col: number;
+}
+/** Source locations of pairs read from source text. */
+export const locations: WeakMap<object, Loc> = new WeakMap();
+
+/** Formats a location as `file:line:col`. */
+export function formatLoc(loc: Loc | undefined): string {
+  return loc ? `${loc.file}:${loc.line}:${loc.col}` : "?";
+}
+
+/** Builds a proper list from an array. */
+export function list(...xs: unknown[]): unknown {
+  let r: unknown = NIL;
+  for (let i = xs.length - 1; i >= 0; i--) r = new Pair(xs[i], r);
+  return r;
+}
+
+/** Builds a list from an array, with an optional tail. */
+export function arrayToList(xs: readonly unknown[], tail: unknown = NIL): unknown {
+  let r = tail;
+  for (let i = xs.length - 1; i >= 0; i--) r = new Pair(xs[i], r);
+  return r;
+}
+
+/** Converts a proper list to an array; returns null for improper or cyclic lists. */
+export function listToArray(x: unknown): unknown[] | null {
+  const out: unknown[] = [];
+  let slow = x;
+  while (x instanceof Pair) {
+    out.push(x.car);
+    x = x.cdr;
+    if (out.length % 2 === 0) {
+      slow = (slow as Pair).cdr;
+      if (slow === x && x instanceof Pair) return null;
+    }
+  }
+  return x === NIL ? out : null;
+}
+
+/** True for JS and mutable strings. */
+export function isString(x: unknown): x is string | MString {
+  return typeof x === "string" || x instanceof MString;
+}
