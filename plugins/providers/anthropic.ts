@@ -12,18 +12,14 @@ import type {
   Endpoint,
   ProtocolAdapter,
   ProviderEvent,
-  SendOptions,
   SendPayload,
   StopReason,
   ToolSchema,
   Usage,
 } from "../../core/types.ts";
 import {
-  emitTurn,
   finalStop,
-  isJsonResponse,
   isNeutralTool,
-  mergeHeaders,
   num,
   obj,
   parseToolArgs,
@@ -33,7 +29,7 @@ import {
   streamError,
   ToolCallTracker,
 } from "./common.ts";
-import { type AdapterOptions, Exchange } from "./http.ts";
+import { type AdapterOptions, defineAdapter } from "./http.ts";
 import { parseEventJson, type SseEvent } from "./sse.ts";
 
 /** Native stop_reason → canonical stop (unknown values use the fallback of `finalStop`). */
@@ -365,33 +361,16 @@ export function anthropicBody(payload: SendPayload, endpoint: Endpoint): Record<
 
 /** Creates the Anthropic adapter (retry policy and fetch are injectable). */
 export function createAnthropicAdapter(options: AdapterOptions = {}): ProtocolAdapter {
-  return {
+  return defineAdapter({
     protocol: "anthropic",
     buildMessages: anthropicMessages,
     buildTools: anthropicTools,
     parseResponse: parseAnthropicResponse,
-    async send(payload: SendPayload, endpoint: Endpoint, opts: SendOptions): Promise<unknown> {
-      const headers = mergeHeaders({
-        "content-type": "application/json",
-        "anthropic-version": ANTHROPIC_VERSION,
-        ...(endpoint.apiKey ? { "x-api-key": endpoint.apiKey } : {}),
-      }, endpoint.headers);
-      const ex = new Exchange(endpoint, opts, options);
-      try {
-        const res = await ex.open(endpoint.url, headers, anthropicBody(payload, endpoint));
-        if (!endpoint.stream || isJsonResponse(res)) {
-          const native = await ex.readJson(res);
-          emitTurn(parseAnthropicResponse(native), opts.emit);
-          return native;
-        }
-        const acc = new AnthropicStream(endpoint.name, opts.emit);
-        await ex.readSse(res, (e) => acc.handle(e));
-        return acc.finish();
-      } catch (err) {
-        throw ex.failure(err, "request");
-      } finally {
-        ex.dispose();
-      }
-    },
-  };
+    headers: (endpoint) => ({
+      "anthropic-version": ANTHROPIC_VERSION,
+      ...(endpoint.apiKey ? { "x-api-key": endpoint.apiKey } : {}),
+    }),
+    body: anthropicBody,
+    stream: (name, emit) => new AnthropicStream(name, emit),
+  }, options);
 }

@@ -6,7 +6,8 @@
  * @module
  */
 import { ProviderError } from "../../core/errors.ts";
-import type { Endpoint, SendOptions } from "../../core/types.ts";
+import type { Endpoint, ProtocolAdapter, SendOptions, SendPayload } from "../../core/types.ts";
+import { emitTurn, isJsonResponse, mergeHeaders } from "./common.ts";
 import { SseDecoder, type SseEvent } from "./sse.ts";
 
 /** Retry policy of a model request. */
@@ -307,4 +308,66 @@ export class Exchange {
       reader.releaseLock();
     }
   }
+}
+
+/** A stream accumulator: reassembles SSE events into the native response. */
+export interface StreamAccumulator {
+  /** Handles one event; `true` means the stream is complete. */
+  handle(event: SseEvent): boolean;
+  finish(): Record<string, unknown>;
+}
+
+/** What differs between the protocols; {@link defineAdapter} does the exchange. */
+export interface AdapterSpec {
+  protocol: string;
+  buildMessages: ProtocolAdapter["buildMessages"];
+  buildTools: ProtocolAdapter["buildTools"];
+  parseResponse: ProtocolAdapter["parseResponse"];
+  /** Protocol headers (auth, version); `endpoint.headers` are merged over them. */
+  headers(endpoint: Endpoint): Record<string, string>;
+  /** The request body. */
+  body(payload: SendPayload, endpoint: Endpoint): unknown;
+  /** A fresh stream accumulator for one request. */
+  stream(name: string, emit: SendOptions["emit"]): StreamAccumulator;
+}
+
+/**
+ * Builds a ProtocolAdapter: one request with retries, a JSON answer (when not
+ * streaming, or when the server ignored `stream`) or an SSE stream reassembled
+ * into the native shape, canonical events emitted as they arrive.
+ */
+export function defineAdapter(spec: AdapterSpec, options: AdapterOptions = {}): ProtocolAdapter {
+  return {
+    protocol: spec.protocol,
+    buildMessages: spec.buildMessages,
+    buildTools: spec.buildTools,
+    parseResponse: spec.parseResponse,
+    async send(payload: SendPayload, endpoint: Endpoint, opts: SendOptions): Promise<unknown> {
+      const headers = mergeHeaders(
+        { "content-type": "application/json", ...spec.headers(endpoint) },
+        endpoint.headers,
+      );
+      const ex = new Exchange(endpoint, opts, options);
+      try {
+        const res = await ex.open(endpoint.url, headers, spec.body(payload, endpoint));
+        if (!endpoint.stream || isJsonResponse(res)) {
+          const native = await ex.readJson(res);
+          emitTurn(spec.parseResponse(native), opts.emit);
+          return native;
+        }
+        const acc = spec.stream(endpoint.name, opts.emit);
+        await ex.readSse(res, (e) => acc.handle(e));
+        return acc.finish();
+      } catch (err) {
+        throw ex.failure(err, "request");
+      } finally {
+        ex.dispose();
+      }
+    },
+  };
+}
+
+/** `Authorization: Bearer <key>` when there is a key (OpenAI-style servers). */
+export function bearerAuth(endpoint: Endpoint): Record<string, string> {
+  return endpoint.apiKey ? { authorization: `Bearer ${endpoint.apiKey}` } : {};
 }

@@ -13,18 +13,14 @@ import type {
   Endpoint,
   ProtocolAdapter,
   ProviderEvent,
-  SendOptions,
   SendPayload,
   StopReason,
   ToolSchema,
   Usage,
 } from "../../core/types.ts";
 import {
-  emitTurn,
   finalStop,
-  isJsonResponse,
   isNeutralTool,
-  mergeHeaders,
   num,
   obj,
   parseToolArgs,
@@ -34,7 +30,7 @@ import {
   streamError,
   ToolCallTracker,
 } from "./common.ts";
-import { type AdapterOptions, Exchange } from "./http.ts";
+import { type AdapterOptions, bearerAuth, defineAdapter } from "./http.ts";
 import { parseEventJson, type SseEvent } from "./sse.ts";
 
 /** Native finish_reason → canonical stop (unknown values use the fallback of `finalStop`). */
@@ -331,32 +327,13 @@ export function openaiBody(payload: SendPayload, endpoint: Endpoint): Record<str
 
 /** Creates the OpenAI chat adapter (retry policy and fetch are injectable). */
 export function createOpenAIChatAdapter(options: AdapterOptions = {}): ProtocolAdapter {
-  return {
+  return defineAdapter({
     protocol: "openai",
     buildMessages: openaiMessages,
     buildTools: openaiTools,
     parseResponse: parseOpenAIResponse,
-    async send(payload: SendPayload, endpoint: Endpoint, opts: SendOptions): Promise<unknown> {
-      const headers = mergeHeaders({
-        "content-type": "application/json",
-        ...(endpoint.apiKey ? { authorization: `Bearer ${endpoint.apiKey}` } : {}),
-      }, endpoint.headers);
-      const ex = new Exchange(endpoint, opts, options);
-      try {
-        const res = await ex.open(endpoint.url, headers, openaiBody(payload, endpoint));
-        if (!endpoint.stream || isJsonResponse(res)) {
-          const native = await ex.readJson(res);
-          emitTurn(parseOpenAIResponse(native), opts.emit);
-          return native;
-        }
-        const acc = new OpenAIChatStream(endpoint.name, opts.emit);
-        await ex.readSse(res, (e) => acc.handle(e));
-        return acc.finish();
-      } catch (err) {
-        throw ex.failure(err, "request");
-      } finally {
-        ex.dispose();
-      }
-    },
-  };
+    headers: bearerAuth,
+    body: openaiBody,
+    stream: (name, emit) => new OpenAIChatStream(name, emit),
+  }, options);
 }

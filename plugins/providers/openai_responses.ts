@@ -12,18 +12,14 @@ import type {
   Endpoint,
   ProtocolAdapter,
   ProviderEvent,
-  SendOptions,
   SendPayload,
   StopReason,
   ToolSchema,
   Usage,
 } from "../../core/types.ts";
 import {
-  emitTurn,
   finalStop,
-  isJsonResponse,
   isNeutralTool,
-  mergeHeaders,
   num,
   obj,
   parseToolArgs,
@@ -33,7 +29,7 @@ import {
   streamError,
   ToolCallTracker,
 } from "./common.ts";
-import { type AdapterOptions, Exchange } from "./http.ts";
+import { type AdapterOptions, bearerAuth, defineAdapter } from "./http.ts";
 import { parseEventJson, type SseEvent } from "./sse.ts";
 
 /**
@@ -359,32 +355,13 @@ export function responsesBody(payload: SendPayload, endpoint: Endpoint): Record<
 
 /** Creates the Responses adapter (retry policy and fetch are injectable). */
 export function createOpenAIResponsesAdapter(options: AdapterOptions = {}): ProtocolAdapter {
-  return {
+  return defineAdapter({
     protocol: "openai-responses",
     buildMessages: responsesInput,
     buildTools: responsesTools,
     parseResponse: parseResponsesResponse,
-    async send(payload: SendPayload, endpoint: Endpoint, opts: SendOptions): Promise<unknown> {
-      const headers = mergeHeaders({
-        "content-type": "application/json",
-        ...(endpoint.apiKey ? { authorization: `Bearer ${endpoint.apiKey}` } : {}),
-      }, endpoint.headers);
-      const ex = new Exchange(endpoint, opts, options);
-      try {
-        const res = await ex.open(endpoint.url, headers, responsesBody(payload, endpoint));
-        if (!endpoint.stream || isJsonResponse(res)) {
-          const native = await ex.readJson(res);
-          emitTurn(parseResponsesResponse(native), opts.emit);
-          return native;
-        }
-        const acc = new ResponsesStream(endpoint.name, opts.emit);
-        await ex.readSse(res, (e) => acc.handle(e));
-        return acc.finish();
-      } catch (err) {
-        throw ex.failure(err, "request");
-      } finally {
-        ex.dispose();
-      }
-    },
-  };
+    headers: bearerAuth,
+    body: responsesBody,
+    stream: (name, emit) => new ResponsesStream(name, emit),
+  }, options);
 }

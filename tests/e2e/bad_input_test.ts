@@ -4,24 +4,16 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { startScriptedServer } from "../../plugins/scripted/mod.ts";
-import type { ScriptedTurn } from "../../plugins/scripted/mod.ts";
-import { loopbackConf, makeWorkspace, runHs, writeExe, writeFile } from "../support/workspace.ts";
+import {
+  loopbackConf,
+  loopbackWorkspace,
+  makeWorkspace,
+  runHs,
+  writeExe,
+  writeFile,
+} from "../support/workspace.ts";
 
-async function setup(script: ScriptedTurn[], opts: { trusted?: boolean } = {}) {
-  const w = await makeWorkspace(opts);
-  const server = await startScriptedServer(script);
-  await writeFile(join(w.ws, ".harness/providers/loop.conf"), loopbackConf(server.url));
-  await writeFile(join(w.ws, ".harness/settings.conf"), "provider=loop\n");
-  return {
-    w,
-    server,
-    async close() {
-      await server.close();
-      await w.cleanup();
-    },
-  };
-}
+const setup = loopbackWorkspace;
 
 Deno.test("tools whose --schema prints garbage or a mismatched name are left out and reported", async () => {
   const t = await setup([{ text: "fine" }]);

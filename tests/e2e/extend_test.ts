@@ -3,31 +3,9 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { startScriptedServer } from "../../plugins/scripted/mod.ts";
-import type { ScriptedTurn } from "../../plugins/scripted/mod.ts";
-import {
-  floorTestEnv,
-  loopbackConf,
-  makeWorkspace,
-  REPO,
-  runHs,
-  writeFile,
-} from "../support/workspace.ts";
+import { floorTestEnv, loopbackWorkspace, REPO, runHs, writeFile } from "../support/workspace.ts";
 
-async function setup(script: ScriptedTurn[]) {
-  const w = await makeWorkspace();
-  const server = await startScriptedServer(script);
-  await writeFile(join(w.ws, ".harness/providers/loop.conf"), loopbackConf(server.url));
-  await writeFile(join(w.ws, ".harness/settings.conf"), "provider=loop\n");
-  return {
-    w,
-    server,
-    async close() {
-      await server.close();
-      await w.cleanup();
-    },
-  };
-}
+const setup = loopbackWorkspace;
 
 Deno.test("a skill is listed in the system prompt and loaded through the skill tool by frontmatter name", async () => {
   const t = await setup([

@@ -5,10 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { startScriptedServer } from "../../plugins/scripted/mod.ts";
-import type { ScriptedTurn } from "../../plugins/scripted/mod.ts";
 import {
-  loopbackConf,
+  loopbackWorkspace,
   makeWorkspace,
   runHs,
   type Workspace,
@@ -25,20 +23,7 @@ case "$1" in
 esac
 `;
 
-async function setup(script: ScriptedTurn[], opts: { trusted?: boolean } = {}) {
-  const w = await makeWorkspace(opts);
-  const server = await startScriptedServer(script);
-  await writeFile(join(w.ws, ".harness/providers/loop.conf"), loopbackConf(server.url));
-  await writeFile(join(w.ws, ".harness/settings.conf"), "provider=loop\n");
-  return {
-    w,
-    server,
-    async close() {
-      await server.close();
-      await w.cleanup();
-    },
-  };
-}
+const setup = loopbackWorkspace;
 
 function sessionDirOf(w: Workspace, stderr: string): string {
   const m = /session: (\S+)/.exec(stderr);

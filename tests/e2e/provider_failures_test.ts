@@ -6,16 +6,13 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { startScriptedServer } from "../../plugins/scripted/mod.ts";
 import type { ScriptedServer, ScriptedTurn } from "../../plugins/scripted/mod.ts";
 import {
   type CliRun,
-  loopbackConf,
-  makeWorkspace,
+  loopbackWorkspace,
   REPO,
   runHs,
   type Workspace,
-  writeFile,
 } from "../support/workspace.ts";
 
 interface Setup {
@@ -26,22 +23,8 @@ interface Setup {
 }
 
 async function setup(script: ScriptedTurn[], confExtra = ""): Promise<Setup> {
-  const w = await makeWorkspace();
-  const server = await startScriptedServer(script);
-  await writeFile(
-    join(w.ws, ".harness/providers/loop.conf"),
-    loopbackConf(server.url, "anthropic", confExtra),
-  );
-  await writeFile(join(w.ws, ".harness/settings.conf"), "provider=loop\n");
-  return {
-    w,
-    server,
-    env: { ...w.env, HARNESS_RETRY_BASE_MS: "5" },
-    async close() {
-      await server.close();
-      await w.cleanup();
-    },
-  };
+  const t = await loopbackWorkspace(script, { confExtra });
+  return { ...t, env: { ...t.w.env, HARNESS_RETRY_BASE_MS: "5" } };
 }
 
 /** The session id of a run: from the resume hint (failures) or the `session:` line. */

@@ -6,6 +6,8 @@
  */
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { startScriptedServer } from "../../plugins/scripted/mod.ts";
+import type { ScriptedServer, ScriptedTurn } from "../../plugins/scripted/mod.ts";
 
 /** The repository root. */
 export const REPO = fileURLToPath(new URL("../..", import.meta.url)).replace(/\/$/, "");
@@ -152,4 +154,36 @@ export async function runHs(
   ]);
   clearTimeout(timer);
   return { code: status.code, stdout, stderr };
+}
+
+/** A workspace whose `.harness/` selects a `loop` provider on a scripted loopback server. */
+export interface LoopbackWorkspace {
+  w: Workspace;
+  server: ScriptedServer;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a scripted server and a workspace with `providers/loop.conf` pointing
+ * at it and `settings.conf` selecting it.
+ */
+export async function loopbackWorkspace(
+  script: ScriptedTurn[],
+  opts: { trusted?: boolean; protocol?: string; confExtra?: string } = {},
+): Promise<LoopbackWorkspace> {
+  const w = await makeWorkspace({ trusted: opts.trusted });
+  const server = await startScriptedServer(script);
+  await writeFile(
+    join(w.ws, ".harness/providers/loop.conf"),
+    loopbackConf(server.url, opts.protocol ?? "anthropic", opts.confExtra ?? ""),
+  );
+  await writeFile(join(w.ws, ".harness/settings.conf"), "provider=loop\n");
+  return {
+    w,
+    server,
+    async close() {
+      await server.close();
+      await w.cleanup();
+    },
+  };
 }
