@@ -52,7 +52,11 @@ export async function providerAccess(
   args: string[],
 ): Promise<{ hosts: string[] | "all"; executables: string[]; note: string }> {
   const { Harness } = await import("../../mod.ts");
-  const h = await Harness.create({ log: () => {}, audit: false });
+  const h = await Harness.create({
+    log: () => {},
+    audit: false,
+    trustWorkspace: args.includes("--trust-workspace"),
+  });
   try {
     const executables = [...h.snapshot().providers.values()].filter((p) => p.kind !== "conf")
       .map((p) => p.path);
