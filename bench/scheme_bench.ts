@@ -22,8 +22,8 @@ for (const w of WORKLOADS) {
     Deno.bench({
       name: `biwascheme: ${w.name}`,
       group: w.name,
-      n: 3,
-      warmup: 1,
+      n: 2,
+      warmup: 0,
       fn: () => void bw.evaluate(w.expr),
     });
   }

@@ -67,7 +67,7 @@ const viaUs = await time(5, () => {
 }) * 1000 / n;
 console.log(rows.join("\n"));
 console.log(
-  "\nn/a: not supported by that implementation (LIPS 0.20: no proper tail calls at 10^6 iterations; internal defines in nqueens/string building fail; dicts are a Harness extension).",
+  "\nn/a: not supported by that implementation (LIPS 0.20: no proper tail calls at 10^6 iterations, and it raises an unbound-variable error on nqueens/string building; dicts are a Harness extension).",
 );
 console.log(
   `\nTS → Scheme call (callSync): ${

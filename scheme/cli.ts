@@ -128,6 +128,7 @@ async function repl(interp: Interpreter, io: SchemeCliIO): Promise<number> {
           io.stderr(report(e));
           failed = true;
           buf = "";
+          io.stdout("scheme> ");
           break;
         }
         if (datum === EOF) {

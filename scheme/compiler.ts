@@ -47,7 +47,7 @@ import {
   VarBinding,
 } from "./syntax.ts";
 import { makeSyntaxRules, stripAll } from "./syntax_rules.ts";
-import { fastIf, fastOp, isFastOp, type Shape } from "./fastops.ts";
+import { fastIf, fastIf1, fastOp, isFastOp, isFastTest1, type Shape } from "./fastops.ts";
 import { callErr, callNode, primCallNode, unbound } from "./calls.ts";
 
 /** Compile context. */
@@ -427,6 +427,8 @@ function compileSpecial(sp: Special, x: Pair, block: Block, tail: boolean, ctx: 
       const test = compile(items[0], block, false, ctx);
       const thenN = compile(items[1], block, tail, ctx);
       const elseN = items.length === 3 ? compile(items[2], block, tail, ctx) : () => undefined;
+      const t1 = fastTest1(items[0], block, ctx, thenN, elseN);
+      if (t1) return t1;
       const fp = fastParts(items[0], block, ctx, false, true);
       if (fp && fp.op !== "+" && fp.op !== "-") {
         const slow = (f: Frame, a: unknown, b: unknown) => {
@@ -548,8 +550,6 @@ function compileSpecial(sp: Special, x: Pair, block: Block, tail: boolean, ctx: 
         items.slice(1),
       );
     }
-    case "import":
-      return () => undefined;
     case "define-library": {
       const decls = listItems(x.cdr, x).slice(1);
       const bodies: unknown[] = [];
@@ -782,6 +782,35 @@ function fastParts(
   const onErr = (e: unknown, f: Frame, step: number, a: unknown, b: unknown) =>
     callErr(e, f, step, [cell.value, a, b], nodes, tail, site);
   return { op: p.name, sa, sb, cell, prim: p, slow, onErr };
+}
+
+/** `(if (null?|pair?|not x) ...)` on a simple operand, as one generated node (see fastops.ts). */
+function fastTest1(test: unknown, block: Block, ctx: Ctx, thenN: Node, elseN: Node): Node | null {
+  if (!(test instanceof Pair) || !isIdent(test.car)) return null;
+  const args = test.cdr;
+  if (!(args instanceof Pair) || args.cdr !== NIL) return null;
+  const r = lookup(test.car, block, block.lam, ctx.env);
+  if (r.t !== "global" || !(r.cell.value instanceof Prim)) return null;
+  const p = r.cell.value;
+  if (!isFastTest1(p.name)) return null;
+  const sa = shapeOf(args.car, block, ctx);
+  if (!sa || sa.k === "K") return null;
+  const cell = r.cell;
+  const site: Site = { name: p.name, loc: locOf(test) };
+  const nodes = [compile(test.car, block, false, ctx), compile(args.car, block, false, ctx)];
+  const slow = (f: Frame, a: unknown) => {
+    let t;
+    try {
+      t = apply(cell.value, [a]);
+    } catch (e) {
+      if (e instanceof Capture) {
+        e.frames.push(new KF((v) => v !== false ? thenN(f) : elseN(f)));
+      }
+      throw callErr(e, f, 2, [cell.value, a], nodes, false, site);
+    }
+    return t !== false ? thenN(f) : elseN(f);
+  };
+  return fastIf1(p.name, sa, cell, p, slow, thenN, elseN, NIL, Pair);
 }
 
 /** The shape of a simple operand (local variable at depth 0/1, or small exact integer). */

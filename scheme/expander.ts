@@ -10,6 +10,8 @@ import { type Environment, NIL, Pair, sym } from "./types.ts";
 import { schemeError } from "./errors.ts";
 import { Alias, type ExpandCtx, type Ident, isIdent, Macro, rootSym } from "./syntax.ts";
 import { stripAll } from "./syntax_rules.ts";
+import { readAll } from "./reader.ts";
+import { TEST_LIBRARY } from "./prelude.ts";
 
 /** A reference to global `name` that user bindings cannot capture. */
 function G(name: string): Alias {
@@ -213,6 +215,25 @@ const table: Record<string, (x: Pair) => unknown> = {
       L(G("lambda"), NIL, expr),
       LT([G("lambda"), formals], LT(body, NIL)),
     );
+  },
+  import: (x) => {
+    // standard libraries are always present; (chibi test) / (srfi 64) install a test library
+    const forms: unknown[] = [];
+    for (const set of items(x.cdr, x, "import")) {
+      let lib: unknown = set;
+      while (
+        lib instanceof Pair && isIdent(lib.car) &&
+        /^(only|except|prefix|rename)$/.test(rootSym(lib.car).name)
+      ) {
+        lib = (lib.cdr as Pair).car;
+      }
+      const name = stripAll(lib);
+      const key = name instanceof Pair ? items(name, x, "import").map(String).join(" ") : "";
+      if (key === "chibi test" || key === "srfi 64") {
+        forms.push(...readAll(TEST_LIBRARY, "<test-library>"));
+      }
+    }
+    return LT([G("begin")], LT(forms, NIL));
   },
   assert: (x) => {
     const [e] = items(x.cdr, x, "assert");

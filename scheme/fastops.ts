@@ -141,3 +141,66 @@ export function fastIf(
   }
   return factory(cell, prim, arg(a), arg(b), slow, thenN, elseN);
 }
+
+const OPS1: Record<string, string> = {
+  "null?": "a === NIL",
+  "pair?": "a instanceof Pair",
+  "not": "a === false",
+};
+
+/** True if `name` has a specialised one-operand test template. */
+export function isFastTest1(name: string): boolean {
+  return name in OPS1;
+}
+
+type If1Factory = (
+  cell: { value: unknown },
+  prim: unknown,
+  sa: unknown,
+  slow: (f: unknown[], a: unknown) => unknown,
+  thenN: Node,
+  elseN: Node,
+  NIL: unknown,
+  Pair: unknown,
+) => Node;
+
+const if1Cache = new Map<string, If1Factory>();
+
+/** Builds `(if (op a) then else)` for `null?`, `pair?` and `not` on a simple operand. */
+export function fastIf1(
+  op: string,
+  a: Shape,
+  cell: { value: unknown },
+  prim: unknown,
+  slow: (f: unknown[], a: unknown) => unknown,
+  thenN: Node,
+  elseN: Node,
+  nil: unknown,
+  pair: unknown,
+): Node {
+  const key = `${op}|${a.k}`;
+  let factory = if1Cache.get(key);
+  if (!factory) {
+    const body = [
+      "return (f) => {",
+      "let a;",
+      operand(a, "a", "sa"),
+      `if (cell.value === prim) return (${OPS1[op]}) ? thenN(f) : elseN(f);`,
+      "return slow(f, a);",
+      "};",
+    ].join("\n");
+    factory = new Function(
+      "cell",
+      "prim",
+      "sa",
+      "slow",
+      "thenN",
+      "elseN",
+      "NIL",
+      "Pair",
+      body,
+    ) as If1Factory;
+    if1Cache.set(key, factory);
+  }
+  return factory(cell, prim, arg(a), slow, thenN, elseN, nil, pair);
+}

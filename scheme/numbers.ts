@@ -5,7 +5,8 @@
  * @module
  */
 import { Flo, Ratio } from "./types.ts";
-import { typeError } from "./errors.ts";
+import { SchemeLimitError, typeError } from "./errors.ts";
+import { R } from "./runtime.ts";
 
 /** Any Scheme number. */
 export type Num = number | bigint | Ratio | Flo;
@@ -45,7 +46,14 @@ function big(x: number | bigint): bigint {
 function bgcd(a: bigint, b: bigint): bigint {
   if (a < 0n) a = -a;
   if (b < 0n) b = -b;
-  while (b !== 0n) [a, b] = [b, a % b];
+  let i = 0;
+  while (b !== 0n) {
+    [a, b] = [b, a % b];
+    // Euclid on huge integers can take long: honour the evaluation deadline
+    if ((++i & 255) === 0 && Date.now() > R.deadline) {
+      throw new SchemeLimitError("deadline", "time limit exceeded");
+    }
+  }
   return a;
 }
 
@@ -119,6 +127,18 @@ export function sub(a: unknown, b: unknown): Num {
   }
   return normBig(big(x) - big(y));
 }
+/** Largest exact integer size, in bits (keeps single operations bounded in time). */
+export const MAX_INTEGER_BITS = 4_000_000;
+
+function bits(x: bigint): number {
+  return (x < 0n ? -x : x).toString(16).length * 4;
+}
+function checkBits(n: number): void {
+  if (n > MAX_INTEGER_BITS) {
+    throw new SchemeLimitError("memory", `integer too large (more than ${MAX_INTEGER_BITS} bits)`);
+  }
+}
+
 /** Multiplication. */
 export function mul(a: unknown, b: unknown): Num {
   if (typeof a === "number" && typeof b === "number") {
@@ -130,9 +150,12 @@ export function mul(a: unknown, b: unknown): Num {
   if (x instanceof Flo || y instanceof Flo) return new Flo(toFloat(x) * toFloat(y));
   if (x instanceof Ratio || y instanceof Ratio) {
     const [n1, d1] = nd(x), [n2, d2] = nd(y);
+    checkBits(bits(n1) + bits(n2) + bits(d1) + bits(d2));
     return makeRatio(n1 * n2, d1 * d2);
   }
-  return normBig(big(x) * big(y));
+  const bx = big(x), by = big(y);
+  if (typeof x === "bigint" || typeof y === "bigint") checkBits(bits(bx) + bits(by));
+  return normBig(bx * by);
 }
 /** Division. */
 export function div(a: unknown, b: unknown): Num {
@@ -274,11 +297,16 @@ export function expt(a: unknown, b: unknown): Num {
   if (isExactInteger(y) && !(x instanceof Flo)) {
     const e = big(y);
     if (e >= 0n) {
-      if (x instanceof Ratio) return makeRatio(x.num ** e, x.den ** e);
-      const bx = big(x as number | bigint);
-      if (e > 100000n && bx !== 0n && bx !== 1n && bx !== -1n) {
-        typeError("expt", "smaller exponent", y);
+      const ecap = Number(e > 100_000_000n ? 100_000_000n : e);
+      if (x instanceof Ratio) {
+        checkBits((bits(x.num) + bits(x.den)) * ecap);
+        return makeRatio(x.num ** e, x.den ** e);
       }
+      const bx = big(x as number | bigint);
+      if (bx === 0n) return e === 0n ? 1 : 0;
+      if (bx === 1n) return 1;
+      if (bx === -1n) return e % 2n === 0n ? 1 : -1;
+      checkBits(bits(bx) * ecap);
       return normBig(bx ** e);
     }
     if (isZero(x)) typeError("expt", "non-zero base", x);
@@ -296,18 +324,21 @@ export function exactIntegerSqrt(n: unknown): [Num, Num] {
   }
   const b = big(n as number | bigint);
   if (b < 2n) return [normBig(b), 0];
-  let x = BigInt(Math.floor(Math.sqrt(Number(b))));
-  while (x * x > b) x--;
-  while ((x + 1n) * (x + 1n) <= b) x++;
-  // refine with Newton for big numbers
-  if (b > 2n ** 100n) {
-    x = b;
-    let y = (x + 1n) / 2n;
-    while (y < x) {
+  let x: bigint;
+  const approx = Math.sqrt(Number(b));
+  if (Number.isFinite(approx) && approx < 2 ** 52) {
+    x = BigInt(Math.floor(approx));
+  } else {
+    // Newton's method from a power of two above the root
+    x = 1n << BigInt(Math.ceil(b.toString(2).length / 2));
+    for (;;) {
+      const y = (x + b / x) >> 1n;
+      if (y >= x) break;
       x = y;
-      y = (x + b / x) / 2n;
     }
   }
+  while (x * x > b) x--;
+  while ((x + 1n) * (x + 1n) <= b) x++;
   return [normBig(x), normBig(b - x * x)];
 }
 
@@ -422,17 +453,18 @@ export function parseNumber(s: string, radix = 10): Num | null {
   return v;
 }
 
+const DIGITS: Record<number, RegExp> = {
+  2: /^[01]+$/,
+  8: /^[0-7]+$/,
+  10: /^[0-9]+$/,
+  16: /^[0-9a-fA-F]+$/,
+};
+const PREFIX: Record<number, string> = { 2: "0b", 8: "0o", 10: "", 16: "0x" };
+
 function parseUInt(s: string, radix: number): bigint | null {
-  if (s.length === 0) return null;
-  const digits = "0123456789abcdefghijklmnopqrstuvwxyz".slice(0, radix);
-  let r = 0n;
-  const br = BigInt(radix);
-  for (const ch of s.toLowerCase()) {
-    const d = digits.indexOf(ch);
-    if (d < 0) return null;
-    r = r * br + BigInt(d);
-  }
-  return r;
+  if (!DIGITS[radix]?.test(s)) return null;
+  checkBits(s.length * 4);
+  return BigInt(PREFIX[radix] + s);
 }
 
 function parseReal(s: string, radix: number): Num | null {

@@ -89,3 +89,59 @@ export const LOCAL_PRELUDE = String.raw`
 (define (call-with-output-string proc)
   (let ((p (open-output-string))) (proc p) (get-output-string p)))
 `;
+
+/**
+ * A small `(chibi test)` / SRFI 64 subset, installed by `(import (chibi test))` or
+ * `(import (srfi 64))`: `test`, `test-equal`, `test-assert`, `test-error`, `test-values`,
+ * `test-begin`, `test-end`. Inexact numbers compare approximately (relative 1e-6). The outermost
+ * `test-end` prints a summary and raises an error if any test failed.
+ */
+export const TEST_LIBRARY = String.raw`
+(define %test-counts (vector 0 0))
+(define %test-depth 0)
+(define (%test-approx=? a b)
+  (cond ((and (number? a) (number? b) (inexact? a) (inexact? b))
+         (or (= a b) (and (nan? a) (nan? b))
+             (< (abs (- a b)) (* 1e-6 (max 1 (abs a))))))
+        ((and (pair? a) (pair? b))
+         (and (%test-approx=? (car a) (car b)) (%test-approx=? (cdr a) (cdr b))))
+        ((and (vector? a) (vector? b) (= (vector-length a) (vector-length b)))
+         (%test-approx=? (vector->list a) (vector->list b)))
+        (else (equal? a b))))
+(define (%test-run name expected thunk)
+  (let ((res (guard (e (#t (list 'error: (if (error-object? e) (error-object-message e) e))))
+               (thunk))))
+    (if (%test-approx=? expected res)
+        (vector-set! %test-counts 0 (+ 1 (vector-ref %test-counts 0)))
+        (begin
+          (vector-set! %test-counts 1 (+ 1 (vector-ref %test-counts 1)))
+          (display "FAIL: ") (write name) (display ": expected ") (write expected)
+          (display " but got ") (write res) (newline)))))
+(define-syntax test
+  (syntax-rules ()
+    ((_ name expected expr) (%test-run name expected (lambda () expr)))
+    ((_ expected expr) (%test-run 'expr expected (lambda () expr)))))
+(define-syntax test-equal
+  (syntax-rules () ((_ . args) (test . args))))
+(define-syntax test-assert
+  (syntax-rules ()
+    ((_ name expr) (%test-run name #t (lambda () (and expr #t))))
+    ((_ expr) (%test-run 'expr #t (lambda () (and expr #t))))))
+(define-syntax test-error
+  (syntax-rules ()
+    ((_ name expr) (%test-run name #t (lambda () (guard (e (#t #t)) expr #f))))
+    ((_ expr) (%test-run 'expr #t (lambda () (guard (e (#t #t)) expr #f))))))
+(define-syntax test-values
+  (syntax-rules ()
+    ((_ expected expr)
+     (%test-run 'expr (call-with-values (lambda () expected) list)
+                (lambda () (call-with-values (lambda () expr) list))))))
+(define (test-begin . name) (set! %test-depth (+ %test-depth 1)))
+(define (test-end . name)
+  (set! %test-depth (- %test-depth 1))
+  (if (<= %test-depth 0)
+      (let ((passed (vector-ref %test-counts 0)) (failed (vector-ref %test-counts 1)))
+        (display passed) (display " tests passed, ") (display failed) (display " failed")
+        (newline)
+        (if (> failed 0) (error "tests failed:" failed)))))
+`;

@@ -225,6 +225,15 @@ export function alloc(n: number): void {
     R.cells = R.cellLimit + 1;
     throw new SchemeLimitError("memory", "allocation limit exceeded");
   }
+  if (n > 64) work(n);
+}
+
+/**
+ * Charges fuel for `n` units of primitive work (one step per 64 units), so long-running
+ * primitives (string and list traversals, copies) consume fuel and meet deadline checks.
+ */
+export function work(n: number): void {
+  if ((R.tick -= n >> 6) < 0) tickCheck();
 }
 /** Checks a requested string length. */
 export function checkStringLength(n: number): void {
@@ -278,17 +287,18 @@ function spill(body: Node, frame: Frame): never {
 
 /** Runs a closure body to completion (non-tail call), trampolining tail calls. */
 export function callBody(body: Node, frame: Frame): unknown {
-  if (++R.depth > R.spill) spill(body, frame);
+  const st = R;
+  if (++st.depth > st.spill) spill(body, frame);
+  if (--st.tick < 0) tickCheck();
   let r;
   try {
-    if (--R.tick < 0) tickCheck();
     r = body(frame);
     if (r instanceof TailCall) r = trampoline(r);
   } catch (e) {
     if (e instanceof Capture) e.frames.push(TRAMP);
     throw e;
   }
-  R.depth--;
+  st.depth--;
   return r;
 }
 

@@ -89,7 +89,6 @@ for (
     "named-lambda",
     "%guard",
     "include",
-    "import",
     "define-library",
     "syntax-error",
   ]

@@ -128,8 +128,6 @@ export class Eof {}
 /** The end-of-file object. */
 export const EOF: Eof = new Eof();
 
-export const ABSENT: unique symbol = Symbol("absent");
-
 /** An ordered, immutable, string-keyed map. */
 export class Dict {
   /** Wraps a map (never mutated after construction). */

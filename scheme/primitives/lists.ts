@@ -5,7 +5,7 @@
  */
 import { Char, Dict, Flo, MString, NIL, Pair, Ratio, Record, Sym, sym } from "../types.ts";
 import { typeError } from "../errors.ts";
-import { alloc } from "../runtime.ts";
+import { alloc, work } from "../runtime.ts";
 import { def, idx, listArg, pair, type PrimTable, str, symb } from "./util.ts";
 
 /** `eqv?` */
@@ -29,8 +29,10 @@ export function eq(a: unknown, b: unknown): boolean {
 /** `equal?` (terminates on cycles). */
 export function equal(a: unknown, b: unknown): boolean {
   const seen = new Map<unknown, Set<unknown>>();
+  let steps = 0;
   const go = (a: unknown, b: unknown, depth: number): boolean => {
     for (;;) {
+      if ((++steps & 1023) === 0) work(1024);
       if (eqv(a, b)) return true;
       if (a instanceof Pair && b instanceof Pair) {
         let s = seen.get(a);
@@ -95,13 +97,19 @@ export function length(x: unknown): number {
 
 function mem(cmp: (a: unknown, b: unknown) => boolean) {
   return (x: unknown, l: unknown) => {
-    for (; l instanceof Pair; l = l.cdr) if (cmp(x, l.car)) return l;
+    let n = 0;
+    for (; l instanceof Pair; l = l.cdr) {
+      if ((++n & 1023) === 0) work(1024);
+      if (cmp(x, l.car)) return l;
+    }
     return false;
   };
 }
 function ass(name: string, cmp: (a: unknown, b: unknown) => boolean) {
   return (x: unknown, l: unknown) => {
+    let n = 0;
     for (; l instanceof Pair; l = l.cdr) {
+      if ((++n & 1023) === 0) work(1024);
       const e = l.car;
       if (!(e instanceof Pair)) return typeError(name, "association list", l.car);
       if (cmp(x, e.car)) return e;
@@ -150,6 +158,7 @@ export function installLists(t: PrimTable): void {
     let slow = x;
     let n = 0;
     while (x instanceof Pair) {
+      if ((n & 1023) === 1023) work(1024);
       x = x.cdr;
       if (++n % 2 === 0) {
         slow = (slow as Pair).cdr;
@@ -193,11 +202,13 @@ export function installLists(t: PrimTable): void {
   });
   def(t, "list-tail", 2, 2, (l, k) => {
     let n = idx("list-tail", k);
+    work(n);
     while (n-- > 0) l = pair("list-tail", l).cdr;
     return l;
   });
   def(t, "list-ref", 2, 2, (l, k) => {
     let n = idx("list-ref", k);
+    work(n);
     while (n-- > 0) l = pair("list-ref", l).cdr;
     return pair("list-ref", l).car;
   });

@@ -5,7 +5,7 @@
  */
 import { Char, char, MString, NIL, Pair } from "../types.ts";
 import { rangeError, typeError } from "../errors.ts";
-import { alloc, checkStringLength } from "../runtime.ts";
+import { alloc, checkStringLength, work } from "../runtime.ts";
 import { foldCase } from "../reader.ts";
 import {
   chr,
@@ -20,6 +20,7 @@ import {
 } from "./util.ts";
 
 function cps(s: string): number[] | string {
+  work(s.length);
   return isSimple(s) ? s : codePoints(s);
 }
 /** Length of a string in code points. */
@@ -126,7 +127,11 @@ export function installStrings(t: PrimTable): void {
     Infinity,
     (...cs: unknown[]) => new MString(cs.map((c) => ch(chr("string", c))).join("")),
   );
-  def(t, "string-length", 1, 1, (s) => strLength(str("string-length", s)));
+  def(t, "string-length", 1, 1, (s) => {
+    const v = str("string-length", s);
+    work(v.length);
+    return strLength(v);
+  });
   def(t, "string-ref", 2, 2, (s, k) => {
     const v = str("string-ref", s);
     const i = idx("string-ref", k);
@@ -136,6 +141,7 @@ export function installStrings(t: PrimTable): void {
   });
   def(t, "string-set!", 3, 3, (s, k, c) => {
     const m = mstr("string-set!", s);
+    work(m.s.length);
     const i = idx("string-set!", k);
     const a = codePoints(m.s);
     if (i >= a.length) rangeError("string-set!", "index", k);
@@ -175,6 +181,7 @@ export function installStrings(t: PrimTable): void {
   });
   def(t, "string-copy!", 3, 5, (to, at, from, a, b) => {
     const m = mstr("string-copy!", to);
+    work(m.s.length);
     const dst = codePoints(m.s);
     const src = codePoints(str("string-copy!", from));
     const [x, y] = range("string-copy!", src.length, a, b);
@@ -186,6 +193,7 @@ export function installStrings(t: PrimTable): void {
   });
   def(t, "string-fill!", 2, 4, (s, c, a, b) => {
     const m = mstr("string-fill!", s);
+    work(m.s.length);
     const arr = codePoints(m.s);
     const [x, y] = range("string-fill!", arr.length, a, b);
     const code = chr("string-fill!", c).code;

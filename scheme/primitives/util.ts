@@ -5,7 +5,7 @@
  */
 import { Char, isString, MString, NIL, Pair, Sym } from "../types.ts";
 import { typeError } from "../errors.ts";
-import { Prim } from "../runtime.ts";
+import { Prim, work } from "../runtime.ts";
 
 /** A table of primitives by Scheme name. */
 export type PrimTable = Map<string, Prim>;
@@ -63,6 +63,7 @@ export function listArg(proc: string, x: unknown): unknown[] {
     }
   }
   if (x !== NIL) return typeError(proc, "proper list", x);
+  work(out.length);
   return out;
 }
 /** Resolves optional [start, end) arguments against a length. */

@@ -5,7 +5,7 @@
  */
 import { NIL, Pair } from "../types.ts";
 import { rangeError, typeError } from "../errors.ts";
-import { alloc, checkVectorLength } from "../runtime.ts";
+import { alloc, checkVectorLength, work } from "../runtime.ts";
 import { def, idx, listArg, type PrimTable, range } from "./util.ts";
 
 function vec(proc: string, x: unknown): unknown[] {
@@ -65,6 +65,7 @@ export function installVectors(t: PrimTable): void {
   def(t, "vector-fill!", 2, 4, (v, fill, a, b) => {
     const arr = vec("vector-fill!", v);
     const [x, y] = range("vector-fill!", arr.length, a, b);
+    work(y - x);
     arr.fill(fill, x, y);
   });
   def(t, "vector-copy", 1, 3, (v, a, b) => {
@@ -78,6 +79,7 @@ export function installVectors(t: PrimTable): void {
     const [x, y] = range("vector-copy!", src.length, a, b);
     const k = idx("vector-copy!", at);
     if (k + (y - x) > dst.length) rangeError("vector-copy!", "destination index", at);
+    work(y - x);
     dst.splice(k, y - x, ...src.slice(x, y));
   });
   def(t, "vector-append", 0, Infinity, (...vs: unknown[]) => {

@@ -59,3 +59,15 @@ Deno.test("cli: file mode", async () => {
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("cli: (import (chibi test)) provides a test library for suites", async () => {
+  const r = await run(
+    [],
+    '(import (scheme base) (chibi test))\n(test-begin "s")\n(test 2 (+ 1 1))\n(test-values (values 1 2) (values 1 2))\n(test-error (car 1))\n(test-assert (pair? (list 1)))\n(test 0.3333333 (/ 1.0 3))\n(test 3 (+ 1 1))\n(test-end)\n',
+  );
+  ok(r.out.includes("FAIL: (+ 1 1): expected 3 but got 2"), r.out);
+  ok(r.out.includes("5 tests passed, 1 failed"), r.out);
+  assertEquals(r.code, 1);
+  const clean = await run([], "(import (srfi 64))\n(test-begin)\n(test-equal 1 1)\n(test-end)\n");
+  assertEquals(clean, { code: 0, out: "1 tests passed, 0 failed\n", err: "" });
+});

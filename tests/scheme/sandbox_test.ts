@@ -143,6 +143,34 @@ Deno.test("exponential macro expansion is stopped", () => {
   healthy(s);
 });
 
+Deno.test("expensive primitives in a loop still meet the deadline", () => {
+  const s = new Interpreter({ limits: { timeoutMs: 200 } });
+  const t = Date.now();
+  assertEquals(
+    limitOf(
+      s,
+      "(define big (make-string 2000000 #\\a)) (let loop () (string-set! big 0 #\\b) (loop))",
+    ),
+    "deadline",
+  );
+  assertEquals(
+    limitOf(s, "(define l (make-list 200000 1)) (let loop () (memq 2 l) (loop))"),
+    "deadline",
+  );
+  ok(Date.now() - t < 3000);
+  healthy(s);
+});
+
+Deno.test("huge integers are bounded (size and time)", () => {
+  const s = new Interpreter({ limits: { timeoutMs: 500 } });
+  assertEquals(limitOf(s, "(expt 2 10000000)"), "memory");
+  assertEquals(limitOf(s, "(let loop ((x (expt 2 100000))) (loop (* x x)))"), "memory");
+  assertEquals(limitOf(s, "(string->number (make-string 2000000 #\\7))"), "memory");
+  assertEquals(limitOf(s, "(gcd (expt 3 600000) (expt 6 300000))"), "deadline");
+  assertEquals(s.evaluateSync("(exact-integer-sqrt (expt 10 400))") !== undefined, true);
+  healthy(s);
+});
+
 Deno.test("reader fed 1 MB of '(' stops cleanly", () => {
   const s = new Interpreter();
   assertEquals(limitOf(s, "(".repeat(1_000_000)), "depth");
