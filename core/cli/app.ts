@@ -11,7 +11,8 @@ import { HarnessError } from "../errors.ts";
 import type { HarnessEvent } from "../types.ts";
 import { VERSION } from "../version.ts";
 import { versionLine } from "../build_info.ts";
-import { killAllChildren, runExecutable } from "../exec.ts";
+import { runExecutable } from "../exec.ts";
+import { cancelOnInterrupt } from "./interrupt.ts";
 import { statOrUndefined } from "../fsutil.ts";
 import { Session } from "../session.ts";
 import { walkHarnessDirs } from "../discovery.ts";
@@ -389,19 +390,10 @@ async function agentCommand(words: string[], flags: AgentFlags, cli: CliContext)
   }
   return await withHarness(cli, flags, async (h) => {
     const controller = new AbortController();
-    let interrupts = 0;
-    const onSigint = () => {
-      interrupts++;
-      if (interrupts === 1) {
-        cli.stderr("\ncancelling… (Ctrl-C again to quit)\n");
-        controller.abort();
-        killAllChildren();
-      } else {
-        killAllChildren();
-        Deno.exit(130);
-      }
-    };
-    Deno.addSignalListener("SIGINT", onSigint);
+    const stopListening = cancelOnInterrupt(
+      controller,
+      () => cli.stderr("\ncancelling… (Ctrl-C again to quit)\n"),
+    );
     const live = !flags.json && !flags.events &&
       (cli.stdoutIsTerminal || flags.transcript === true);
     const renderer = live
@@ -428,7 +420,7 @@ async function agentCommand(words: string[], flags: AgentFlags, cli: CliContext)
         onEvent,
       });
     } finally {
-      Deno.removeSignalListener("SIGINT", onSigint);
+      stopListening();
     }
     if (flags.json) {
       cli.stdout(

@@ -11,7 +11,7 @@ import process from "node:process";
 import { join } from "node:path";
 import type { HarnessCore } from "../harness.ts";
 import type { CliContext } from "./context.ts";
-import { killAllChildren } from "../exec.ts";
+import { cancelOnInterrupt } from "./interrupt.ts";
 import { readTextOrUndefined } from "../fsutil.ts";
 import { colorEnabled, styles, TranscriptRenderer } from "./render.ts";
 
@@ -92,19 +92,10 @@ export async function runRepl(
     }
 
     const controller = new AbortController();
-    let interrupts = 0;
-    const onSigint = () => {
-      interrupts++;
-      if (interrupts === 1) {
-        cli.stdout(st.yellow("\n^C cancelling the turn…\n"));
-        controller.abort();
-        killAllChildren();
-      } else {
-        killAllChildren();
-        Deno.exit(130);
-      }
-    };
-    Deno.addSignalListener("SIGINT", onSigint);
+    const stopListening = cancelOnInterrupt(
+      controller,
+      () => cli.stdout(st.yellow("\n^C cancelling the turn…\n")),
+    );
     const renderer = new TranscriptRenderer(cli.stdout, st);
     try {
       const res = await h.run({
@@ -121,7 +112,7 @@ export async function runRepl(
     } catch (err) {
       cli.stdout(st.red(`error: ${(err as Error).message}\n`));
     } finally {
-      Deno.removeSignalListener("SIGINT", onSigint);
+      stopListening();
     }
   }
 }
