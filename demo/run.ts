@@ -125,8 +125,9 @@ async function main(): Promise<number> {
     for (const line of (await Deno.readTextFile(join(dir, "usage.log"))).trim().split("\n")) {
       console.log(dim(`    ${line}`));
     }
+    const last = [...Deno.readDirSync(join(dir, "messages"))].map((x) => x.name).sort().at(-1);
     console.log(
-      `\n${dim("resume it:")} deno task hs ${dir.split("/").pop()} "and the characters?"`,
+      `\n${dim("messages are plain markdown:")} cat ${join(dir, "messages", last ?? "")}`,
     );
     return 0;
   } finally {
