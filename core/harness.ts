@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { AuditBus } from "./audit.ts";
 import { Discovery, type Snapshot } from "./discovery.ts";
 import { childEnv, harnessVars, type Paths, resolvePaths } from "./env.ts";
@@ -236,13 +236,21 @@ export class HarnessCore {
     return this.registries.stageHooks.values().filter((h) => h.stage === stage);
   }
 
-  #secretsMemo = new WeakMap<Snapshot, { names: string[]; values: string[] }>();
+  #secretsMemo = new WeakMap<Snapshot, { names: string[]; values: string[]; stamp: string }>();
 
   /** Secret variable names and values (kept out of child environments), per snapshot. */
   #secrets(snap: Snapshot): { names: string[]; values: string[] } {
+    // Stored keys can change without a rescan (`hs auth set` mid-session): stamp the auth files.
+    const stamp = [...snap.authFiles, join(this.paths.home, ".auth.json")]
+      .map((f) => {
+        const info = dirEntries(dirname(f))?.files.has(".auth.json")
+          ? statOrUndefined(f)
+          : undefined;
+        return `${info?.mtime?.getTime() ?? 0}:${info?.size ?? 0}`;
+      }).join(",");
     let hit = this.#secretsMemo.get(snap);
-    if (!hit) {
-      hit = this.#computeSecrets(snap);
+    if (!hit || hit.stamp !== stamp) {
+      hit = { ...this.#computeSecrets(snap), stamp };
       this.#secretsMemo.set(snap, hit);
     }
     return hit;
