@@ -178,6 +178,15 @@ export interface BwrapExtras {
   cwd: string;
 }
 
+/**
+ * Drops duplicates and paths inside another path of the list (a nested
+ * read-only bind adds nothing but mount cost, about 0.3 ms each). Order kept.
+ */
+export function withoutNested(paths: string[]): string[] {
+  const set = [...new Set(paths.map((p) => (p.length > 1 ? p.replace(/\/+$/, "") : p)))];
+  return set.filter((p) => !set.some((q) => q !== p && (q === "/" || p.startsWith(q + "/"))));
+}
+
 /** bubblewrap arguments for a policy (everything before `--`). */
 export function bwrapArgs(policy: EffectPolicy, extras: BwrapExtras): string[] {
   const a: string[] = ["--die-with-parent", "--unshare-all"];
@@ -186,9 +195,10 @@ export function bwrapArgs(policy: EffectPolicy, extras: BwrapExtras): string[] {
   else {
     // no stat here: a permission-scoped process may not read them, bwrap can
     // (a symlinked /bin or /lib is bound as the directory it points to)
-    for (const d of [...SYSTEM_DIRS, ...ETC]) a.push("--ro-bind-try", d, d);
-    for (const d of [...extras.readOnly, ...policy.read]) {
-      if (lstat(d)) a.push("--ro-bind-try", d, d);
+    const ro = withoutNested([...SYSTEM_DIRS, ...ETC, ...extras.readOnly, ...policy.read]);
+    const system = new Set<string>([...SYSTEM_DIRS, ...ETC]);
+    for (const d of ro) {
+      if (system.has(d) || lstat(d)) a.push("--ro-bind-try", d, d);
     }
   }
   a.push("--dev", "/dev", "--proc", "/proc");
