@@ -165,15 +165,16 @@ export const loopHooks: StageHook[] = [
       const calls: ToolCall[] = turn.blocks.flatMap((b) =>
         b.type === "tool_call" ? [{ id: b.id, name: b.name, input: b.input }] : []
       );
-      // `usage` rides along so that observers after 10-save (e.g. receive/20-cost) see it.
+      // `usage` and `model` ride along so that observers after 10-save (receive/20-cost) see them.
       const usage = turn.usage;
+      const model = turn.model || t.model;
       if (calls.length > 0) {
-        return Promise.resolve({ next_state: "tool_exec", tool_calls: calls, usage });
+        return Promise.resolve({ next_state: "tool_exec", tool_calls: calls, usage, model });
       }
       if (t.continuation.shouldContinue()) {
-        return Promise.resolve({ next_state: "assemble", usage });
+        return Promise.resolve({ next_state: "assemble", usage, model });
       }
-      return Promise.resolve({ next_state: "done", output: outputText(turn), usage });
+      return Promise.resolve({ next_state: "done", output: outputText(turn), usage, model });
     },
   },
   {
