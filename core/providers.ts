@@ -7,6 +7,8 @@
  *
  * @module
  */
+import { join } from "node:path";
+import { followStream } from "./stream_follow.ts";
 import type { ModelProvider, ProviderEvent, Readiness } from "./types.ts";
 import { ProviderError } from "./errors.ts";
 import { runExecutable, tail } from "./exec.ts";
@@ -120,6 +122,14 @@ export function executableProvider(
         model,
       });
       const timeoutMs = deps.timeoutMs ?? 600_000;
+      // A --stream provider appends its events to .stream: show its text as it comes.
+      const follower = streams && options.session
+        ? followStream(join(options.session.dir, ".stream"), (e) => {
+          if ((e.type === "text" || e.type === "thinking") && typeof e.text === "string") {
+            options.emit({ type: e.type, text: e.text, recorded: true });
+          }
+        })
+        : undefined;
       const r = await runExecutable(path, {
         args: streams ? ["--stream"] : [],
         stdin: JSON.stringify(payload),
@@ -128,7 +138,7 @@ export function executableProvider(
         timeoutMs,
         signal: options.signal,
         onStderr: (t) => deps.log(t.trimEnd()),
-      });
+      }).finally(() => follower?.stop());
       if (r.aborted) throw new ProviderError("cancelled");
       if (r.timedOut) {
         throw new ProviderError(`provider ${path} timed out after ${timeoutMs / 1000} s`, {

@@ -226,10 +226,13 @@ export interface AssistantTurn {
 // Canonical stream events
 // ---------------------------------------------------------------------------
 
-/** Events a provider emits while a model request streams. */
+/**
+ * Events a provider emits while a model request streams. `recorded` marks a
+ * delta already written to `.stream` (by an executable provider itself).
+ */
 export type ProviderEvent =
-  | { type: "text"; text: string }
-  | { type: "thinking"; text: string }
+  | { type: "text"; text: string; recorded?: boolean }
+  | { type: "thinking"; text: string; recorded?: boolean }
   | { type: "tool_call_start"; index: number; id: string; name: string }
   | { type: "tool_call_delta"; index: number; id: string; json: string }
   | { type: "tool_call_end"; index: number; id: string; name: string; input: unknown }

@@ -85,7 +85,9 @@ export class Turn implements TurnApi {
   }
 
   emit(event: HarnessEvent): void {
-    if (event.type === "text") this.session.streamEvent({ type: "text", text: event.text });
+    if ((event.type === "text" || event.type === "thinking") && event.recorded) {
+      // already in .stream (an executable provider writes its own events)
+    } else if (event.type === "text") this.session.streamEvent({ type: "text", text: event.text });
     else if (event.type === "thinking") {
       this.session.streamEvent({ type: "thinking", text: event.text });
     } else if (event.type === "tool_call_end") {
