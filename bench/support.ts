@@ -28,8 +28,8 @@ const msgStart = (id: string) =>
       usage: { input_tokens: 10, output_tokens: 1 },
     },
   }] as [string, unknown];
-const TOOL_ANSWER = sse([
-  msgStart("msg_1"),
+type Ev = [string, unknown];
+const textBlock = (text: string): Ev[] => [
   ["content_block_start", {
     type: "content_block_start",
     index: 0,
@@ -38,9 +38,21 @@ const TOOL_ANSWER = sse([
   ["content_block_delta", {
     type: "content_block_delta",
     index: 0,
-    delta: { type: "text_delta", text: "Checking." },
+    delta: { type: "text_delta", text },
   }],
   ["content_block_stop", { type: "content_block_stop", index: 0 }],
+];
+const messageEnd = (stop: string, outputTokens: number): Ev[] => [
+  ["message_delta", {
+    type: "message_delta",
+    delta: { stop_reason: stop },
+    usage: { output_tokens: outputTokens },
+  }],
+  ["message_stop", { type: "message_stop" }],
+];
+const TOOL_ANSWER = sse([
+  msgStart("msg_1"),
+  ...textBlock("Checking."),
   ["content_block_start", {
     type: "content_block_start",
     index: 1,
@@ -52,33 +64,9 @@ const TOOL_ANSWER = sse([
     delta: { type: "input_json_delta", partial_json: '{"x":1}' },
   }],
   ["content_block_stop", { type: "content_block_stop", index: 1 }],
-  ["message_delta", {
-    type: "message_delta",
-    delta: { stop_reason: "tool_use" },
-    usage: { output_tokens: 5 },
-  }],
-  ["message_stop", { type: "message_stop" }],
+  ...messageEnd("tool_use", 5),
 ]);
-const TEXT_ANSWER = sse([
-  msgStart("msg_2"),
-  ["content_block_start", {
-    type: "content_block_start",
-    index: 0,
-    content_block: { type: "text", text: "" },
-  }],
-  ["content_block_delta", {
-    type: "content_block_delta",
-    index: 0,
-    delta: { type: "text_delta", text: "Done." },
-  }],
-  ["content_block_stop", { type: "content_block_stop", index: 0 }],
-  ["message_delta", {
-    type: "message_delta",
-    delta: { stop_reason: "end_turn" },
-    usage: { output_tokens: 2 },
-  }],
-  ["message_stop", { type: "message_stop" }],
-]);
+const TEXT_ANSWER = sse([msgStart("msg_2"), ...textBlock("Done."), ...messageEnd("end_turn", 2)]);
 
 /** Time spent in the server's handler, and requests answered. */
 export const serverStats = { ms: 0, count: 0 };
