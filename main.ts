@@ -3,8 +3,8 @@
  *
  * @module
  */
-import { VERSION } from "./core/version.ts";
-import { versionLine } from "./core/build_info.ts";
+import { VERSION } from "./core/base/version.ts";
+import { versionLine } from "./core/base/build_info.ts";
 
 async function main(args: string[]): Promise<number> {
   if (args.length === 1 && (args[0] === "version" || args[0] === "--version" || args[0] === "-v")) {
@@ -12,8 +12,8 @@ async function main(args: string[]): Promise<number> {
     return 0;
   }
   const [{ runCli }, { writeAllSync }, { Harness }] = await Promise.all([
-    import("./core/cli/app.ts"),
-    import("./core/cli/context.ts"),
+    import("./cli/program.ts"),
+    import("./cli/context.ts"),
     import("./mod.ts"),
   ]);
   return await runCli(args, {

@@ -16,7 +16,7 @@
  */
 import { HarnessCore, type HarnessOptions } from "./core/mod.ts";
 import { builtinPlugins, providerFactory } from "./plugins/mod.ts";
-import { keySourceFor, lookupKeyFor } from "./core/auth.ts";
+import { keySourceFor, lookupKeyFor } from "./core/providers/auth.ts";
 
 export * from "./core/mod.ts";
 

@@ -9,8 +9,8 @@ import { join } from "node:path";
 import { Harness } from "../mod.ts";
 import type { HarnessCore } from "../core/harness.ts";
 import type { RuntimePlugin } from "../core/plugins/types.ts";
-import { textResult } from "../core/types.ts";
-import { Session } from "../core/session.ts";
+import { textResult } from "../core/base/types.ts";
+import { Session } from "../core/session/session.ts";
 
 const enc = new TextEncoder();
 function sse(events: [string, unknown][]): Uint8Array<ArrayBuffer> {

@@ -7,25 +7,25 @@
  * @module
  */
 import { dirname, join } from "node:path";
-import { AuditBus } from "./audit.ts";
-import { Discovery, type Snapshot } from "./discovery.ts";
-import { childEnv, harnessVars, type Paths, resolvePaths } from "./env.ts";
-import { HarnessError } from "./errors.ts";
-import { ExecutableTools, type ToolProblem } from "./exec_tools.ts";
-import { dirEntries, readTextOrUndefined, statOrUndefined } from "./fsutil.ts";
+import { AuditBus } from "./plugins/audit.ts";
+import { Discovery, type Snapshot } from "./discovery/discovery.ts";
+import { childEnv, harnessVars, type Paths, resolvePaths } from "./base/paths.ts";
+import { HarnessError } from "./base/errors.ts";
+import { ExecutableTools, type ToolProblem } from "./tools/executable_tools.ts";
+import { dirEntries, readTextOrUndefined, statOrUndefined } from "./base/fsutil.ts";
 import { allowAllFloor, Dispatcher, type Floor, type Guard, type Hook } from "./guards/mod.ts";
 import { EffectFloor, type FloorRequest } from "./guards/floor.ts";
 import { PluginHost, Registries } from "./plugins/host.ts";
 import type { AuditEvent, PluginStatus, RuntimePluginEntry, StageHook } from "./plugins/types.ts";
-import { listSessions, parseKeyValues, Session } from "./session.ts";
-import { findSkills, skillRoots } from "./skills.ts";
-import { TrustStore } from "./trust.ts";
-import type { HarnessEvent, ModelProvider, SkillInfo, ToolSchema, Usage } from "./types.ts";
+import { listSessions, parseKeyValues, Session } from "./session/session.ts";
+import { findSkills, skillRoots } from "./skills/skills.ts";
+import { TrustStore } from "./discovery/trust.ts";
+import type { HarnessEvent, ModelProvider, SkillInfo, ToolSchema, Usage } from "./base/types.ts";
 import { corePlugin } from "./loop/core_plugin.ts";
-import type { ProviderInfo, ResolveApi } from "./loop/turn_api.ts";
+import type { ProviderInfo, ResolveApi } from "./loop/turn_host.ts";
 import { chainFor, runChain } from "./loop/chain.ts";
 import { Turn } from "./loop/turn.ts";
-import { executableProvider } from "./providers.ts";
+import { executableProvider } from "./providers/executable_provider.ts";
 
 /** Builds providers from `.conf` files and stored keys (supplied by the providers plugin). */
 export interface ProviderFactory {

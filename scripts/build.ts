@@ -12,7 +12,7 @@
 import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url)).replace(/\/$/, "");
-const INFO = `${ROOT}/core/build_info.ts`;
+const INFO = `${ROOT}/core/base/build_info.ts`;
 
 /** Deno flags of a release: no -A, no ffi, no prompt; the floor narrows tools further. */
 export const BAKED = [
@@ -43,7 +43,7 @@ async function git(...args: string[]): Promise<string> {
   }
 }
 
-/** Runs `fn` with the revision written into core/build_info.ts, then restores it. */
+/** Runs `fn` with the revision written into core/base/build_info.ts, then restores it. */
 async function withRevision(fn: () => Promise<void>): Promise<void> {
   const rev = Deno.env.get("HS_REVISION") || await git("rev-parse", "--short=12", "HEAD") ||
     "unknown";

@@ -6,8 +6,8 @@
  *
  * @module
  */
-import type { ToolResult } from "../types.ts";
-import { resultText, textResult } from "../types.ts";
+import type { ToolResult } from "../base/types.ts";
+import { resultText, textResult } from "../base/types.ts";
 import type { AuditEvent } from "../plugins/types.ts";
 
 /** Where an effect happens. */

@@ -8,8 +8,8 @@
  * @module
  */
 import { dirname, join } from "node:path";
-import { HarnessError } from "../errors.ts";
-import type { ToolEffects, ToolFs } from "../types.ts";
+import { HarnessError } from "../base/errors.ts";
+import type { ToolEffects, ToolFs } from "../base/types.ts";
 import type { Decision, EffectCall, Floor } from "./dispatch.ts";
 import { type Asker, ConsentStore } from "./consent.ts";
 import {

@@ -6,9 +6,9 @@
  * @module
  */
 import type { StageContext, StageHook } from "../plugins/types.ts";
-import type { ResolveApi, ToolCall, TurnApi } from "./turn_api.ts";
-import type { AssistantTurn } from "../types.ts";
-import { HarnessError } from "../errors.ts";
+import type { ResolveApi, ToolCall, TurnApi } from "./turn_host.ts";
+import type { AssistantTurn } from "../base/types.ts";
+import { HarnessError } from "../base/errors.ts";
 
 const turnOf = (ctx: StageContext) => ctx.loop as TurnApi;
 const resolveOf = (ctx: StageContext) => ctx.loop as ResolveApi;
@@ -114,7 +114,7 @@ export const loopHooks: StageHook[] = [
     stage: "assemble",
     name: "35-skills",
     async run(input, ctx) {
-      const { skillCatalog } = await import("../skills.ts");
+      const { skillCatalog } = await import("../skills/skills.ts");
       const block = skillCatalog(await turnOf(ctx).skills());
       if (!block) return input;
       const system = str(input.system);

@@ -6,10 +6,10 @@
  * @module
  */
 import type { StageContext, StageHook } from "../plugins/types.ts";
-import type { ChildSandbox } from "../types.ts";
-import { runExecutable, tail } from "../exec.ts";
-import { byteOrder } from "../fsutil.ts";
-import { errorMessage } from "../errors.ts";
+import type { ChildSandbox } from "../base/types.ts";
+import { runExecutable, tail } from "../exec/exec.ts";
+import { byteOrder } from "../base/fsutil.ts";
+import { errorMessage } from "../base/errors.ts";
 
 /** One link of a chain. */
 export interface Link {

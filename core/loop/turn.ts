@@ -7,7 +7,7 @@
  * @module
  */
 import type { HarnessCore, RunResult } from "../harness.ts";
-import type { Session } from "../session.ts";
+import type { Session } from "../session/session.ts";
 import type {
   HarnessEvent,
   ModelProvider,
@@ -16,14 +16,14 @@ import type {
   ToolDefinition,
   ToolSchema,
   Usage,
-} from "../types.ts";
-import { resultText } from "../types.ts";
-import { HarnessError } from "../errors.ts";
+} from "../base/types.ts";
+import { resultText } from "../base/types.ts";
+import { HarnessError } from "../base/errors.ts";
 import { pointOf } from "../guards/mod.ts";
-import { readTextOrUndefined, statOrUndefined } from "../fsutil.ts";
+import { readTextOrUndefined, statOrUndefined } from "../base/fsutil.ts";
 import { Continuation } from "./continuation.ts";
 import { chainFor, runChain } from "./chain.ts";
-import type { ToolCall, TurnApi } from "./turn_api.ts";
+import type { ToolCall, TurnApi } from "./turn_host.ts";
 
 /** Construction parameters of a {@link Turn}. */
 export interface TurnInit {

@@ -9,17 +9,17 @@
  *
  * @module
  */
-import { HarnessError } from "../errors.ts";
-import { OwnedRegistry } from "../registry.ts";
+import { HarnessError } from "../base/errors.ts";
+import { OwnedRegistry } from "./registry.ts";
 import type {
   ModelDefinition,
   ModelProvider,
   ProtocolAdapter,
   SkillInfo,
   ToolDefinition,
-} from "../types.ts";
-import { textResult } from "../types.ts";
-import type { AuditBus } from "../audit.ts";
+} from "../base/types.ts";
+import { textResult } from "../base/types.ts";
+import type { AuditBus } from "./audit.ts";
 import {
   API_VERSION,
   type AuthProvider,

@@ -13,7 +13,7 @@ import type {
   ProtocolAdapter,
   SkillInfo,
   ToolDefinition,
-} from "../types.ts";
+} from "../base/types.ts";
 
 /** The one API version this host implements. */
 export const API_VERSION = 1;

@@ -7,7 +7,7 @@
  * @module
  */
 import { dirname } from "node:path";
-import type { ChildSandbox, SpawnSpec } from "../types.ts";
+import type { ChildSandbox, SpawnSpec } from "../base/types.ts";
 import type { EffectPolicy } from "../guards/policy.ts";
 import { bwrapArgs, filterEnv, probeBwrap, type SandboxProbe, toolchainDirs } from "./bwrap.ts";
 

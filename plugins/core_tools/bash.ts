@@ -5,8 +5,8 @@
  * @module
  */
 import { z } from "zod";
-import type { ToolContext, ToolDefinition, ToolResult } from "../../core/types.ts";
-import { textResult } from "../../core/types.ts";
+import type { ToolContext, ToolDefinition, ToolResult } from "../../core/base/types.ts";
+import { textResult } from "../../core/base/types.ts";
 import { runShell } from "./shell.ts";
 import {
   envNumber,

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { ToolDefinition } from "../../core/types.ts";
+import type { ToolDefinition } from "../../core/base/types.ts";
 import type { RuntimePlugin } from "../../core/plugins/types.ts";
 import { agentTool } from "./agent.ts";
 import { bashTool } from "./bash.ts";

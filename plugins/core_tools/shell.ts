@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { ChildSandbox, SpawnSpec } from "../../core/types.ts";
+import type { ChildSandbox, SpawnSpec } from "../../core/base/types.ts";
 import { DEFAULT_OUTPUT_LIMITS, OutputCollector, type OutputLimits } from "./output_cap.ts";
 
 /** What to run. */

@@ -6,7 +6,12 @@
  */
 import { basename, dirname, join, resolve } from "node:path";
 import { z } from "zod";
-import { textResult, type ToolContext, type ToolFs, type ToolResult } from "../../core/types.ts";
+import {
+  textResult,
+  type ToolContext,
+  type ToolFs,
+  type ToolResult,
+} from "../../core/base/types.ts";
 
 /** An error result whose text starts with `error: ` (the reference's convention). */
 export function errorResult(message: string): ToolResult {

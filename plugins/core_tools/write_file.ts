@@ -5,8 +5,8 @@
  * @module
  */
 import { z } from "zod";
-import type { ToolContext, ToolDefinition, ToolResult } from "../../core/types.ts";
-import { textResult } from "../../core/types.ts";
+import type { ToolContext, ToolDefinition, ToolResult } from "../../core/base/types.ts";
+import { textResult } from "../../core/base/types.ts";
 import { errorMessage, errorResult, parseInput, resolveToolPath, toolFs } from "./util.ts";
 
 const inputSchema = z.object({ path: z.string(), content: z.string() });

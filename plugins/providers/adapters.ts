@@ -3,8 +3,8 @@
  *
  * @module
  */
-import { HarnessError } from "../../core/errors.ts";
-import type { ProtocolAdapter } from "../../core/types.ts";
+import { HarnessError } from "../../core/base/errors.ts";
+import type { ProtocolAdapter } from "../../core/base/types.ts";
 import { createAnthropicAdapter } from "./anthropic.ts";
 import type { AdapterOptions } from "./http.ts";
 import { createOpenAIChatAdapter } from "./openai_chat.ts";

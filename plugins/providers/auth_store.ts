@@ -20,4 +20,4 @@ export {
   setKey,
   storedKey,
   writeAuth,
-} from "../../core/auth.ts";
+} from "../../core/providers/auth.ts";

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { ProviderError } from "../../core/errors.ts";
+import { ProviderError } from "../../core/base/errors.ts";
 import type {
   AssistantBlock,
   AssistantTurn,
@@ -14,7 +14,7 @@ import type {
   StopReason,
   ToolSchema,
   Usage,
-} from "../../core/types.ts";
+} from "../../core/base/types.ts";
 
 /** Input of a tool call from its JSON arguments: "" → {}, invalid → ProviderError. */
 export function parseToolArgs(json: string, name: string, id: string): unknown {

@@ -5,14 +5,14 @@
  * @module
  */
 import { z } from "zod";
-import { HarnessError, ProviderError } from "../../core/errors.ts";
+import { HarnessError, ProviderError } from "../../core/base/errors.ts";
 import type {
   Endpoint,
   ModelProvider,
   Readiness,
   SendOptions,
   SendPayload,
-} from "../../core/types.ts";
+} from "../../core/base/types.ts";
 import { getAdapter, type ProtocolName, PROTOCOLS } from "./adapters.ts";
 import type { AdapterOptions, RetryOptions } from "./http.ts";
 

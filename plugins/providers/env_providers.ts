@@ -4,8 +4,8 @@
  *
  * @module
  */
-import { ProviderError } from "../../core/errors.ts";
-import type { Endpoint, ModelProvider, SendOptions, SendPayload } from "../../core/types.ts";
+import { ProviderError } from "../../core/base/errors.ts";
+import type { Endpoint, ModelProvider, SendOptions, SendPayload } from "../../core/base/types.ts";
 import { getAdapter } from "./adapters.ts";
 import {
   adapterOptionsFor,

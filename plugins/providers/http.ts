@@ -5,8 +5,8 @@
  *
  * @module
  */
-import { ProviderError } from "../../core/errors.ts";
-import type { Endpoint, ProtocolAdapter, SendOptions, SendPayload } from "../../core/types.ts";
+import { ProviderError } from "../../core/base/errors.ts";
+import type { Endpoint, ProtocolAdapter, SendOptions, SendPayload } from "../../core/base/types.ts";
 import { emitTurn, isJsonResponse, mergeHeaders } from "./common.ts";
 import { SseDecoder, type SseEvent } from "./sse.ts";
 

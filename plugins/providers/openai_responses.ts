@@ -4,7 +4,7 @@
  * @module
  */
 import { z } from "zod";
-import { ProviderError } from "../../core/errors.ts";
+import { ProviderError } from "../../core/base/errors.ts";
 import type {
   AssistantBlock,
   AssistantTurn,
@@ -16,7 +16,7 @@ import type {
   StopReason,
   ToolSchema,
   Usage,
-} from "../../core/types.ts";
+} from "../../core/base/types.ts";
 import {
   finalStop,
   isNeutralTool,

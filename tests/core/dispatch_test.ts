@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { Dispatcher, type Floor, type Guard, type Hook } from "../../core/guards/mod.ts";
 import type { AuditEvent } from "../../core/plugins/types.ts";
-import { textResult, type ToolResult } from "../../core/types.ts";
+import { textResult, type ToolResult } from "../../core/base/types.ts";
 
 const call = {
   point: "shell" as const,

@@ -6,8 +6,8 @@ import {
   renderAssistantBody,
   Session,
   splitFrontmatter,
-} from "../../core/session.ts";
-import type { AssistantBlock } from "../../core/types.ts";
+} from "../../core/session/session.ts";
+import type { AssistantBlock } from "../../core/base/types.ts";
 
 Deno.test("only the first frontmatter block is frontmatter; a body may contain ---", () => {
   const { meta, body } = splitFrontmatter(

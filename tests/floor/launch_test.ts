@@ -31,7 +31,7 @@ Deno.test("the launcher narrows the process to home, workspace and the provider 
         "--config",
         join(REPO, "deno.json"),
         "-P=launcher",
-        join(REPO, "core/sandbox/launch.ts"),
+        join(REPO, "cli/launch/grant.ts"),
         "--events",
         "go",
       ],

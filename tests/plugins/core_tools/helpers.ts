@@ -4,8 +4,8 @@
  *
  * @module
  */
-import type { ToolContext, ToolDefinition } from "../../../core/types.ts";
-import { resultText } from "../../../core/types.ts";
+import type { ToolContext, ToolDefinition } from "../../../core/base/types.ts";
+import { resultText } from "../../../core/base/types.ts";
 
 /** A ToolContext for tests; `env` is the WHOLE child environment. */
 export function makeCtx(cwd: string, overrides: Partial<ToolContext> = {}): ToolContext {

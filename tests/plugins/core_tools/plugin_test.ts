@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { ToolDefinition } from "../../../core/types.ts";
+import type { ToolDefinition } from "../../../core/base/types.ts";
 import type { PluginContext } from "../../../core/plugins/types.ts";
 import { coreTools, coreToolsPlugin } from "../../../plugins/core_tools/mod.ts";
 

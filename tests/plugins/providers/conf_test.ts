@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { HarnessError, ProviderError } from "../../../core/errors.ts";
-import type { ModelProvider, ProtocolAdapter } from "../../../core/types.ts";
+import { HarnessError, ProviderError } from "../../../core/base/errors.ts";
+import type { ModelProvider, ProtocolAdapter } from "../../../core/base/types.ts";
 import type { PluginContext } from "../../../core/plugins/types.ts";
 import {
   bundledConfs,

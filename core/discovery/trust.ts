@@ -8,8 +8,8 @@
  */
 import { dirname, join, resolve, sep } from "node:path";
 import { z } from "zod";
-import { atomicWriteSync, readTextOrUndefined } from "./fsutil.ts";
-import { HarnessError } from "./errors.ts";
+import { atomicWriteSync, readTextOrUndefined } from "../base/fsutil.ts";
+import { HarnessError } from "../base/errors.ts";
 
 const TrustFile = z.object({
   version: z.literal(1).default(1),

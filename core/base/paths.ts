@@ -11,7 +11,7 @@ import { VERSION } from "./version.ts";
 
 /** Where the harness is installed (the repository root, or the binary's directory). */
 export const HARNESS_ROOT: string = (() => {
-  const url = new URL("..", import.meta.url);
+  const url = new URL("../..", import.meta.url);
   return url.protocol === "file:"
     ? fileURLToPath(url).replace(/\/$/, "")
     : dirname(Deno.execPath());

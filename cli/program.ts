@@ -6,24 +6,24 @@
  */
 import { Command, CommanderError } from "@commander-js/extra-typings";
 import { join, resolve } from "node:path";
-import type { HarnessCore, HarnessOptions, RunResult } from "../harness.ts";
-import { HarnessError } from "../errors.ts";
-import type { HarnessEvent } from "../types.ts";
-import { VERSION } from "../version.ts";
-import { versionLine } from "../build_info.ts";
-import { runExecutable } from "../exec.ts";
+import type { HarnessCore, HarnessOptions, RunResult } from "../core/harness.ts";
+import { HarnessError } from "../core/base/errors.ts";
+import type { HarnessEvent } from "../core/base/types.ts";
+import { VERSION } from "../core/base/version.ts";
+import { versionLine } from "../core/base/build_info.ts";
+import { runExecutable } from "../core/exec/exec.ts";
 import { cancelOnInterrupt } from "./interrupt.ts";
-import { statOrUndefined } from "../fsutil.ts";
-import { Session } from "../session.ts";
-import { walkHarnessDirs } from "../discovery.ts";
-import { resolvePaths } from "../env.ts";
+import { statOrUndefined } from "../core/base/fsutil.ts";
+import { Session } from "../core/session/session.ts";
+import { walkHarnessDirs } from "../core/discovery/discovery.ts";
+import { resolvePaths } from "../core/base/paths.ts";
 import { colorEnabled, styles, TranscriptRenderer } from "./render.ts";
 import type { CliContext } from "./context.ts";
 import { runDoctor } from "./doctor.ts";
 import { runRepl } from "./repl.ts";
-import { addFloorFlags, floorCommand, type FloorFlags, floorRequestOf } from "./floor_cmd.ts";
-import { registerProvidersCommand, type WithHarness } from "./providers_cmd.ts";
-import { registerAuthCommand } from "./auth_cmd.ts";
+import { addFloorFlags, floorCommand, type FloorFlags, floorRequestOf } from "./floor.ts";
+import { registerProvidersCommand, type WithHarness } from "./providers.ts";
+import { registerAuthCommand } from "./auth.ts";
 
 const BUILTIN = new Set([
   "agent",
@@ -148,7 +148,7 @@ async function dispatch(argv: string[], cli: CliContext): Promise<number> {
       .argument("[words...]", "a message to send"),
   ).action(async (words, flags) => {
     const paths = resolvePaths(Deno.env.toObject(), Deno.cwd());
-    const { listSessions } = await import("../session.ts");
+    const { listSessions } = await import("../core/session/session.ts");
     const latest = listSessions(paths.sessions)[0];
     if (!latest) throw new HarnessError("no session to resume", "start one with: hs <message>");
     if (words.length === 0 && cli.stdinIsTerminal) {
@@ -180,7 +180,7 @@ async function dispatch(argv: string[], cli: CliContext): Promise<number> {
   )
     .action(async (id) => {
       const paths = resolvePaths(Deno.env.toObject(), Deno.cwd());
-      const { listSessions } = await import("../session.ts");
+      const { listSessions } = await import("../core/session/session.ts");
       const sid = id ?? listSessions(paths.sessions)[0];
       if (!sid) throw new HarnessError("no sessions yet", "start one with: hs <message>");
       const dir = join(paths.sessions, sid);

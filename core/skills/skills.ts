@@ -7,9 +7,9 @@
  */
 import { dirname, join } from "node:path";
 import YAML from "yaml";
-import type { SkillInfo } from "./types.ts";
-import { dirEntries, readTextOrUndefined, statOrUndefined } from "./fsutil.ts";
-import { splitFrontmatter } from "./session.ts";
+import type { SkillInfo } from "../base/types.ts";
+import { dirEntries, readTextOrUndefined, statOrUndefined } from "../base/fsutil.ts";
+import { splitFrontmatter } from "../session/session.ts";
 
 /** A SKILL.md that was left out, and why. */
 export interface SkillProblem {

@@ -3,10 +3,10 @@
  *
  * @module
  */
-import type { HarnessCore } from "../harness.ts";
+import type { HarnessCore } from "../core/harness.ts";
 import type { CliContext } from "./context.ts";
 import { colorEnabled, styles } from "./render.ts";
-import { printFloor } from "./floor_cmd.ts";
+import { printFloor } from "./floor.ts";
 
 /** Prints the diagnosis; exit code 0 (problems are reported, not fatal). */
 export async function runDoctor(h: HarnessCore, cli: CliContext): Promise<number> {

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { HarnessEvent } from "../types.ts";
+import type { HarnessEvent } from "../core/base/types.ts";
 
 /** ANSI styles (no-ops when colors are off). */
 export interface Styles {

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { HarnessError } from "./errors.ts";
+import { HarnessError } from "../base/errors.ts";
 
 /** One registered entry. */
 export interface Entry<T> {

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { HarnessCore, HarnessOptions } from "../harness.ts";
+import type { HarnessCore, HarnessOptions } from "../core/harness.ts";
 
 /** Everything a command needs from its caller. */
 export interface CliContext {

@@ -9,8 +9,8 @@
  */
 import type { Command } from "@commander-js/extra-typings";
 import { join } from "node:path";
-import type { HarnessCore } from "../harness.ts";
-import { HarnessError } from "../errors.ts";
+import type { HarnessCore } from "../core/harness.ts";
+import { HarnessError } from "../core/base/errors.ts";
 import {
   type AuthEntry,
   authFiles,
@@ -19,12 +19,12 @@ import {
   parseAuthEntry,
   removeKey,
   setEntry,
-} from "../auth.ts";
-import { walkHarnessDirs } from "../discovery.ts";
-import { statOrUndefined } from "../fsutil.ts";
-import { chainFor, runChain } from "../loop/chain.ts";
+} from "../core/providers/auth.ts";
+import { walkHarnessDirs } from "../core/discovery/discovery.ts";
+import { statOrUndefined } from "../core/base/fsutil.ts";
+import { chainFor, runChain } from "../core/loop/chain.ts";
 import type { CliContext } from "./context.ts";
-import type { WithHarness } from "./providers_cmd.ts";
+import type { WithHarness } from "./providers.ts";
 
 /** Provider names that can be stored (they become JSON keys and file-name-like ids). */
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;

@@ -9,11 +9,11 @@
  */
 import { join } from "node:path";
 import { followStream } from "./stream_follow.ts";
-import type { ModelProvider, ProviderEvent, Readiness } from "./types.ts";
-import { ProviderError } from "./errors.ts";
-import { runExecutable, tail } from "./exec.ts";
-import { readTextOrUndefined } from "./fsutil.ts";
-import { parseKeyValues } from "./session.ts";
+import type { ModelProvider, ProviderEvent, Readiness } from "../base/types.ts";
+import { ProviderError } from "../base/errors.ts";
+import { runExecutable, tail } from "../exec/exec.ts";
+import { readTextOrUndefined } from "../base/fsutil.ts";
+import { parseKeyValues } from "../session/session.ts";
 
 /** Dependencies of an executable provider. */
 export interface ExecProviderDeps {

@@ -14,7 +14,7 @@
  * @module
  */
 import { basename, dirname, join } from "node:path";
-import { dirEntries, isExecutableInfo, MTIME_SLACK_MS, statOrUndefined } from "./fsutil.ts";
+import { dirEntries, isExecutableInfo, MTIME_SLACK_MS, statOrUndefined } from "../base/fsutil.ts";
 
 /** Where a source came from. */
 export type SourceKind = "home" | "project" | "pack";

@@ -11,10 +11,10 @@
  */
 import { dirname, join } from "node:path";
 import { z } from "zod";
-import { resolvePaths } from "./env.ts";
-import { HarnessError } from "./errors.ts";
-import { readTextOrUndefined } from "./fsutil.ts";
-import type { AuthProvider } from "./plugins/types.ts";
+import { resolvePaths } from "../base/paths.ts";
+import { HarnessError } from "../base/errors.ts";
+import { readTextOrUndefined } from "../base/fsutil.ts";
+import type { AuthProvider } from "../plugins/types.ts";
 
 /** Paths of `.auth.json` files, most local first. */
 export function authFiles(env: Record<string, string | undefined>, cwd: string): string[] {

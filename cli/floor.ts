@@ -7,11 +7,11 @@
  */
 import type { Command } from "@commander-js/extra-typings";
 import { z } from "zod";
-import { HarnessError } from "../errors.ts";
-import type { HarnessCore } from "../harness.ts";
-import { terminalAsker } from "../guards/consent.ts";
-import type { FloorRequest } from "../guards/floor.ts";
-import { type Effect, EFFECTS, PRESETS } from "../guards/policy.ts";
+import { HarnessError } from "../core/base/errors.ts";
+import type { HarnessCore } from "../core/harness.ts";
+import { terminalAsker } from "../core/guards/consent.ts";
+import type { FloorRequest } from "../core/guards/floor.ts";
+import { type Effect, EFFECTS, PRESETS } from "../core/guards/policy.ts";
 import type { CliContext } from "./context.ts";
 
 /** Floor flags as commander parses them. */

@@ -10,9 +10,9 @@
  * @module
  */
 import { join } from "node:path";
-import type { AssistantBlock, ConversationMessage, StopReason, Usage } from "./types.ts";
-import { atomicWriteSync, listDir, readTextOrUndefined, statOrUndefined } from "./fsutil.ts";
-import { HarnessError } from "./errors.ts";
+import type { AssistantBlock, ConversationMessage, StopReason, Usage } from "../base/types.ts";
+import { atomicWriteSync, listDir, readTextOrUndefined, statOrUndefined } from "../base/fsutil.ts";
+import { HarnessError } from "../base/errors.ts";
 
 /** `session.conf` fields. */
 export interface SessionConf {

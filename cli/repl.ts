@@ -9,10 +9,10 @@
 import * as readline from "node:readline/promises";
 import process from "node:process";
 import { join } from "node:path";
-import type { HarnessCore } from "../harness.ts";
+import type { HarnessCore } from "../core/harness.ts";
 import type { CliContext } from "./context.ts";
 import { cancelOnInterrupt } from "./interrupt.ts";
-import { readTextOrUndefined } from "../fsutil.ts";
+import { readTextOrUndefined } from "../core/base/fsutil.ts";
 import { colorEnabled, styles, TranscriptRenderer } from "./render.ts";
 
 const HELP = `/help            this help

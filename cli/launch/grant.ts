@@ -14,9 +14,9 @@
  */
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { resolvePaths } from "../env.ts";
-import { readTextOrUndefined } from "../fsutil.ts";
-import { parseKeyValues } from "../session.ts";
+import { resolvePaths } from "../../core/base/paths.ts";
+import { readTextOrUndefined } from "../../core/base/fsutil.ts";
+import { parseKeyValues } from "../../core/session/session.ts";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url)).replace(/\/$/, "");
 

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { Session } from "../session.ts";
+import type { Session } from "../session/session.ts";
 import type {
   HarnessEvent,
   ModelProvider,
@@ -11,7 +11,7 @@ import type {
   SkillInfo,
   ToolSchema,
   Usage,
-} from "../types.ts";
+} from "../base/types.ts";
 import type { Continuation } from "./continuation.ts";
 
 /** A provider as seen by resolution and `hs providers`. */

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { ChildSandbox, SpawnSpec } from "./types.ts";
+import type { ChildSandbox, SpawnSpec } from "../base/types.ts";
 
 /** The outcome of one executable run. */
 export interface ExecResult {

@@ -7,10 +7,10 @@
  */
 import { dirname } from "node:path";
 import { z } from "zod";
-import type { ChildSandbox, ToolDefinition, ToolSchema } from "./types.ts";
-import { textResult } from "./types.ts";
-import { runExecutable, tail } from "./exec.ts";
-import { atomicWriteSync, readTextOrUndefined, statOrUndefined } from "./fsutil.ts";
+import type { ChildSandbox, ToolDefinition, ToolSchema } from "../base/types.ts";
+import { textResult } from "../base/types.ts";
+import { runExecutable, tail } from "../exec/exec.ts";
+import { atomicWriteSync, readTextOrUndefined, statOrUndefined } from "../base/fsutil.ts";
 
 const SchemaOutput = z.object({
   name: z.string().min(1),

@@ -8,12 +8,12 @@
  * @module
  */
 import type { Command } from "@commander-js/extra-typings";
-import type { HarnessCore } from "../harness.ts";
-import { errorMessage, HarnessError } from "../errors.ts";
-import { displayPath } from "../auth.ts";
-import { parseKeyValues } from "../session.ts";
-import { readTextOrUndefined } from "../fsutil.ts";
-import type { ProviderInfo } from "../loop/turn_api.ts";
+import type { HarnessCore } from "../core/harness.ts";
+import { errorMessage, HarnessError } from "../core/base/errors.ts";
+import { displayPath } from "../core/providers/auth.ts";
+import { parseKeyValues } from "../core/session/session.ts";
+import { readTextOrUndefined } from "../core/base/fsutil.ts";
+import type { ProviderInfo } from "../core/loop/turn_host.ts";
 import { colorEnabled, styles } from "./render.ts";
 import type { CliContext } from "./context.ts";
 
