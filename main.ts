@@ -1,40 +1,42 @@
 /**
- * `hs` — CLI entry. `hs version` answers without loading the harness.
+ * `hs` — the CLI entry: hands argv to `cli/` with the harness's built-in
+ * plugins (from `mod.ts`) and this process's streams. `deno task hs` runs it
+ * through the permission-scoped launcher (`launch.ts`). `hs version` answers
+ * before anything else is loaded.
  *
  * @module
  */
-import { VERSION } from "./core/base/version.ts";
-import { versionLine } from "./core/base/build_info.ts";
+import { VERSION, versionLine } from "./core/base/mod.ts";
 
 async function main(args: string[]): Promise<number> {
-  if (args.length === 1 && (args[0] === "version" || args[0] === "--version" || args[0] === "-v")) {
+  if (args.length === 1 && ["version", "--version", "-v"].includes(args[0])) {
     console.log(`hs ${versionLine(VERSION)}`);
     return 0;
   }
-  const [{ runCli }, { writeAllSync }, { Harness }] = await Promise.all([
-    import("./cli/program.ts"),
-    import("./cli/context.ts"),
+  const [{ runCli, writeAllSync }, { Harness }] = await Promise.all([
+    import("./cli/mod.ts"),
     import("./mod.ts"),
   ]);
+  const out = (s: string) => writeAllSync(Deno.stdout, s);
+  const err = (s: string) => writeAllSync(Deno.stderr, s);
   return await runCli(args, {
     createHarness: (opts) => Harness.create(opts),
-    stdout: (s: string) => writeAllSync(Deno.stdout, s),
-    stderr: (s: string) => writeAllSync(Deno.stderr, s),
+    stdout: out,
+    stderr: err,
     stdinIsTerminal: Deno.stdin.isTerminal(),
     stdoutIsTerminal: Deno.stdout.isTerminal(),
+    env: Deno.env.toObject(),
+    cwd: Deno.cwd(),
     scheme: async (a) => {
       const { runSchemeCli } = await import("./scheme/cli.ts");
       return await runSchemeCli(a, {
         stdin: Deno.stdin.readable,
-        stdout: (s: string) => writeAllSync(Deno.stdout, s),
-        stderr: (s: string) => writeAllSync(Deno.stderr, s),
+        stdout: out,
+        stderr: err,
         isTerminal: Deno.stdin.isTerminal(),
       });
     },
   });
 }
 
-if (import.meta.main) {
-  const code = await main(Deno.args);
-  Deno.exit(code);
-}
+if (import.meta.main) Deno.exit(await main(Deno.args));

@@ -14,9 +14,8 @@
  *
  * @module
  */
-import { HarnessCore, type HarnessOptions } from "./core/mod.ts";
+import { HarnessCore, type HarnessOptions, keySourceFor, lookupKeyFor } from "./core/mod.ts";
 import { builtinPlugins, providerFactory } from "./plugins/mod.ts";
-import { keySourceFor, lookupKeyFor } from "./core/providers/auth.ts";
 
 export * from "./core/mod.ts";
 

@@ -4,9 +4,7 @@
  * spawn. `deno bench -A bench/floor_bench.ts`
  */
 import { join } from "node:path";
-import { EffectFloor } from "../core/guards/floor.ts";
-import type { EffectCall } from "../core/guards/dispatch.ts";
-import { probeBwrap } from "../core/sandbox/bwrap.ts";
+import { type EffectCall, EffectFloor, probeBwrap } from "../core/mod.ts";
 
 const root = Deno.makeTempDirSync({ prefix: "hs-bench-" });
 const ws = join(root, "ws");
@@ -22,7 +20,7 @@ const floor = EffectFloor.build({ warn: () => {} }, {
 const call = (tool: string, input: unknown): EffectCall => ({
   point: tool === "bash" ? "shell" : "read",
   tool,
-  owner: "builtin",
+  owner: { kind: "builtin", id: "core-tools" },
   principal: "main",
   callId: "b",
   input,

@@ -7,8 +7,7 @@
  * Run: deno task bench (or deno bench -A bench/kernel_bench.ts)
  */
 import { join } from "node:path";
-import { Discovery } from "../core/discovery/discovery.ts";
-import { Session } from "../core/session/session.ts";
+import { Discovery, Session } from "../core/mod.ts";
 import { getAdapter } from "../plugins/providers/mod.ts";
 import { bigSession, serverStats, startBenchServer, workspace } from "./support.ts";
 

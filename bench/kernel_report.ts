@@ -7,8 +7,7 @@
  */
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { Discovery } from "../core/discovery/discovery.ts";
-import { Session } from "../core/session/session.ts";
+import { Discovery, Session } from "../core/mod.ts";
 import { getAdapter } from "../plugins/providers/mod.ts";
 import { bigSession, serverStats, startBenchServer, workspace } from "./support.ts";
 

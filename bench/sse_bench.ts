@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { ProviderEvent } from "../core/base/types.ts";
+import type { ProviderEvent } from "../core/mod.ts";
 import { AnthropicStream } from "../plugins/providers/anthropic.ts";
 import { OpenAIChatStream } from "../plugins/providers/openai_chat.ts";
 import { ResponsesStream } from "../plugins/providers/openai_responses.ts";

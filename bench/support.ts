@@ -7,10 +7,7 @@
  */
 import { join } from "node:path";
 import { Harness } from "../mod.ts";
-import type { HarnessCore } from "../core/harness.ts";
-import type { RuntimePlugin } from "../core/plugins/types.ts";
-import { textResult } from "../core/base/types.ts";
-import { Session } from "../core/session/session.ts";
+import { type HarnessCore, type RuntimePlugin, Session, textResult } from "../core/mod.ts";
 
 const enc = new TextEncoder();
 function sse(events: [string, unknown][]): Uint8Array<ArrayBuffer> {

@@ -9,22 +9,21 @@
  */
 import type { Command } from "@commander-js/extra-typings";
 import { join } from "node:path";
-import type { HarnessCore } from "../core/harness.ts";
-import { HarnessError } from "../core/base/errors.ts";
 import {
   type AuthEntry,
   authFiles,
   displayPath,
+  type HarnessCore,
+  HarnessError,
   listAuth,
   parseAuthEntry,
   removeKey,
   setEntry,
-} from "../core/providers/auth.ts";
-import { walkHarnessDirs } from "../core/discovery/discovery.ts";
-import { statOrUndefined } from "../core/base/fsutil.ts";
-import { chainFor, runChain } from "../core/loop/chain.ts";
+  statOrUndefined,
+  walkHarnessDirs,
+} from "../core/mod.ts";
 import type { CliContext } from "./context.ts";
-import type { WithHarness } from "./providers.ts";
+import type { CommandContext } from "./command.ts";
 
 /** Provider names that can be stored (they become JSON keys and file-name-like ids). */
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
@@ -81,23 +80,26 @@ async function promptHidden(label: string, cli: CliContext): Promise<string> {
   return new TextDecoder().decode(new Uint8Array(bytes));
 }
 
-/** Runs the `auth-set` stage (hooks printing a credential), if it has hooks. */
+/**
+ * Runs the `auth-set` stage (hooks printing a credential), if it has hooks — through the
+ * harness's stage runner, so its executables run inside the effect floor's sandbox.
+ */
 async function fromAuthSetHooks(h: HarnessCore, name: string): Promise<AuthEntry | undefined> {
-  const execs = new Map<string, string>();
-  for (const [n, f] of h.snapshot().hooks.get("auth-set") ?? []) execs.set(n, f.path);
-  const links = chainFor(h.builtinHooks("auth-set"), execs);
-  if (links.length === 0) return undefined;
+  const snapshot = h.snapshot();
+  if (h.stages.isEmpty("auth-set", snapshot)) return undefined;
   const controller = new AbortController();
-  const r = await runChain("auth-set", {}, links, {
-    loop: { provider: name },
+  const r = await h.stages.run("auth-set", {}, {
+    kind: "auth-set",
+    provider: name,
     signal: controller.signal,
   }, {
-    env: { ...h.childEnv({ stage: "auth-set", provider: name }), HARNESS_AUTH_PROVIDER: name },
+    snapshot,
     cwd: h.paths.cwd,
-    timeoutMs: h.hookTimeoutMs() * 5,
     signal: controller.signal,
-    log: (t) => h.log(t),
-    executableRan: () => {},
+    provider: name,
+    extraEnv: { HARNESS_AUTH_PROVIDER: name },
+    // a person may be typing a key: five hook timeouts
+    timeoutMs: h.config.hookTimeoutMs * 5,
   });
   if (!r.ok) {
     const msg = typeof r.output.error === "string" ? r.output.error : "auth-set hook failed";
@@ -224,12 +226,8 @@ export async function authRm(
   return 0;
 }
 
-/** Registers `hs auth` (set, list, rm) on the CLI program. */
-export function registerAuthCommand(
-  program: Command,
-  cli: CliContext,
-  withHarness: WithHarness,
-): void {
+/** Registers `hs auth` (set, list, rm). */
+export function register(program: Command, ctx: CommandContext): void {
   const auth = program.command("auth").description(
     "store API keys for providers (0600 .auth.json; never printed)",
   );
@@ -237,17 +235,17 @@ export function registerAuthCommand(
     .argument("<name>", "provider name (see: hs providers)")
     .option("--local", "write the nearest project .harness/.auth.json instead of HARNESS_HOME")
     .action(async (name, o) => {
-      await withHarness({}, (h) => authSet(h, cli, name, o));
+      await ctx.run({}, (h) => authSet(h, ctx.cli, name, o));
     });
   auth.command("list").description("list stored credentials (masked)")
     .action(async () => {
-      await withHarness({}, (h) => authList(h, cli));
+      await ctx.run({}, (h) => authList(h, ctx.cli));
     });
   auth.command("rm").description("remove one stored credential")
     .argument("<name>", "provider name")
     .argument("<index>", "index shown by: hs auth list")
     .option("--local", "remove from the nearest project .harness/.auth.json")
     .action(async (name, index, o) => {
-      await withHarness({}, (h) => authRm(h, cli, name, index, o));
+      await ctx.run({}, (h) => authRm(h, ctx.cli, name, index, o));
     });
 }

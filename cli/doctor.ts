@@ -3,8 +3,10 @@
  *
  * @module
  */
-import type { HarnessCore } from "../core/harness.ts";
+import type { Command } from "@commander-js/extra-typings";
+import { type HarnessCore, ownerLabel } from "../core/mod.ts";
 import type { CliContext } from "./context.ts";
+import type { CommandContext } from "./command.ts";
 import { colorEnabled, styles } from "./render.ts";
 import { printFloor } from "./floor.ts";
 
@@ -35,7 +37,7 @@ export async function runDoctor(h: HarnessCore, cli: CliContext): Promise<number
   const names = new Set([...h.registries.tools.entries().map((e) => e.key), ...tools.keys()]);
   for (const n of [...names].sort()) {
     const t = tools.get(n);
-    out(`  ${n.padEnd(16)} ${st.dim(t ? t.path : h.registries.tools.entry(n)!.owner)}`);
+    out(`  ${n.padEnd(16)} ${st.dim(t ? t.path : ownerLabel(h.registries.tools.entry(n)!.owner))}`);
   }
   out(st.bold("\nhooks"));
   for (const [stage, m] of snap.hooks) {
@@ -76,4 +78,15 @@ export async function runDoctor(h: HarnessCore, cli: CliContext): Promise<number
   out(st.bold("\neffect floor (details: hs floor)"));
   await printFloor(h, out);
   return 0;
+}
+
+/** Registers `hs doctor`. */
+export function register(program: Command, ctx: CommandContext): void {
+  program.command("doctor").description(
+    "explain what was discovered, and why something was skipped",
+  )
+    .option("--trust-workspace", "include this workspace's executables")
+    .action(async (o) => {
+      await ctx.run(o, (h) => runDoctor(h, ctx.cli));
+    });
 }

@@ -1,107 +1,17 @@
 /**
- * The effect floor on the command line: `--floor`, `--allow-*`, `--deny-*`,
- * `--yes`, `--unsandboxed`, and `hs floor` (the effective policy and where
- * each part came from).
+ * `hs floor`: the effective effect policy and where each part came from (also
+ * printed by `hs doctor`).
  *
  * @module
  */
 import type { Command } from "@commander-js/extra-typings";
-import { z } from "zod";
-import { HarnessError } from "../core/base/errors.ts";
-import type { HarnessCore } from "../core/harness.ts";
-import { terminalAsker } from "../core/guards/consent.ts";
-import type { FloorRequest } from "../core/guards/floor.ts";
-import { type Effect, EFFECTS, PRESETS } from "../core/guards/policy.ts";
-import type { CliContext } from "./context.ts";
-
-/** Floor flags as commander parses them. */
-export type FloorFlags = {
-  floor?: string;
-  allowRead?: string[];
-  allowWrite?: string[];
-  allowNet?: string[];
-  allowRun?: string[];
-  allowEnv?: string[];
-  denyRead?: string[];
-  denyWrite?: string[];
-  denyNet?: string[];
-  denyRun?: string[];
-  denyEnv?: string[];
-  yes?: boolean;
-  unsandboxed?: boolean;
-};
-
-const collect = (v: string, prev: string[] = []) => [
-  ...prev,
-  ...v.split(",").map((s) => s.trim()).filter(Boolean),
-];
-
-/** Adds the floor flags to a command. */
-export function addFloorFlags<A extends unknown[]>(cmd: Command<A>): Command<A, FloorFlags> {
-  let c = cmd.option(
-    "--floor <preset>",
-    "effect floor preset: read-only | workspace (default) | full",
-  ) as unknown as Command<A>;
-  for (const e of EFFECTS) {
-    c = c.option(`--allow-${e} <list>`, `let tools ${e} these (comma list, or all)`, collect)
-      .option(`--deny-${e} <list>`, `never let tools ${e} these`, collect) as unknown as Command<A>;
-  }
-  return c.option("--yes", "approve every permission prompt (headless)")
-    .option(
-      "--unsandboxed",
-      "run child processes without an OS sandbox when none is available (warns on every call)",
-    ) as unknown as Command<A, FloorFlags>;
-}
-
-const presetSchema = z.enum(PRESETS);
-
-function cap(e: Effect): "Read" | "Write" | "Net" | "Run" | "Env" {
-  return (e[0].toUpperCase() + e.slice(1)) as "Read" | "Write" | "Net" | "Run" | "Env";
-}
-
-/** The floor request of parsed flags (`interactive`: prompt for `ask` on this terminal). */
-export function floorRequestOf(
-  flags: FloorFlags,
-  cli: CliContext,
-  interactive: boolean,
-): FloorRequest {
-  let preset: FloorRequest["preset"];
-  if (flags.floor !== undefined) {
-    const r = presetSchema.safeParse(flags.floor);
-    if (!r.success) {
-      throw new HarnessError(
-        `unknown floor preset "${flags.floor}"`,
-        `use one of: ${PRESETS.join(", ")}`,
-        2,
-      );
-    }
-    preset = r.data;
-  }
-  const allow: Partial<Record<Effect, string[]>> = {};
-  const deny: Partial<Record<Effect, string[]>> = {};
-  for (const e of EFFECTS) {
-    const a = flags[`allow${cap(e)}`];
-    const d = flags[`deny${cap(e)}`];
-    if (a) allow[e] = a;
-    if (d) deny[e] = d;
-  }
-  const env = Deno.env.toObject();
-  return {
-    preset: preset ?? (env.HARNESS_FLOOR ? presetSchema.parse(env.HARNESS_FLOOR) : undefined),
-    allow: Object.fromEntries(
-      Object.entries(allow).map(([k, v]) => [k, v!.includes("all") ? "all" : v]),
-    ) as FloorRequest["allow"],
-    deny,
-    yes: flags.yes === true,
-    unsandboxed: flags.unsandboxed === true || env.HARNESS_UNSANDBOXED === "1",
-    asker: interactive ? terminalAsker : undefined,
-    warn: (line) => cli.stderr(line + "\n"),
-  };
-}
+import type { EffectFloor } from "../core/mod.ts";
+import type { CommandContext } from "./command.ts";
+import { addFloorFlags, type FloorFlags } from "./floor_flags.ts";
 
 /** Prints the effective floor (also used by `hs doctor`). */
 export async function printFloor(
-  h: HarnessCore,
+  h: { effectFloor?: EffectFloor },
   out: (line: string) => void,
 ): Promise<void> {
   const f = h.effectFloor;
@@ -118,9 +28,17 @@ export async function printFloor(
   );
 }
 
-/** `hs floor`. */
-export async function floorCommand(h: HarnessCore, cli: CliContext): Promise<number> {
-  cli.stdout("effect floor\n");
-  await printFloor(h, (l) => cli.stdout(l + "\n"));
-  return 0;
+/** `hs floor`: the effective policy and where each part came from. */
+export function register(program: Command, ctx: CommandContext): void {
+  addFloorFlags(
+    program.command("floor").description(
+      "show the effect floor: what tools may read, write, reach, run and see, and why",
+    ).option("--trust-workspace", "count this workspace's allow rules"),
+  ).action(async (o) => {
+    await ctx.run(o as FloorFlags & { trustWorkspace?: boolean }, async (h) => {
+      ctx.cli.stdout("effect floor\n");
+      await printFloor(h, (l) => ctx.cli.stdout(l + "\n"));
+      return 0;
+    });
+  });
 }

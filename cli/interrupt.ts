@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { killAllChildren } from "../core/exec/exec.ts";
+import { killAllChildren } from "../core/mod.ts";
 
 /** Listens for SIGINT until the returned function is called; `notice` is shown on the first. */
 export function cancelOnInterrupt(controller: AbortController, notice: () => void): () => void {

@@ -8,14 +8,19 @@
  * @module
  */
 import type { Command } from "@commander-js/extra-typings";
-import type { HarnessCore } from "../core/harness.ts";
-import { errorMessage, HarnessError } from "../core/base/errors.ts";
-import { displayPath } from "../core/providers/auth.ts";
-import { parseKeyValues } from "../core/session/session.ts";
-import { readTextOrUndefined } from "../core/base/fsutil.ts";
-import type { ProviderInfo } from "../core/loop/turn_host.ts";
+import {
+  displayPath,
+  errorMessage,
+  type HarnessCore,
+  HarnessError,
+  ownerLabel,
+  parseKeyValues,
+  type ProviderInfo,
+  readTextOrUndefined,
+} from "../core/mod.ts";
 import { colorEnabled, styles } from "./render.ts";
 import type { CliContext } from "./context.ts";
+import type { CommandContext } from "./command.ts";
 
 /** Where a provider comes from. */
 export type ProviderKind = "environment" | "bundled" | "conf" | "executable" | "plugin";
@@ -113,8 +118,8 @@ async function rowOf(h: HarnessCore, info: ProviderInfo): Promise<ProviderRow> {
     autodetect: info.autodetect,
   };
   if ((kind === "conf" || kind === "executable") && h.registries.models.has(info.name)) {
-    const owner = h.registries.models.entry(info.name)?.owner ?? "";
-    row.overrides = owner === "plugin:providers" || !owner ? "built-in" : owner;
+    const owner = h.registries.models.entry(info.name)?.owner;
+    row.overrides = !owner || owner.kind === "builtin" ? "built-in" : ownerLabel(owner);
   }
   return row;
 }
@@ -145,8 +150,8 @@ export async function providerRows(h: HarnessCore): Promise<ProviderRow[]> {
 
 /** What `hs` would pick now (running the `resolve` stage) and why. */
 export async function selection(h: HarnessCore, rows: ProviderRow[]): Promise<Selection> {
-  const envProvider = h.env.HARNESS_PROVIDER ?? "";
-  const envModel = h.env.HARNESS_MODEL ?? "";
+  const envProvider = h.config.provider;
+  const envModel = h.config.model;
   let picked: { provider: string; model: string };
   try {
     picked = await h.resolve(envProvider, envModel);
@@ -266,24 +271,14 @@ function printDetails(row: ProviderRow, envHelp: string, sel: Selection, cli: Cl
   if (envHelp) cli.stdout(`\nenvironment (--env):\n${envHelp}\n`);
 }
 
-/** Runs a function with a harness and records its exit code (supplied by the CLI). */
-export type WithHarness = (
-  flags: { trustWorkspace?: boolean },
-  fn: (h: HarnessCore) => Promise<number>,
-) => Promise<void>;
-
-/** Registers `hs providers` on the CLI program. */
-export function registerProvidersCommand(
-  program: Command,
-  cli: CliContext,
-  withHarness: WithHarness,
-): void {
+/** Registers `hs providers`. */
+export function register(program: Command, ctx: CommandContext): void {
   program.command("providers")
     .description("list providers and .conf variants, their readiness and which one is used")
     .argument("[name]", "show one provider in detail (with its --env help)")
     .option("--json", "print the listing as JSON")
     .option("--trust-workspace", "include this workspace's executables")
     .action(async (name, o) => {
-      await withHarness(o, (h) => providersCommand(h, cli, { name, json: o.json === true }));
+      await ctx.run(o, (h) => providersCommand(h, ctx.cli, { name, json: o.json === true }));
     });
 }

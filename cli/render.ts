@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { HarnessEvent } from "../core/base/types.ts";
+import type { HarnessEvent } from "../core/mod.ts";
 
 /** ANSI styles (no-ops when colors are off). */
 export interface Styles {

@@ -6,13 +6,15 @@
  *
  * @module
  */
+import type { Command } from "@commander-js/extra-typings";
 import * as readline from "node:readline/promises";
 import process from "node:process";
 import { join } from "node:path";
-import type { HarnessCore } from "../core/harness.ts";
+import { type HarnessCore, readTextOrUndefined } from "../core/mod.ts";
 import type { CliContext } from "./context.ts";
+import type { CommandContext } from "./command.ts";
+import { addAgentFlags } from "./flags.ts";
 import { cancelOnInterrupt } from "./interrupt.ts";
-import { readTextOrUndefined } from "../core/base/fsutil.ts";
 import { colorEnabled, styles, TranscriptRenderer } from "./render.ts";
 
 const HELP = `/help            this help
@@ -115,4 +117,17 @@ export async function runRepl(
       stopListening();
     }
   }
+}
+
+/** Registers `hs repl [session-id]`. */
+export function register(program: Command, ctx: CommandContext): void {
+  addAgentFlags(
+    program.command("repl").description("interactive session (the default on a terminal)")
+      .argument("[session-id]", "resume this session"),
+  ).action(async (id, flags) => {
+    await ctx.run(
+      { ...flags, interactive: ctx.cli.stdinIsTerminal },
+      (h) => runRepl(h, ctx.cli, { session: id, ...flags }),
+    );
+  });
 }

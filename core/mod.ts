@@ -1,15 +1,24 @@
 /**
- * The kernel's public surface.
+ * The kernel's public surface: the {@link HarnessCore} composition root and
+ * the public modules of every core folder — for embedders, plugin authors and
+ * the CLI. Nothing outside `core/` reaches inside a core folder.
  *
  * @module
  */
-export * from "./base/types.ts";
-export * from "./base/errors.ts";
-export { HarnessCore } from "./harness.ts";
-export type { HarnessOptions, ProviderFactory, RunOptions, RunResult } from "./harness.ts";
-export { Session } from "./session/session.ts";
-export type { Snapshot, Source } from "./discovery/discovery.ts";
-export * from "./plugins/types.ts";
-export { PluginHost, Registries } from "./plugins/host.ts";
-export { AuditBus } from "./plugins/audit.ts";
-export { VERSION } from "./base/version.ts";
+export { HarnessCore, type HarnessOptions, type RunOptions } from "./harness.ts";
+export { buildChildEnv, ChildEnvironment } from "./child_env.ts";
+export { type ExecutableSchemas, ToolCatalog } from "./tool_catalog.ts";
+export { corePlugin } from "./core_plugin.ts";
+export * from "./base/mod.ts";
+export * from "./session/mod.ts";
+export * from "./config/mod.ts";
+export * from "./discovery/mod.ts";
+export * from "./trust/mod.ts";
+export * from "./skills/mod.ts";
+export * from "./exec/mod.ts";
+export * from "./tools/mod.ts";
+export * from "./providers/mod.ts";
+export * from "./plugins/mod.ts";
+export * from "./loop/mod.ts";
+export * from "./guards/mod.ts";
+export * from "./sandbox/mod.ts";

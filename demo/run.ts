@@ -9,9 +9,8 @@
  */
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { startScriptedServer } from "../plugins/scripted/mod.ts";
-import { probeBwrap } from "../core/sandbox/bwrap.ts";
-import type { ScriptedTurn } from "../plugins/scripted/mod.ts";
+import { type ScriptedTurn, startScriptedServer } from "../plugins/scripted/mod.ts";
+import { probeBwrap } from "../core/mod.ts";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url)).replace(/\/$/, "");
 const WORKSPACE = join(REPO, "demo", "workspace");

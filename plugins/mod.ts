@@ -5,8 +5,7 @@
  */
 import type { ProviderFactory, RuntimePluginEntry } from "../core/mod.ts";
 import { coreToolsPlugin } from "./core_tools/mod.ts";
-import { confProvider, parseConf, providersPlugin } from "./providers/mod.ts";
-import type { ProviderDeps } from "./providers/mod.ts";
+import { confProvider, parseConf, type ProviderDeps, providersPlugin } from "./providers/mod.ts";
 
 /** Built-in plugin entries for a harness with the given environment and key lookup. */
 export function builtinPlugins(deps: ProviderDeps): RuntimePluginEntry[] {

@@ -1,35 +1,71 @@
 /**
- * Permission-scoped launcher (`deno task hs …`): computes the Deno permissions
- * this run needs — read the harness home, the workspace, the harness sources
- * and the Deno cache; write the home, the workspace, the sessions and the
- * log; net only to the resolved provider's host; run only bubblewrap, setsid
- * and executable providers — then re-executes `main.ts` with exactly those
- * flags. The harness process never holds `-A`; a run against a local server
- * holds no public network permission.
+ * What the harness process may touch when it runs through the launcher
+ * (`deno task hs`): read the harness, its home, the workspace and the `.harness`
+ * directories of the walk; write the home, the workspace, the sessions and the
+ * log; reach the hosts of the providers the user configured (and of the
+ * built-in ones that are ready or selected); run bubblewrap, setsid, kill and
+ * the discovered provider and command executables. Plugins in `plugins.json`,
+ * the user's `floor.json` and the floor flags widen it explicitly.
  *
- * The launcher itself runs without network (see the `launcher` permission set
- * in deno.json).
+ * The computation loads no plugin and runs nothing: it reads files. It grants
+ * for every source found, trusted or not — the harness decides what to load,
+ * and a workspace trusted at the prompt then works without a second launch.
+ * Files it cannot parse are skipped here and reported by the harness.
  *
  * @module
  */
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { resolvePaths } from "../../core/base/paths.ts";
-import { readTextOrUndefined } from "../../core/base/fsutil.ts";
-import { parseKeyValues } from "../../core/session/session.ts";
+import { dirname, isAbsolute, join, resolve } from "node:path";
+import {
+  dirEntries,
+  isExecutableInfo,
+  parseKeyValues,
+  readTextOrUndefined,
+  resolvePaths,
+  statOrUndefined,
+} from "../../core/base/mod.ts";
+import { walkHarnessDirs } from "../../core/discovery/mod.ts";
+import { bundledConfs } from "../../plugins/providers/bundled/mod.ts";
+import { flagValue, flagValues, hasFlag, scanArgs } from "./argv.ts";
 
-const ROOT = fileURLToPath(new URL("../..", import.meta.url)).replace(/\/$/, "");
+/** The Deno permissions of one run. */
+export interface Grant {
+  /** Paths, or "all". */
+  read: string[] | "all";
+  /** Paths, or "all". */
+  write: string[] | "all";
+  /** Hosts (`host:port`), or "all". */
+  net: string[] | "all";
+  /** Binaries, or "all". */
+  run: string[] | "all";
+  /** Why each host is there (for `HS_LAUNCH_DEBUG`). */
+  notes: string[];
+}
 
-/** Well-known hosts of the built-in providers (overridden by their *_API_URL variables). */
-const BUILTIN_HOSTS: Record<string, { env: string; url: string }> = {
-  anthropic: { env: "ANTHROPIC_API_URL", url: "https://api.anthropic.com" },
-  openai: { env: "OPENAI_API_URL", url: "https://api.openai.com" },
+/** What the grant is computed from. */
+export interface GrantInput {
+  argv: string[];
+  env: Record<string, string | undefined>;
+  /** The user's working directory. */
+  cwd: string;
+  /** The harness installation (the repository root). */
+  root: string;
+}
+
+/** Well-known endpoints of the built-in environment providers. */
+const BUILTIN: Record<string, { urlVar: string; url: string; keyVar: string }> = {
+  anthropic: {
+    urlVar: "ANTHROPIC_API_URL",
+    url: "https://api.anthropic.com",
+    keyVar: "ANTHROPIC_API_KEY",
+  },
+  openai: { urlVar: "OPENAI_API_URL", url: "https://api.openai.com", keyVar: "OPENAI_API_KEY" },
 };
 
 /** `host:port` of a URL (default ports made explicit). */
 export function hostOf(url: string): string | undefined {
   try {
     const u = new URL(url);
+    if (u.protocol !== "http:" && u.protocol !== "https:") return undefined;
     const port = u.port || (u.protocol === "https:" ? "443" : "80");
     return `${u.hostname}:${port}`;
   } catch {
@@ -37,139 +73,211 @@ export function hostOf(url: string): string | undefined {
   }
 }
 
-function flagValue(args: string[], ...names: string[]): string | undefined {
-  for (let i = 0; i < args.length; i++) {
-    for (const n of names) {
-      if (args[i] === n) return args[i + 1];
-      if (args[i].startsWith(n + "=")) return args[i].slice(n.length + 1);
-    }
+/** Finds an executable by name on PATH (or the system directories). */
+export function which(name: string, path: string | undefined): string | undefined {
+  for (const d of (path ?? "").split(":").concat(["/usr/bin", "/bin", "/usr/local/bin"])) {
+    if (!d.startsWith("/")) continue;
+    const info = statOrUndefined(join(d, name));
+    if (info && isExecutableInfo(info)) return join(d, name);
   }
   return undefined;
 }
 
-/** Hosts of the provider this run resolves to, and executable providers to allow. */
-export async function providerAccess(
-  args: string[],
-): Promise<{ hosts: string[] | "all"; executables: string[]; note: string }> {
-  const { Harness } = await import("../../mod.ts");
-  const h = await Harness.create({
-    log: () => {},
-    audit: false,
-    trustWorkspace: args.includes("--trust-workspace"),
-  });
+function readJson(path: string): unknown {
+  const text = readTextOrUndefined(path);
+  if (text === undefined) return undefined;
   try {
-    const executables = [...h.snapshot().providers.values()].filter((p) => p.kind !== "conf")
-      .map((p) => p.path);
-    let resolved: { provider: string };
-    try {
-      resolved = await h.resolve(flagValue(args, "-p", "--provider") ?? "", "");
-    } catch {
-      return { hosts: [], executables, note: "no provider resolved: no network" };
-    }
-    const info = (await h.providers()).find((p) => p.name === resolved.provider);
-    if (info && info.origin.endsWith(".conf")) {
-      const url = parseKeyValues(readTextOrUndefined(info.origin) ?? "").url;
-      const host = url ? hostOf(url) : undefined;
-      if (host) return { hosts: [host], executables, note: `${resolved.provider}: ${host}` };
-    }
-    const b = BUILTIN_HOSTS[resolved.provider];
-    if (b) {
-      const host = hostOf(Deno.env.get(b.env) || b.url)!;
-      return { hosts: [host], executables, note: `${resolved.provider}: ${host}` };
-    }
-    if (info && info.origin.startsWith("/")) {
-      return {
-        hosts: [],
-        executables,
-        note: `${resolved.provider}: executable provider (own process)`,
-      };
-    }
-    return {
-      hosts: "all",
-      executables,
-      note: `${resolved.provider}: host unknown, net not narrowed`,
-    };
-  } finally {
-    await h.close();
+    return JSON.parse(text);
+  } catch {
+    return undefined;
   }
 }
 
-/** The user's directory: `deno task` runs in the config's directory and sets INIT_CWD. */
-export function workspaceDir(): string {
-  return Deno.env.get("INIT_CWD") || Deno.cwd();
+function strings(v: unknown): string[] {
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : [];
 }
 
-function which(name: string): string | undefined {
-  for (const d of (Deno.env.get("PATH") ?? "").split(":").concat(["/usr/bin", "/bin"])) {
-    try {
-      if (Deno.statSync(join(d, name)).isFile) return join(d, name);
-    } catch { /* next */ }
-  }
-  return undefined;
+/** Expands `~`, `$HARNESS_HOME`, `$WORKSPACE` and relative paths. */
+function expand(p: string, places: { cwd: string; home: string; userHome: string }): string {
+  let s = p.trim().replace(/^\$WORKSPACE(?=\/|$)/, places.cwd)
+    .replace(/^\$HARNESS_HOME(?=\/|$)/, places.home);
+  if (s === "~" || s.startsWith("~/")) s = places.userHome + s.slice(1);
+  return isAbsolute(s) ? s : resolve(places.cwd, s);
 }
 
-/** The `deno run` flags for a run of `main.ts` with these arguments. */
-export async function launchFlags(args: string[]): Promise<{ flags: string[]; note: string }> {
-  const env = Deno.env.toObject();
-  const cwd = workspaceDir();
+/** Provider names with a stored credential in an `.auth.json`. */
+function storedNames(path: string): string[] {
+  const data = readJson(path);
+  return data && typeof data === "object" && !Array.isArray(data) ? Object.keys(data) : [];
+}
+
+/** Computes the grant of a run. */
+export function computeGrant(input: GrantInput): Grant {
+  const { argv, env, cwd, root } = input;
   const paths = resolvePaths(env, cwd);
-  const denoDir = env.DENO_DIR ?? join(env.HOME ?? "/root", ".cache", "deno");
-  const access = await providerAccess(args);
-  const full = flagValue(args, "--floor") === "full";
-  // every .harness on the walk from / to the workspace, PATH (to find bash, bwrap), TLS/DNS files
-  const walk: string[] = [];
+  const userHome = env.HOME ?? "/";
+  const places = { cwd, home: paths.home, userHome };
+  const notes: string[] = [];
+  const read = new Set<string>([root, paths.home, cwd, paths.sessions, dirname(paths.log)]);
+  const write = new Set<string>([paths.home, cwd, paths.sessions, dirname(paths.log)]);
+  const hosts = new Set<string>();
+  const run = new Set<string>();
+  let full = flagValue(argv, "--floor") === "full" ||
+    (flagValue(argv, "--floor") === undefined && env.HARNESS_FLOOR === "full");
+
+  read.add(env.DENO_DIR ?? join(userHome, ".cache", "deno"));
+  for (const d of (env.PATH ?? "").split(":")) if (d.startsWith("/")) read.add(d);
+  for (const f of ["/etc/ssl", "/etc/ca-certificates", "/etc/resolv.conf", "/etc/hosts"]) {
+    read.add(f);
+  }
+  // Every .harness / .agents / AGENTS.md on the walk, and the user's own.
   for (let d = cwd;; d = dirname(d)) {
-    walk.push(join(d, ".harness"), join(d, ".agents"), join(d, "AGENTS.md"));
+    for (const n of [".harness", ".agents", "AGENTS.md"]) read.add(join(d, n));
     if (dirname(d) === d) break;
   }
-  const pathDirs = (env.PATH ?? "").split(":").filter((d) => d.startsWith("/"));
-  const etc = ["/etc/ssl", "/etc/ca-certificates", "/etc/resolv.conf", "/etc/hosts"];
-  const read = [
-    ROOT,
-    paths.home,
-    cwd,
-    paths.sessions,
-    dirname(paths.log),
-    denoDir,
-    ...walk,
-    ...pathDirs,
-    ...etc,
+  read.add(join(userHome, ".agents"));
+  read.add(join(userHome, ".harness"));
+
+  // Providers and commands of every source (packs included), trusted or not.
+  const stored = new Set(storedNames(join(paths.home, ".auth.json")));
+  let settingsProvider = "";
+  for (const { dir } of walkHarnessDirs(cwd, paths.home)) {
+    for (const n of storedNames(join(dir, ".auth.json"))) stored.add(n);
+    const settings = parseKeyValues(readTextOrUndefined(join(dir, "settings.conf")) ?? "");
+    if (settings.provider) settingsProvider = settings.provider;
+    const packs = dirEntries(join(dir, "plugins"));
+    const sources = [dir, ...[...(packs?.dirs ?? [])].map((p) => join(dir, "plugins", p))];
+    for (const src of sources) {
+      const pdir = join(src, "providers");
+      for (const name of dirEntries(pdir)?.names ?? []) {
+        const path = join(pdir, name);
+        if (name.endsWith(".conf")) {
+          const url = parseKeyValues(readTextOrUndefined(path) ?? "").url;
+          const host = url ? hostOf(url) : undefined;
+          if (host && !hosts.has(host)) {
+            hosts.add(host);
+            notes.push(`${host}: ${path}`);
+          }
+        } else {
+          const info = statOrUndefined(path);
+          if (info && isExecutableInfo(info)) run.add(path);
+        }
+      }
+      const cdir = join(src, "commands");
+      for (const name of dirEntries(cdir)?.names ?? []) {
+        const info = statOrUndefined(join(cdir, name));
+        if (info && isExecutableInfo(info)) run.add(join(cdir, name));
+      }
+    }
+  }
+
+  // Built-in and bundled providers: only when ready (a key) or selected by name.
+  const selected = new Set(
+    [flagValue(argv, "-p", "--provider"), env.HARNESS_PROVIDER, settingsProvider].filter(
+      (x): x is string => !!x,
+    ),
+  );
+  for (const [name, b] of Object.entries(BUILTIN)) {
+    const local = name === "openai" && !!env[b.urlVar];
+    if (!(env[b.keyVar] || stored.has(name) || selected.has(name) || local)) continue;
+    const host = hostOf(env[b.urlVar] || b.url);
+    if (host) {
+      hosts.add(host);
+      notes.push(`${host}: built-in provider ${name}`);
+    }
+  }
+  for (const [name, text] of Object.entries(bundledConfs)) {
+    const conf = parseKeyValues(text);
+    const ready = conf.auth_env ? !!env[conf.auth_env] : false;
+    if (!(ready || stored.has(name) || selected.has(name))) continue;
+    const host = conf.url ? hostOf(conf.url) : undefined;
+    if (host) {
+      hosts.add(host);
+      notes.push(`${host}: bundled provider ${name}`);
+    }
+  }
+
+  // Runtime plugins of plugins.json: their module's directory, and what they declare.
+  const plugins = (readJson(join(paths.home, "plugins.json")) as { runtimePlugins?: unknown })
+    ?.runtimePlugins;
+  for (const e of Array.isArray(plugins) ? plugins : []) {
+    const entry = e as { module?: unknown; enabled?: unknown; permissions?: unknown };
+    if (entry?.enabled === false) continue;
+    if (typeof entry?.module === "string" && entry.module.startsWith("/")) {
+      read.add(dirname(entry.module));
+    }
+    const p = (entry?.permissions ?? {}) as Record<string, unknown>;
+    for (const x of strings(p.read)) read.add(expand(x, places));
+    for (const x of strings(p.write)) write.add(expand(x, places));
+    for (const x of strings(p.net)) {
+      hosts.add(x);
+      notes.push(`${x}: plugins.json permissions of ${String((e as { id?: unknown }).id)}`);
+    }
+    for (const x of strings(p.run)) run.add(x.startsWith("/") ? x : which(x, env.PATH) ?? x);
+  }
+
+  // The user's floor.json (project ones only narrow) and the floor flags.
+  const floor = readJson(join(paths.home, "floor.json")) as
+    | { preset?: unknown; allow?: Record<string, unknown> }
+    | undefined;
+  if (floor?.preset === "full") full = true;
+  const allowed = (effect: string) => [
+    ...strings(floor?.allow?.[effect]),
+    ...flagValues(argv, `--allow-${effect}`),
   ];
-  const write = [paths.home, cwd, paths.sessions, dirname(paths.log)];
-  const run = full ? [] : ["bwrap", "setsid", ...access.executables]
-    .map((x) => x.startsWith("/") ? x : which(x) ?? x);
-  const flags = [
-    "--unstable-worker-options",
-    "--no-prompt",
-    `--allow-read=${[...new Set(read)].join(",")}`,
-    `--allow-write=${[...new Set(write)].join(",")}`,
-    "--allow-env",
-    "--allow-sys=osRelease,hostname,homedir,uid,gid",
-    full ? "--allow-run" : `--allow-run=${[...new Set(run)].join(",")}`,
-  ];
-  if (access.hosts === "all") flags.push("--allow-net");
-  else if (access.hosts.length) flags.push(`--allow-net=${access.hosts.join(",")}`);
-  return { flags, note: access.note };
+  // A policy is clamped to what the process holds: what the floor may grant tools, the
+  // process must hold (`--allow-net all` needs no process grant: children get their own).
+  const readAll = allowed("read").includes("all");
+  const writeAll = allowed("write").includes("all");
+  for (const x of allowed("read")) if (x !== "all") read.add(expand(x, places));
+  for (const x of allowed("write")) if (x !== "all") write.add(expand(x, places));
+  for (const x of allowed("net")) if (x !== "all") hosts.add(x);
+  for (const x of allowed("run")) if (x !== "all") run.add(which(x, env.PATH) ?? x);
+
+  // Paths named on the command line: `hs scheme FILE`, `hs trust PATH`, `hs session show DIR`.
+  const { word, rest } = scanArgs(argv);
+  if (word === "scheme" || word === "trust" || word === "session") {
+    for (const a of rest) {
+      if (a.startsWith("-")) continue;
+      const p = resolve(cwd, a);
+      if (statOrUndefined(p)) read.add(p);
+    }
+  }
+
+  for (const x of ["bwrap", "setsid", "kill"]) {
+    const p = which(x, env.PATH);
+    if (p) run.add(p);
+  }
+  if (hasFlag(argv, "--unsandboxed") || env.HARNESS_UNSANDBOXED === "1") {
+    // Without an OS sandbox children start through setsid (granted above) or directly.
+    const bash = which("bash", env.PATH);
+    if (bash) run.add(bash);
+  }
+  return {
+    read: full || readAll ? "all" : [...read],
+    write: full || writeAll ? "all" : [...write],
+    net: full ? "all" : [...hosts],
+    run: full ? "all" : [...run],
+    notes: full ? ["the floor is full: no narrowing"] : notes,
+  };
 }
 
-if (import.meta.main) {
-  const args = Deno.args;
-  Deno.chdir(workspaceDir());
-  const { flags, note } = await launchFlags(args);
-  if (Deno.env.get("HS_LAUNCH_DEBUG")) console.error(`hs launch: ${note}\n  ${flags.join("\n  ")}`);
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "--quiet", ...flags, join(ROOT, "main.ts"), ...args],
-    cwd: workspaceDir(),
-    stdin: "inherit",
-    stdout: "inherit",
-    stderr: "inherit",
-  }).spawn();
-  for (const sig of ["SIGINT", "SIGTERM"] as const) {
-    Deno.addSignalListener(sig, () => {
-      try {
-        child.kill(sig);
-      } catch { /* gone */ }
-    });
-  }
-  Deno.exit((await child.status).code);
+/** The `deno run` permission flags of a grant (never `-A`). */
+export function grantFlags(g: Grant): string[] {
+  const list = (name: string, items: string[] | "all") =>
+    items === "all"
+      ? [`--allow-${name}`]
+      : items.length
+      ? [`--allow-${name}=${items.join(",")}`]
+      : [];
+  return [
+    "--unstable-worker-options",
+    "--no-prompt",
+    ...list("read", g.read),
+    ...list("write", g.write),
+    "--allow-env",
+    "--allow-sys=osRelease,hostname,homedir,uid,gid",
+    ...list("run", g.run),
+    ...list("net", g.net),
+  ];
 }

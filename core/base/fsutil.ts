@@ -131,3 +131,15 @@ export function dirEntries(dir: string): DirEntries | undefined {
   else entryCache.delete(dir);
   return entries;
 }
+
+/**
+ * What `dir/name` is: from the cached listing of `dir` or, when `dir` cannot be
+ * listed (a process narrowed by the launcher may read `/work/.harness` but not
+ * `/work`), from a stat of the child itself.
+ */
+export function childKind(dir: string, name: string): "dir" | "file" | undefined {
+  const e = dirEntries(dir);
+  if (e) return e.dirs.has(name) ? "dir" : e.files.has(name) ? "file" : undefined;
+  const info = statOrUndefined(dir === "/" ? `/${name}` : `${dir}/${name}`);
+  return info?.isDirectory ? "dir" : info?.isFile ? "file" : undefined;
+}

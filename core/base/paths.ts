@@ -1,13 +1,12 @@
 /**
- * Paths and the `HARNESS_*` environment of hooks, tools, providers and
- * commands (PROTOCOLS "Environment"). Provider credentials never enter it.
+ * Where things are: the harness installation, `$HARNESS_HOME`, the sessions
+ * directory and the log (PROTOCOLS "Environment").
  *
  * @module
  */
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { statOrUndefined } from "./fsutil.ts";
-import { VERSION } from "./version.ts";
 
 /** Where the harness is installed (the repository root, or the binary's directory). */
 export const HARNESS_ROOT: string = (() => {
@@ -19,9 +18,13 @@ export const HARNESS_ROOT: string = (() => {
 
 /** Resolved locations of one run. */
 export interface Paths {
+  /** The working directory (the session's, HARNESS_CWD). */
   cwd: string;
+  /** `$HARNESS_HOME` (default `~/.harness`). */
   home: string;
+  /** `$HARNESS_SESSIONS`: the nearest `.harness/sessions` walking up, else `<home>/sessions`. */
   sessions: string;
+  /** `$HARNESS_LOG` (default `<home>/harness.log`). */
   log: string;
 }
 
@@ -46,58 +49,4 @@ export function resolvePaths(env: Record<string, string | undefined>, cwd: strin
   }
   const log = env.HARNESS_LOG || join(home, "harness.log");
   return { cwd, home, sessions, log };
-}
-
-/** Variable names that may hold provider credentials. */
-const SECRET_NAME = /(^|_)(API_KEY|APIKEY|SECRET|TOKEN|PASSWORD|ACCESS_KEY)($|_)/i;
-
-/**
- * The environment children get: the process environment minus anything that
- * looks like a credential or is named by a provider's `auth_env`, minus any
- * variable whose value equals a known key, plus the `HARNESS_*` variables.
- */
-export function childEnv(
-  base: Record<string, string | undefined>,
-  harness: Record<string, string>,
-  secretNames: Iterable<string>,
-  secretValues: Iterable<string>,
-): Record<string, string> {
-  const names = new Set(secretNames);
-  const values = new Set([...secretValues].filter((v) => v.length >= 8));
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(base)) {
-    if (v === undefined) continue;
-    if (names.has(k) || SECRET_NAME.test(k) || values.has(v)) continue;
-    if (k.startsWith("HARNESS_")) continue;
-    out[k] = v;
-  }
-  for (const [k, v] of Object.entries(harness)) out[k] = v;
-  return out;
-}
-
-/** The fixed part of the `HARNESS_*` variables. */
-export function harnessVars(p: {
-  paths: Paths;
-  session: string;
-  stage: string;
-  provider: string;
-  model: string;
-  maxTurns: number;
-  sources: string[];
-  cwd: string;
-}): Record<string, string> {
-  return {
-    HARNESS_ROOT,
-    HARNESS_HOME: p.paths.home,
-    HARNESS_SESSIONS: p.paths.sessions,
-    HARNESS_SESSION: p.session,
-    HARNESS_STAGE: p.stage,
-    HARNESS_PROVIDER: p.provider,
-    HARNESS_MODEL: p.model,
-    HARNESS_MAX_TURNS: String(p.maxTurns),
-    HARNESS_LOG: p.paths.log,
-    HARNESS_SOURCES: p.sources.join(":"),
-    HARNESS_VERSION: VERSION,
-    HARNESS_CWD: p.cwd,
-  };
 }

@@ -74,6 +74,16 @@ export interface ToolContext {
    * OS sandbox for child processes. Absent: the tool runs with the process's rights.
    */
   effects?: ToolEffects;
+  /** The user's settings tools honour (`HARNESS_TOOL_TIMEOUT`, `HARNESS_READ_LIMIT`). */
+  settings?: ToolSettings;
+}
+
+/** Settings the built-in tools read (parsed once from `HARNESS_*`, see HarnessConfig). */
+export interface ToolSettings {
+  /** Default timeout of the `bash` tool. */
+  toolTimeoutMs: number;
+  /** Lines `read_file` returns without offset/limit. */
+  readLimit: number;
 }
 
 /** File facts the file tools need. */
@@ -336,4 +346,69 @@ export interface ModelDefinition {
   name?: string;
   contextWindow?: number;
   maxOutputTokens?: number;
+}
+
+// ---------------------------------------------------------------------------
+// Audit (seed 002): what sinks receive
+// ---------------------------------------------------------------------------
+
+/** A runtime audit event (seed 002): never carries input/output bodies or credentials. */
+export type AuditEvent =
+  | {
+    type: "permission";
+    time: string;
+    tool: string;
+    rule: string;
+    principal: string;
+    decision: "allow" | "ask" | "deny";
+  }
+  | {
+    type: "tool_execution";
+    time: string;
+    tool: string;
+    owner: string;
+    callId: string;
+    durationMs: number;
+    outcome: "ok" | "error" | "refused";
+  };
+
+/** An audit sink: best-effort observer. */
+export type AuditSink = (event: AuditEvent) => void | Promise<void>;
+
+// ---------------------------------------------------------------------------
+// Contributions the kernel consumes directly
+// ---------------------------------------------------------------------------
+
+/** A section of the system prompt, refreshed every turn. */
+export interface PromptSource {
+  id: string;
+  /** Lower first. Built-in sections use 0-99, user sections 100+. */
+  order?: number;
+  render(): Promise<string> | string;
+}
+
+/** An auth provider (seed 002 `ctx.auth.register`). */
+export interface AuthProvider {
+  id: string;
+  /** Returns the credential for a provider name, or undefined. */
+  resolve(provider: string): Promise<string | undefined>;
+}
+
+/** What the environment of a child process (hook, tool, provider, command) depends on. */
+export interface ChildEnvRequest {
+  /** HARNESS_STAGE. */
+  stage: string;
+  /** HARNESS_SESSION (a session directory), "" outside a loop. */
+  session?: string;
+  provider?: string;
+  model?: string;
+  /** HARNESS_CWD (default: the harness's working directory). */
+  cwd?: string;
+}
+
+/** A tool ready to be called: its definition, its owner and the schema the model sees. */
+export interface ResolvedTool {
+  def: ToolDefinition;
+  owner: Owner;
+  schema: ToolSchema;
 }

@@ -14,7 +14,13 @@
  * @module
  */
 import { basename, dirname, join } from "node:path";
-import { dirEntries, isExecutableInfo, MTIME_SLACK_MS, statOrUndefined } from "../base/fsutil.ts";
+import {
+  childKind,
+  dirEntries,
+  isExecutableInfo,
+  MTIME_SLACK_MS,
+  statOrUndefined,
+} from "../base/mod.ts";
 
 /** Where a source came from. */
 export type SourceKind = "home" | "project" | "pack";
@@ -121,7 +127,7 @@ export function walkHarnessDirs(cwd: string, home: string): { dir: string; kind:
   let cur = cwd;
   for (;;) {
     const h = join(cur, ".harness");
-    if (dirEntries(cur)?.dirs.has(".harness")) found.push(h);
+    if (childKind(cur, ".harness") === "dir") found.push(h);
     const parent = dirname(cur);
     if (parent === cur) break;
     cur = parent;
@@ -284,7 +290,7 @@ export class Discovery {
           collect(join(hooksDir, stage), source, m);
         }
       }
-      if (source.kind !== "pack" && dirEntries(dirname(d))?.files.has("AGENTS.md")) {
+      if (source.kind !== "pack" && childKind(dirname(d), "AGENTS.md") === "file") {
         promptFiles.push(join(dirname(d), "AGENTS.md"));
       }
       if (e.dirs.has("prompts")) {

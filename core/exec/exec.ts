@@ -5,7 +5,8 @@
  *
  * @module
  */
-import type { ChildSandbox, SpawnSpec } from "../base/types.ts";
+import type { ChildSandbox, SpawnSpec } from "../base/mod.ts";
+import { killProcessGroup } from "./kill.ts";
 
 /** The outcome of one executable run. */
 export interface ExecResult {
@@ -28,13 +29,21 @@ export interface ExecOptions {
   onStderr?: (text: string) => void;
   /** Cap on captured stdout bytes (the rest is dropped with a note). */
   maxStdoutBytes?: number;
-  /** The effect floor's OS sandbox; a refusal becomes code 126 with the reason on stderr. */
-  sandbox?: ChildSandbox;
+  /**
+   * The effect floor's OS sandbox; a refusal becomes code 126 with the reason on stderr.
+   * Required: a caller that runs a child unconfined says so with {@link unconfined}.
+   */
+  sandbox: ChildSandbox;
   /** What is run, for sandbox messages (e.g. `tool /path`, `hook /path`). */
   what?: string;
 }
 
-const live = new Set<number>();
+const live = new Set<Deno.ChildProcess>();
+
+/** Runs children as they are (only for children that must hold their own rights: providers). */
+export const unconfined: ChildSandbox = {
+  prepare: (spec) => Promise.resolve(spec),
+};
 
 /**
  * `setsid(1)` puts the child in its own process group (so a timeout can kill
@@ -52,21 +61,27 @@ const SETSID: string | undefined = (() => {
 
 /** Kills every process group still running (used on exit and Ctrl-C). */
 export function killAllChildren(): void {
-  for (const pid of live) killGroup(pid);
+  for (const child of live) killProcessGroup(child);
 }
 
-function killGroup(pid: number): void {
-  try {
-    Deno.kill(-pid, "SIGKILL");
-  } catch {
-    try {
-      Deno.kill(pid, "SIGKILL");
-    } catch { /* gone */ }
-  }
-}
+/** How long pipes may stay open after the group was killed (something outside it holds them). */
+const PIPE_GRACE_MS = 500;
 
-async function readAll(
+/** Reads a stream to its end (or until cancelled), keeping at most `cap` bytes. */
+function readAll(
   stream: ReadableStream<Uint8Array>,
+  cap: number,
+  onText?: (text: string) => void,
+): { done: Promise<{ text: string; truncated: number }>; cancel(): void } {
+  const reader = stream.getReader();
+  return {
+    done: collect(reader, cap, onText),
+    cancel: () => void reader.cancel().catch(() => {}),
+  };
+}
+
+async function collect(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
   cap: number,
   onText?: (text: string) => void,
 ): Promise<{ text: string; truncated: number }> {
@@ -74,7 +89,15 @@ async function readAll(
   const chunks: string[] = [];
   let size = 0;
   let truncated = 0;
-  for await (const chunk of stream) {
+  for (;;) {
+    let next: ReadableStreamReadResult<Uint8Array>;
+    try {
+      next = await reader.read();
+    } catch {
+      break;
+    }
+    if (next.done) break;
+    const chunk = next.value;
     if (size + chunk.length > cap) {
       const keep = Math.max(0, cap - size);
       if (keep > 0) chunks.push(decoder.decode(chunk.subarray(0, keep), { stream: true }));
@@ -97,13 +120,14 @@ async function readAll(
  */
 export async function runExecutable(path: string, opts: ExecOptions): Promise<ExecResult> {
   let spec: SpawnSpec = { command: path, args: opts.args ?? [], env: opts.env, cwd: opts.cwd };
-  if (opts.sandbox) {
-    const prepared = await opts.sandbox.prepare(spec, opts.what ?? path);
-    if ("refused" in prepared) {
-      return { code: 126, stdout: "", stderr: prepared.refused, timedOut: false, aborted: false };
-    }
-    spec = prepared;
+  const prepared = await opts.sandbox.prepare(spec, opts.what ?? path);
+  if ("refused" in prepared) {
+    return { code: 126, stdout: "", stderr: prepared.refused, timedOut: false, aborted: false };
   }
+  spec = prepared;
+  // A child the sandbox wrapped (bubblewrap, its own PID namespace) takes its group down
+  // with it when it exits; an unwrapped one may leave background jobs to end.
+  const wrapped = spec.command !== path;
   let child: Deno.ChildProcess;
   try {
     child = new Deno.Command(SETSID ?? spec.command, {
@@ -126,16 +150,16 @@ export async function runExecutable(path: string, opts: ExecOptions): Promise<Ex
       aborted: false,
     };
   }
-  live.add(child.pid);
+  live.add(child);
   let timedOut = false;
   let aborted = false;
   const timer = setTimeout(() => {
     timedOut = true;
-    killGroup(child.pid);
+    killProcessGroup(child);
   }, opts.timeoutMs);
   const onAbort = () => {
     aborted = true;
-    killGroup(child.pid);
+    killProcessGroup(child);
   };
   opts.signal?.addEventListener("abort", onAbort, { once: true });
   if (opts.signal?.aborted) onAbort();
@@ -153,24 +177,43 @@ export async function runExecutable(path: string, opts: ExecOptions): Promise<Ex
     }
   })();
   const cap = opts.maxStdoutBytes ?? 64 * 1024 * 1024;
-  const outP = readAll(child.stdout, cap);
-  const errP = readAll(child.stderr, 1024 * 1024, opts.onStderr);
+  const outR = readAll(child.stdout, cap);
+  const errR = readAll(child.stderr, 1024 * 1024, opts.onStderr);
+  const outP = outR.done;
+  const errP = errR.done;
+  let pipesClosed = false;
+  const pipes = Promise.all([outP, errP]).then(() => {
+    pipesClosed = true;
+  });
   const status = await child.status;
   // A grandchild left in the group (e.g. `sleep &`) may hold the pipes open:
   // give it a moment to finish writing, then end the whole group.
   let grace: ReturnType<typeof setTimeout> | undefined;
   await Promise.race([
-    Promise.all([outP, errP]),
+    pipes,
     new Promise<void>((resolve) => {
       grace = setTimeout(resolve, 100);
     }),
   ]);
   clearTimeout(grace);
-  killGroup(child.pid);
+  if (!wrapped || !pipesClosed) killProcessGroup(child);
+  // Pipes still open after the group died are held by something outside it: stop reading.
+  let late: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([
+    pipes,
+    new Promise<void>((resolve) => {
+      late = setTimeout(() => {
+        outR.cancel();
+        errR.cancel();
+        resolve();
+      }, PIPE_GRACE_MS);
+    }),
+  ]);
+  clearTimeout(late);
   const [out, err] = await Promise.all([outP, errP, writer]);
   clearTimeout(timer);
   opts.signal?.removeEventListener("abort", onAbort);
-  live.delete(child.pid);
+  live.delete(child);
   let stdout = out.text;
   if (out.truncated > 0) stdout += `\n[output truncated: ${out.truncated} more bytes]`;
   return {

@@ -6,9 +6,14 @@
  *
  * @module
  */
-import type { ToolResult } from "../base/types.ts";
-import { resultText, textResult } from "../base/types.ts";
-import type { AuditEvent } from "../plugins/types.ts";
+import {
+  type AuditEvent,
+  type Owner,
+  ownerLabel,
+  resultText,
+  textResult,
+  type ToolResult,
+} from "../base/mod.ts";
 
 /** Where an effect happens. */
 export type Point =
@@ -26,8 +31,8 @@ export type Point =
 export interface EffectCall {
   point: Point;
   tool: string;
-  /** Owner label of the tool (builtin:…, a path, plugin:…). */
-  owner: string;
+  /** Who registered the tool (a built-in, an executable, a runtime plugin, a behavior). */
+  owner: Owner;
   /** Which agent asks: "main" or "agent:<session id>". */
   principal: string;
   callId: string;
@@ -135,7 +140,7 @@ export class Dispatcher {
         type: "tool_execution",
         time: new Date().toISOString(),
         tool: call.tool,
-        owner: call.owner,
+        owner: ownerLabel(call.owner),
         callId: call.callId,
         durationMs: Math.round((performance.now() - started) * 1000) / 1000,
         outcome,

@@ -8,8 +8,7 @@
  * @module
  */
 import { dirname, join } from "node:path";
-import { HarnessError } from "../base/errors.ts";
-import type { ToolEffects, ToolFs } from "../base/types.ts";
+import { HarnessError, type ToolEffects, type ToolFs } from "../base/mod.ts";
 import type { Decision, EffectCall, Floor } from "./dispatch.ts";
 import { type Asker, ConsentStore } from "./consent.ts";
 import {
@@ -26,6 +25,7 @@ import {
   type LayerInput,
   layerPolicy,
   narrowerThan,
+  narrowingPolicy,
   type PolicyLayer,
   type PolicyPlaces,
   type Preset,
@@ -34,8 +34,14 @@ import {
   resolvePolicy,
 } from "./policy.ts";
 import { DEFAULT_RULES, evaluate, parseRules, type Rule, subjectOf } from "./rules.ts";
-import { openWorkerFs, type WorkerFs, type WorkerPermissions } from "../sandbox/fs_worker.ts";
-import { OsSandbox } from "../sandbox/os_sandbox.ts";
+import {
+  controlPathOf,
+  type ControlPaths,
+  controlPaths,
+  HOME_CONTROL_NAMES,
+  PROTECTED_NAMES,
+} from "./protect.ts";
+import { openWorkerFs, OsSandbox, type WorkerFs, type WorkerPermissions } from "../sandbox/mod.ts";
 
 /** What the command line asks of the floor. */
 export interface FloorRequest {
@@ -111,6 +117,23 @@ function settingsLayer(s: FloorSettings): LayerInput {
   return { preset: s.preset, allow: s.allow, deny: s.deny };
 }
 
+/** `over` applied on top of `base`: its preset replaces, its allows and denials add. */
+function mergeLayers(base: LayerInput, over: LayerInput): LayerInput {
+  const allow: LayerInput["allow"] = { ...base.allow };
+  const deny: LayerInput["deny"] = { ...base.deny };
+  for (const e of EFFECTS) {
+    const a = over.allow?.[e];
+    const prev = allow[e];
+    if (a !== undefined) {
+      allow[e] = a === "all" || a === "none" || prev === undefined || typeof prev === "string"
+        ? a
+        : [...prev, ...a];
+    }
+    if (over.deny?.[e]?.length) deny[e] = [...(deny[e] ?? []), ...over.deny[e]!];
+  }
+  return { preset: over.preset ?? base.preset, allow, deny };
+}
+
 /** The effect floor. */
 export class EffectFloor implements Floor {
   readonly resolved: ResolvedPolicy;
@@ -120,6 +143,8 @@ export class EffectFloor implements Floor {
   /** True when the policy grants less than the process holds (children need the OS sandbox). */
   readonly narrower: boolean;
   readonly effects: ToolEffects;
+  /** The harness's control files: the home's are never written, the workspace's ask. */
+  readonly control: ControlPaths;
   #consent: ConsentStore;
   #fs?: WorkerFs;
   #processPartial: Effect[];
@@ -140,9 +165,11 @@ export class EffectFloor implements Floor {
     this.#preset = preset;
     this.narrower = narrowerThan(resolved.policy, resolved.layers[0].policy);
     this.#consent = new ConsentStore({ asker: req.asker, yes: req.yes });
+    this.control = controlPaths(places);
     this.sandbox = new OsSandbox({
       policy: resolved.policy,
       narrower: this.narrower,
+      readOnly: this.control.project,
       env: places.env,
       userHome: places.userHome,
       unsandboxed: req.unsandboxed === true,
@@ -156,38 +183,46 @@ export class EffectFloor implements Floor {
     this.effects = { fs, sandbox: this.sandbox };
   }
 
-  /** Builds the floor from the process permissions, settings files and the request. */
+  /**
+   * Builds the floor. The chain is: the process's own permissions; the user level —
+   * `$HARNESS_HOME/floor.json` (or the default `workspace` preset) with the command line's
+   * flags applied on top (a flag's preset replaces, its allows add); then each project's
+   * `.harness/floor.json`, which can only narrow what the user level allows; then a bot's
+   * ceiling. Nothing a workspace holds can widen the floor.
+   */
   static build(req: FloorRequest, places: FloorPlaces): EffectFloor {
     const proc = processLayer();
     const layers: PolicyLayer[] = [proc];
     const rules = parseRules(DEFAULT_RULES, "default");
     const userFile = join(places.home, "floor.json");
     const user = readSettings(userFile);
-    let preset: string = "workspace (default)";
-    const add = (name: string, origin: string, l: LayerInput) => {
-      if (isEmptyLayer(l)) return;
-      if (l.preset) preset = `${l.preset} (${name})`;
-      layers.push({ name, origin, policy: layerPolicy(l, places) });
-    };
-    if (user) {
-      add("user", userFile, settingsLayer(user));
-      rules.push(...parseRules(user.rules, userFile));
-    }
+    if (user) rules.push(...parseRules(user.rules, userFile));
+    const flags: LayerInput = { preset: req.preset, allow: req.allow, deny: req.deny };
+    const userInput = mergeLayers(user ? settingsLayer(user) : {}, flags);
+    const origin = [user ? userFile : "", isEmptyLayer(flags) ? "" : "command line"]
+      .filter(Boolean).join(" + ") || "preset workspace (default)";
+    let preset = userInput.preset
+      ? `${userInput.preset} (${req.preset ? "command line" : userFile})`
+      : "workspace (default)";
+    layers.push({ name: "user", origin, policy: layerPolicy(userInput, places) });
     for (const f of projectSettingsFiles(places.workspace, places.home)) {
       const s = readSettings(f);
       if (!s) continue;
-      add("project", f, settingsLayer(s));
       const trusted = places.isTrusted(dirname(dirname(f)));
       rules.push(...parseRules(trusted ? s.rules : { ...s.rules, allow: [] }, f));
+      const l = settingsLayer(s);
+      if (isEmptyLayer(l)) continue;
+      if (l.preset) preset += ` → ${l.preset} (${f})`;
+      layers.push({ name: "project", origin: f, policy: narrowingPolicy(l, places) });
     }
-    add("flags", "command line", { preset: req.preset, allow: req.allow, deny: req.deny });
-    if (req.ceiling) add("ceiling", "bot effect ceiling", req.ceiling);
-    const fallback: PolicyLayer = {
-      name: "default",
-      origin: "preset workspace",
-      policy: layerPolicy({ preset: "workspace" }, places),
-    };
-    const resolved = resolvePolicy(layers, fallback);
+    if (req.ceiling) {
+      layers.push({
+        name: "ceiling",
+        origin: "bot effect ceiling",
+        policy: narrowingPolicy(req.ceiling, places),
+      });
+    }
+    const resolved = resolvePolicy(layers);
     resolved.policy = clampToProcess(resolved.policy, proc.partial);
     return new EffectFloor(resolved, rules, places, req, proc.partial, preset);
   }
@@ -238,6 +273,17 @@ export class EffectFloor implements Floor {
   /** Path-level decision for a file effect, or undefined when the policy grants it. */
   #pathDecision(kind: "read" | "write", path: string): Decision | undefined {
     const p = this.resolved.policy;
+    if (kind === "write") {
+      const home = controlPathOf(path, this.control.home);
+      if (home) {
+        return {
+          decision: "deny",
+          rule: "floor.protect",
+          reason: `${path} is one of the harness's own settings (${home}); ` +
+            "tools never change them — edit it yourself if you mean to",
+        };
+      }
+    }
     if (denied(kind, p.deny[kind], path)) {
       return {
         decision: "deny",
@@ -246,6 +292,17 @@ export class EffectFloor implements Floor {
           kind === "read" ? "readable" : "writable"
         } by tools)`,
       };
+    }
+    if (kind === "write") {
+      const project = controlPathOf(path, this.control.project);
+      if (project && grants(kind, p[kind], path)) {
+        return {
+          decision: "ask",
+          rule: "floor.protect",
+          reason: `${project} controls what runs and what the floor allows ` +
+            "(a change to it also asks you to trust the workspace again)",
+        };
+      }
     }
     if (!grants(kind, p[kind], path)) {
       return {
@@ -293,13 +350,22 @@ export class EffectFloor implements Floor {
           continue;
         }
         const d = this.#pathDecision("write", expandPath(w, this.places));
+        if (d?.rule === "floor.protect") {
+          // bash sees control files read-only: say so instead of asking for nothing
+          return {
+            decision: "deny",
+            rule: "floor.protect",
+            reason: `redirection to ${d.reason}; bash may not write it (write_file asks you first)`,
+          };
+        }
         if (d) return { ...d, reason: `redirection to ${d.reason}` };
       }
     }
     const r = evaluate(this.rules, subject, this.places, "allow");
     if (r.verdict === "deny") return { decision: "deny", rule: r.rule, reason: r.reason };
-    if (call.point === "shell" || call.owner.startsWith("/")) {
-      const refusal = await this.sandbox.refusal(call.tool === "bash" ? "bash" : call.owner);
+    if (call.point === "shell" || call.owner.kind === "executable") {
+      const what = call.owner.kind === "executable" ? call.owner.path : call.tool;
+      const refusal = await this.sandbox.refusal(what);
       if (refusal) return { decision: "deny", rule: "floor.sandbox", reason: refusal };
     }
     return { decision: r.verdict, rule: r.rule, reason: r.reason };
@@ -335,6 +401,16 @@ export class EffectFloor implements Floor {
     }
     lines.push(
       `layers   ${this.resolved.layers.map((l) => `${l.name} (${l.origin})`).join(" → ")}`,
+    );
+    const names = `{${PROTECTED_NAMES.join(",")}}`;
+    lines.push(
+      `protect  deny writes to ${this.places.home}/${names.slice(0, -1)},${
+        HOME_CONTROL_NAMES.join(",")
+      }}`,
+    );
+    lines.push(
+      `         ask before writing .harness/${names} of ${this.places.workspace} and above ` +
+        "(bash: read-only)",
     );
     lines.push(
       `children ${

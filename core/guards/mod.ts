@@ -1,6 +1,13 @@
 /**
- * The effect seam: guards → floor → core.
+ * The effect seam: guards → floor → core. The dispatcher runs the guard
+ * chain, asks the floor (policy + rules) and calls the core; hooks observe.
  *
  * @module
  */
 export * from "./dispatch.ts";
+export * from "./floor.ts";
+export * from "./policy.ts";
+export * from "./rules.ts";
+export * from "./consent.ts";
+export { analyseShell, type ShellAnalysis } from "./shell_parse.ts";
+export * from "./protect.ts";

@@ -8,30 +8,19 @@
  */
 import { isAbsolute, join, resolve } from "node:path";
 import { z } from "zod";
+import { FLOOR_PRESETS } from "../config/mod.ts";
+import {
+  type Denials,
+  type Effect,
+  type EffectPolicy,
+  EFFECTS,
+  type Grant,
+} from "../sandbox/mod.ts";
 
-/** The five effects the floor bounds. */
-export const EFFECTS = ["read", "write", "net", "run", "env"] as const;
-/** One effect. */
-export type Effect = typeof EFFECTS[number];
-
-/** What an effect grants: everything, or exactly the listed items (empty = none). */
-export type Grant = "all" | string[];
-
-/** Paths/hosts/names an effect may never touch, whatever the grant says. */
-export type Denials = Record<Effect, string[]>;
-
-/** A complete effect policy. */
-export interface EffectPolicy {
-  read: Grant;
-  write: Grant;
-  net: Grant;
-  run: Grant;
-  env: Grant;
-  deny: Denials;
-}
+export { type Denials, type Effect, type EffectPolicy, EFFECTS, type Grant };
 
 /** Built-in presets. */
-export const PRESETS = ["read-only", "workspace", "full"] as const;
+export const PRESETS = FLOOR_PRESETS;
 /** A preset name. */
 export type Preset = typeof PRESETS[number];
 
@@ -182,10 +171,21 @@ export function formatGrant(g: Grant): string {
 
 // ---------------------------------------------------------------- settings
 
+/** A grant as written in `floor.json`. */
+export type GrantSetting = "all" | "none" | string[];
+
+/** A parsed `floor.json`. */
+export interface FloorSettings {
+  preset?: Preset;
+  allow?: Partial<Record<Effect, GrantSetting>>;
+  deny?: Partial<Record<Effect, string[]>>;
+  rules?: { allow?: string[]; ask?: string[]; deny?: string[] };
+}
+
 const grantSchema = z.union([z.literal("all"), z.literal("none"), z.array(z.string())]);
 
 /** Shape of a `floor.json` settings file (user: $HARNESS_HOME, project: .harness/). */
-export const floorSettingsSchema = z.object({
+export const floorSettingsSchema: z.ZodType<FloorSettings> = z.object({
   preset: z.enum(PRESETS).optional(),
   allow: z.object({
     read: grantSchema.optional(),
@@ -207,9 +207,6 @@ export const floorSettingsSchema = z.object({
     deny: z.array(z.string()).optional(),
   }).strict().optional(),
 }).strict();
-
-/** A parsed `floor.json`. */
-export type FloorSettings = z.infer<typeof floorSettingsSchema>;
 
 /** One layer's wishes, before expansion. */
 export interface LayerInput {
@@ -253,6 +250,31 @@ export function layerPolicy(l: LayerInput, p: PolicyPlaces): EffectPolicy {
   return base;
 }
 
+/**
+ * The policy of a layer that may only narrow (a project's `floor.json`, a bot's ceiling):
+ * without a preset it starts from "everything", and its allow lists are the only items
+ * it permits (with a preset, they add to the preset's lists as for the user's layer).
+ */
+export function narrowingPolicy(l: LayerInput, p: PolicyPlaces): EffectPolicy {
+  if (l.preset) return layerPolicy(l, p);
+  const base = unrestricted();
+  for (const e of EFFECTS) {
+    const a = l.allow?.[e];
+    if (a === undefined) continue;
+    base[e] = a === "all"
+      ? "all"
+      : a === "none"
+      ? []
+      : (e === "read" || e === "write" ? minimalPaths(a.map((x) => expandItem(e, x, p))) : [
+        ...new Set(a.map((x) => expandItem(e, x, p))),
+      ]);
+  }
+  for (const e of EFFECTS) {
+    for (const d of l.deny?.[e] ?? []) base.deny[e].push(expandItem(e, d, p));
+  }
+  return base;
+}
+
 /** A named layer of the policy chain. */
 export interface PolicyLayer {
   /** `process`, `user`, `project`, `flags`, `ceiling`. */
@@ -270,8 +292,8 @@ export interface ResolvedPolicy {
 }
 
 /** Intersects the layers in order (process first); denials accumulate. */
-export function resolvePolicy(layers: PolicyLayer[], fallback: PolicyLayer): ResolvedPolicy {
-  const chain = layers.some((l) => l.name !== "process") ? layers : [...layers, fallback];
+export function resolvePolicy(layers: PolicyLayer[]): ResolvedPolicy {
+  const chain = layers;
   let policy = unrestricted();
   const sources = {
     read: "process",

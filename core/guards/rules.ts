@@ -9,7 +9,7 @@
  * @module
  */
 import { relative } from "node:path";
-import { HarnessError } from "../base/errors.ts";
+import { HarnessError } from "../base/mod.ts";
 import { analyseShell, type ShellAnalysis } from "./shell_parse.ts";
 import { expandPath, type PolicyPlaces, within } from "./policy.ts";
 

@@ -5,11 +5,9 @@
  *
  * @module
  */
-import type { StageContext, StageHook } from "../plugins/types.ts";
-import type { ChildSandbox } from "../base/types.ts";
-import { runExecutable, tail } from "../exec/exec.ts";
-import { byteOrder } from "../base/fsutil.ts";
-import { errorMessage } from "../base/errors.ts";
+import { byteOrder, type ChildSandbox, errorMessage } from "../base/mod.ts";
+import { runExecutable, tail } from "../exec/mod.ts";
+import type { StageContext, StageHook } from "./stage.ts";
 
 /** One link of a chain. */
 export interface Link {
@@ -42,8 +40,8 @@ export interface ChainEnv {
   log(text: string): void;
   /** Called after an executable hook ran (the session may have changed on disk). */
   executableRan(): void;
-  /** The effect floor's OS sandbox for executable hooks. */
-  sandbox?: ChildSandbox;
+  /** The effect floor's OS sandbox for executable hooks (required: no hook escapes it). */
+  sandbox: ChildSandbox;
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

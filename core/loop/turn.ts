@@ -6,28 +6,42 @@
  *
  * @module
  */
-import type { HarnessCore, RunResult } from "../harness.ts";
-import type { Session } from "../session/session.ts";
-import type {
-  HarnessEvent,
-  ModelProvider,
-  ProtocolAdapter,
-  SkillInfo,
-  ToolDefinition,
-  ToolSchema,
-  Usage,
-} from "../base/types.ts";
-import { resultText } from "../base/types.ts";
-import { HarnessError } from "../base/errors.ts";
+import {
+  HarnessError,
+  type HarnessEvent,
+  type ModelProvider,
+  type ProtocolAdapter,
+  readTextOrUndefined,
+  type ResolvedTool,
+  resultText,
+  type SkillInfo,
+  statOrUndefined,
+  type ToolSchema,
+  type Usage,
+} from "../base/mod.ts";
 import { pointOf } from "../guards/mod.ts";
-import { readTextOrUndefined, statOrUndefined } from "../base/fsutil.ts";
+import type { Session } from "../session/mod.ts";
 import { Continuation } from "./continuation.ts";
-import { chainFor, runChain } from "./chain.ts";
-import type { ToolCall, TurnApi } from "./turn_host.ts";
+import type { TurnContext } from "./stage.ts";
+import type { ToolCall, TurnApi, TurnHost } from "./turn_host.ts";
+
+/** The result of one run (a user message until `done`). */
+export interface RunResult {
+  output: string;
+  error: boolean;
+  /** The error message when `error`. */
+  message?: string;
+  sessionId: string;
+  sessionDir: string;
+  provider: string;
+  model: string;
+  usage: Usage;
+  cancelled: boolean;
+}
 
 /** Construction parameters of a {@link Turn}. */
 export interface TurnInit {
-  harness: HarnessCore;
+  host: TurnHost;
   session: Session;
   provider: string;
   model: string;
@@ -35,12 +49,6 @@ export interface TurnInit {
   principal: string;
   signal: AbortSignal;
   onEvent?: (event: HarnessEvent) => void;
-}
-
-interface ResolvedTool {
-  def: ToolDefinition;
-  owner: string;
-  schema: ToolSchema;
 }
 
 const promptCache = new Map<string, { mtime: number; text: string }>();
@@ -60,8 +68,8 @@ export class Turn implements TurnApi {
   readonly provider: string;
   readonly model: string;
   readonly signal: AbortSignal;
-  readonly continuation = new Continuation();
-  #h: HarnessCore;
+  readonly continuation: Continuation = new Continuation();
+  #h: TurnHost;
   #mp: ModelProvider;
   #principal: string;
   #onEvent?: (event: HarnessEvent) => void;
@@ -69,11 +77,10 @@ export class Turn implements TurnApi {
   #tools?: Map<string, ResolvedTool>;
   #protocol: string;
   #executableRan = false;
-  #pending = new Map<string, string>();
   #executed = new Set<string>();
 
   constructor(init: TurnInit) {
-    this.#h = init.harness;
+    this.#h = init.host;
     this.session = init.session;
     this.provider = init.provider;
     this.model = init.model;
@@ -106,7 +113,7 @@ export class Turn implements TurnApi {
   }
 
   adapter(): ProtocolAdapter {
-    const a = this.#h.registries.protocols.get(this.#protocol);
+    const a = this.#h.protocol(this.#protocol);
     if (!a) {
       throw new HarnessError(
         `no adapter for protocol "${this.#protocol}" (provider ${this.provider})`,
@@ -126,29 +133,8 @@ export class Turn implements TurnApi {
   }
 
   async #resolveTools(): Promise<Map<string, ResolvedTool>> {
-    if (this.#tools) return this.#tools;
-    const tools = new Map<string, ResolvedTool>();
-    for (const e of this.#h.registries.tools.entries()) {
-      const d = e.value;
-      tools.set(d.name, {
-        def: d,
-        owner: e.owner,
-        schema: { name: d.name, description: d.description, input_schema: d.inputSchema },
-      });
-    }
-    const snap = this.#h.snapshot(this.provider, this.#protocol);
-    const { tools: execs, problems } = await this.#h.executableToolSchemas(snap);
-    for (const p of problems) this.#h.log(`[tools] skipped ${p.path}: ${p.reason}`);
-    const timeout = (Number.parseFloat(this.#h.env.HARNESS_EXEC_TIMEOUT ?? "") || 600) * 1000;
-    for (const [name, t] of execs) {
-      tools.set(name, {
-        def: this.#h.execTools.definition(t.path, t.schema, timeout),
-        owner: t.path,
-        schema: t.schema,
-      });
-    }
-    this.#tools = tools;
-    return tools;
+    this.#tools ??= await this.#h.tools(this.#h.snapshot(this.provider, this.#protocol));
+    return this.#tools;
   }
 
   async toolSchemas(): Promise<ToolSchema[]> {
@@ -171,7 +157,7 @@ export class Turn implements TurnApi {
       result = `error: tool '${call.name}' not found`;
       error = true;
     } else {
-      const cwd = this.session.conf.cwd || this.#h.paths.cwd;
+      const cwd = this.#cwd();
       const env = this.#h.childEnv({
         stage: "tool_exec",
         session: this.session.dir,
@@ -179,7 +165,7 @@ export class Turn implements TurnApi {
         model: this.model,
         cwd,
       });
-      const r = await this.#h.dispatcher.dispatch(
+      const r = await this.#h.dispatch(
         {
           point: pointOf(call.name),
           tool: call.name,
@@ -196,9 +182,15 @@ export class Turn implements TurnApi {
             sessionDir: this.session.dir,
             callId: call.id,
             log: (line) => this.#h.log(line),
-            runAgent: (req) => this.#runAgent(req),
-            skills: () => Promise.resolve(this.skillsSync()),
-            effects: this.#h.effectFloor?.effects,
+            runAgent: (req) =>
+              this.#h.runAgent(req, {
+                session: this.session.id,
+                provider: this.provider,
+                model: this.model,
+              }),
+            skills: () => Promise.resolve(this.#skills()),
+            effects: this.#h.effects,
+            settings: this.#h.config,
           }),
       );
       result = resultText(r);
@@ -217,40 +209,8 @@ export class Turn implements TurnApi {
     this.emit({ type: "tool_done", id: call.id, name: call.name, error, result, ms: 0 });
   }
 
-  async #runAgent(req: { prompt: string; model?: string; provider?: string; signal: AbortSignal }) {
-    if (!this.#h.canNest()) {
-      return { output: "error: sub-agents are nested too deep", sessionDir: "", error: true };
-    }
-    const { HarnessCore } = await import("../harness.ts");
-    const child = await HarnessCore.create({
-      ...this.#h.options,
-      cwd: this.session.conf.cwd || this.#h.paths.cwd,
-      env: this.#h.env,
-      depth: this.#h.depth + 1,
-      trustWorkspace: this.#h.options.trustWorkspace,
-    });
-    try {
-      const r = await child.run({
-        message: req.prompt,
-        provider: req.provider || this.provider,
-        model: req.model || (req.provider ? undefined : this.model),
-        signal: req.signal,
-        principal: `agent:${this.session.id}`,
-      });
-      return {
-        output: r.error ? `error: ${r.message ?? r.output}` : r.output,
-        sessionDir: r.sessionDir,
-        error: r.error,
-      };
-    } finally {
-      await child.close();
-    }
-  }
-
   async systemParts(): Promise<string[]> {
-    const sources = this.#h.registries.prompts.values().sort((a, b) =>
-      (a.order ?? 100) - (b.order ?? 100)
-    );
+    const sources = this.#h.promptSources().sort((a, b) => (a.order ?? 100) - (b.order ?? 100));
     const parts: string[] = [];
     for (const s of sources) parts.push(await s.render());
     const snap = this.#h.snapshot(this.provider, this.#protocol);
@@ -258,12 +218,16 @@ export class Turn implements TurnApi {
     return parts;
   }
 
-  skillsSync(): SkillInfo[] {
-    return this.#h.skills(this.session.conf.cwd || this.#h.paths.cwd).skills;
+  #cwd(): string {
+    return this.session.conf.cwd || this.#h.cwd;
+  }
+
+  #skills(): SkillInfo[] {
+    return this.#h.skills(this.#cwd());
   }
 
   skills(): Promise<SkillInfo[]> {
-    return Promise.resolve(this.skillsSync());
+    return Promise.resolve(this.#skills());
   }
 
   /** Gives tool calls left without a result (a crash or cancel) an error result. */
@@ -297,7 +261,7 @@ export class Turn implements TurnApi {
     this.emit({ type: "session", id: this.session.id, dir: this.session.dir });
     this.emit({ type: "turn_start", turn: this.session.count, message: message ?? "" });
 
-    const maxTurns = Number.parseInt(h.env.HARNESS_MAX_TURNS ?? "", 10) || 100;
+    const maxTurns = h.config.maxTurns;
     let state = "start";
     let context: Record<string, unknown> = {};
     let result: Record<string, unknown> = {};
@@ -305,7 +269,7 @@ export class Turn implements TurnApi {
     let failed = false;
     let failure = "";
     let round = 0;
-    const ctx = { loop: this as TurnApi, signal: this.signal };
+    const ctx: TurnContext = { kind: "turn", turn: this as TurnApi, signal: this.signal };
 
     while (state) {
       if (this.signal.aborted) {
@@ -327,39 +291,27 @@ export class Turn implements TurnApi {
         this.emit({ type: "round_start", round });
       }
       if (state === "assemble") this.#tools = undefined;
-      const snap = h.snapshot(this.provider, this.#protocol);
-      const execs = new Map<string, string>();
-      for (const [n, f] of snap.hooks.get(state) ?? []) execs.set(n, f.path);
+      const snapshot = h.snapshot(this.provider, this.#protocol);
       if (this.#executableRan) {
         this.session.refresh(true);
         this.#executableRan = false;
       }
       this.emit({ type: "stage", stage: state });
-      const r = await runChain(state, context, chainFor(h.builtinHooks(state), execs), ctx, {
-        env: h.childEnv({
-          stage: state,
-          session: this.session.dir,
-          provider: this.provider,
-          model: this.model,
-          cwd: this.session.conf.cwd || h.paths.cwd,
-        }),
-        cwd: this.session.conf.cwd || h.paths.cwd,
-        timeoutMs: h.hookTimeoutMs(),
+      const r = await h.stages.run(state, context, ctx, {
+        snapshot,
+        cwd: this.#cwd(),
         signal: this.signal,
-        log: (t) => h.log(t),
-        executableRan: () => {
+        session: this.session.dir,
+        provider: this.provider,
+        model: this.model,
+        onExecutable: () => {
           this.#executableRan = true;
         },
-        sandbox: h.effectFloor?.sandbox,
       });
       if (state === "receive" && r.ok) {
         const next = r.output.next_state;
         this.emit({ type: "round_end", round, stop: next === "tool_exec" ? "tool_calls" : "end" });
-        if (Array.isArray(r.output.tool_calls)) {
-          for (const c of r.output.tool_calls as ToolCall[]) this.#pending.set(c.id, c.name);
-        }
       }
-      if (state === "tool_done" && r.ok) this.#pending.delete(String(context.call_id ?? ""));
       if (!r.ok) {
         if (this.signal.aborted) {
           failed = true;

@@ -1,66 +1,55 @@
 /**
- * What the built-in stage hooks can reach while a turn runs.
+ * {@link TurnHost}: the narrow set of harness services a {@link Turn} is given.
+ * The turn imports no harness; the composition root injects one (tests inject
+ * a fake).
  *
  * @module
  */
-import type { Session } from "../session/session.ts";
 import type {
-  HarnessEvent,
-  ModelProvider,
+  ChildEnvRequest,
+  PromptSource,
   ProtocolAdapter,
+  ResolvedTool,
   SkillInfo,
-  ToolSchema,
-  Usage,
-} from "../base/types.ts";
-import type { Continuation } from "./continuation.ts";
+  SubAgentRequest,
+  SubAgentResult,
+  ToolEffects,
+  ToolResult,
+} from "../base/mod.ts";
+import type { HarnessConfig } from "../config/mod.ts";
+import type { Snapshot } from "../discovery/mod.ts";
+import type { EffectCall, Invoke } from "../guards/mod.ts";
+import type { StageRunner } from "./stage_runner.ts";
 
-/** A provider as seen by resolution and `hs providers`. */
-export interface ProviderInfo {
-  name: string;
-  provider: ModelProvider;
-  /** Where it came from: "builtin", a `.conf` path, an executable path, "plugin:<id>". */
-  origin: string;
-  /** Whether auto-detection may pick it. */
-  autodetect: boolean;
-  /** Model ids it declared (`ctx.models.register(provider, models)`); selecting one picks it. */
-  models?: string[];
-}
+export type { ResolveApi, ToolCall, TurnApi } from "./stage.ts";
 
-/** A tool call from the model. */
-export interface ToolCall {
-  id: string;
-  name: string;
-  input: unknown;
-}
-
-/** The services of a running turn. */
-export interface TurnApi {
-  readonly session: Session;
-  readonly provider: string;
-  readonly model: string;
-  readonly signal: AbortSignal;
-  readonly continuation: Continuation;
-  /** Protocol adapter of the active provider. */
-  adapter(): ProtocolAdapter;
-  /** The active model provider. */
-  modelProvider(): ModelProvider;
-  emit(event: HarnessEvent): void;
-  /** Tool schemas for this round, stable order. */
-  toolSchemas(): Promise<ToolSchema[]>;
-  /** Runs one tool call through the effect seam. */
-  executeTool(call: ToolCall): Promise<{ result: string; error: boolean }>;
-  /** System prompt parts in order (built-in sections, AGENTS.md, prompts/*.md). */
-  systemParts(): Promise<string[]>;
-  skills(): Promise<SkillInfo[]>;
-  /** Reports a result that did not come from executeTool (a gate answered the call). */
-  noteResult(call: ToolCall, result: string, error: boolean): void;
-  /** Adds a model request's usage to the turn's total. */
-  noteUsage(usage: Usage): void;
-}
-
-/** The services of the `resolve` stage. */
-export interface ResolveApi {
-  providers(): Promise<ProviderInfo[]>;
-  /** provider/model from the most local settings.conf. */
-  settings(): { provider?: string; model?: string };
+/** What a {@link Turn} needs from the harness. */
+export interface TurnHost {
+  readonly config: HarnessConfig;
+  /** The harness's working directory (a session's own `cwd=` wins). */
+  readonly cwd: string;
+  /** Runs stages (hooks with the harness's environment, timeout and sandbox). */
+  readonly stages: StageRunner;
+  /** The effect floor's file and process runtime for tools, if any. */
+  readonly effects?: ToolEffects;
+  log(line: string): void;
+  /** The discovery snapshot scoped to a provider and protocol. */
+  snapshot(provider: string, protocol: string): Snapshot;
+  /** The wire adapter of a protocol. */
+  protocol(name: string): ProtocolAdapter | undefined;
+  /** Every tool of a snapshot: registered ones, then executables (problems go to the log). */
+  tools(snapshot: Snapshot): Promise<Map<string, ResolvedTool>>;
+  /** Sends one effect through the seam: ceiling → guards → floor → core. */
+  dispatch(call: EffectCall, core: Invoke): Promise<ToolResult>;
+  /** The environment of tools (no credentials). */
+  childEnv(req: ChildEnvRequest): Record<string, string>;
+  /** System prompt sections registered by plugins. */
+  promptSources(): PromptSource[];
+  /** Skills visible from a directory. */
+  skills(cwd: string): SkillInfo[];
+  /** Runs a child agent loop for the `agent` tool (same plugins, floor and audit). */
+  runAgent(
+    request: SubAgentRequest,
+    parent: { session: string; provider: string; model: string },
+  ): Promise<SubAgentResult>;
 }

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { AuditEvent, AuditSink } from "./types.ts";
+import type { AuditEvent, AuditSink } from "../base/mod.ts";
 
 const MAX_PENDING = 1000;
 

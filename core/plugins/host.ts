@@ -9,29 +9,31 @@
  *
  * @module
  */
-import { HarnessError } from "../base/errors.ts";
+import {
+  type AuthProvider,
+  HarnessError,
+  type ModelDefinition,
+  type ModelProvider,
+  type Owner,
+  ownerLabel,
+  type PromptSource,
+  type ProtocolAdapter,
+  type SkillInfo,
+  textResult,
+  type ToolDefinition,
+} from "../base/mod.ts";
 import { OwnedRegistry } from "./registry.ts";
-import type {
-  ModelDefinition,
-  ModelProvider,
-  ProtocolAdapter,
-  SkillInfo,
-  ToolDefinition,
-} from "../base/types.ts";
-import { textResult } from "../base/types.ts";
 import type { AuditBus } from "./audit.ts";
+import type { StageHook } from "../loop/mod.ts";
 import {
   API_VERSION,
-  type AuthProvider,
   type CommandDefinition,
   type LifecycleEvent,
   type PageDefinition,
   type PluginContext,
   type PluginStatus,
-  type PromptSource,
   type RuntimePlugin,
   type RuntimePluginEntry,
-  type StageHook,
 } from "./types.ts";
 
 const ID_PATTERN = /^[a-z0-9._-]+$/;
@@ -63,7 +65,7 @@ export class Registries {
   commands: OwnedRegistry<CommandDefinition> = new OwnedRegistry("command");
 
   /** Removes every registration of an owner. */
-  removeOwner(owner: string): void {
+  removeOwner(owner: Owner): void {
     for (const r of this.#all()) r.removeOwner(owner);
   }
 
@@ -85,6 +87,7 @@ export class Registries {
 
 interface Loaded {
   id: string;
+  owner: Owner;
   version: string;
   required: boolean;
   state: PluginStatus["state"];
@@ -191,7 +194,7 @@ export class PluginHost {
       } catch {
         if (await this.#fail(p.id, p.version, required, "invalid configuration")) continue;
       }
-      const loaded = this.#record(p.id, p.version, required, "active");
+      const loaded = this.#record(p.id, p.version, required, "active", entry.builtin === true);
       this.#loaded.push(loaded);
       try {
         await p.setup(this.#context(p, loaded, config));
@@ -232,9 +235,16 @@ export class PluginHost {
     }
   }
 
-  #record(id: string, version: string, required: boolean, state: PluginStatus["state"]): Loaded {
+  #record(
+    id: string,
+    version: string,
+    required: boolean,
+    state: PluginStatus["state"],
+    builtin = false,
+  ): Loaded {
     return {
       id,
+      owner: builtin ? { kind: "builtin", id } : { kind: "runtime-plugin", id },
       version,
       required,
       state,
@@ -262,7 +272,7 @@ export class PluginHost {
   async #rollback(p: Loaded): Promise<void> {
     p.active = false;
     p.controller.abort();
-    this.registries.removeOwner(`plugin:${p.id}`);
+    this.registries.removeOwner(p.owner);
     for (const key of p.auditKeys) await this.#audit.remove(key);
     for (const d of p.disposers.reverse()) {
       const r = await bounded(d, DISPOSE_BOUND_MS);
@@ -287,7 +297,7 @@ export class PluginHost {
     loaded: Loaded,
     config: unknown,
   ): PluginContext<unknown> {
-    const owner = `plugin:${plugin.id}`;
+    const owner = loaded.owner;
     const r = this.registries;
     const guard = () => {
       if (!loaded.active) {
@@ -313,7 +323,11 @@ export class PluginHost {
       skills: {
         register: (skill) => {
           guard();
-          r.skills.register(owner, skill.name, { ...skill, path: skill.path ?? "", source: owner });
+          r.skills.register(owner, skill.name, {
+            ...skill,
+            path: skill.path ?? "",
+            source: ownerLabel(owner),
+          });
         },
       },
       models: {
@@ -359,13 +373,13 @@ export class PluginHost {
         },
         on: (event, handler) => {
           guard();
-          r.lifecycle.register(owner, `${owner}#${hookSeq++}`, { event, handler });
+          r.lifecycle.register(owner, `${ownerLabel(owner)}#${hookSeq++}`, { event, handler });
         },
       },
       audit: {
         registerSink: (sink) => {
           guard();
-          const key = `${owner}#sink${loaded.auditKeys.length}`;
+          const key = `${ownerLabel(owner)}#sink${loaded.auditKeys.length}`;
           loaded.auditKeys.push(key);
           this.#audit.add(key, sink);
         },

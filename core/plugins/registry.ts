@@ -4,12 +4,12 @@
  *
  * @module
  */
-import { HarnessError } from "../base/errors.ts";
+import { HarnessError, type Owner, ownerLabel } from "../base/mod.ts";
 
 /** One registered entry. */
 export interface Entry<T> {
   key: string;
-  owner: string;
+  owner: Owner;
   value: T;
 }
 
@@ -23,11 +23,13 @@ export class OwnedRegistry<T> {
   }
 
   /** Registers `value` under `key`; a taken key is rejected, never overwritten. */
-  register(owner: string, key: string, value: T): void {
+  register(owner: Owner, key: string, value: T): void {
     const taken = this.#entries.get(key);
     if (taken) {
       throw new HarnessError(
-        `${this.kind} "${key}" from ${owner} conflicts with the one from ${taken.owner}`,
+        `${this.kind} "${key}" from ${ownerLabel(owner)} conflicts with the one from ${
+          ownerLabel(taken.owner)
+        }`,
         `rename one of them; registrations never replace each other`,
       );
     }
@@ -35,18 +37,24 @@ export class OwnedRegistry<T> {
   }
 
   /** Removes every entry of an owner. */
-  removeOwner(owner: string): void {
-    for (const [k, e] of this.#entries) if (e.owner === owner) this.#entries.delete(k);
+  removeOwner(owner: Owner): void {
+    const label = ownerLabel(owner);
+    for (const [k, e] of this.#entries) {
+      if (ownerLabel(e.owner) === label) this.#entries.delete(k);
+    }
   }
 
+  /** The value under `key`. */
   get(key: string): T | undefined {
     return this.#entries.get(key)?.value;
   }
 
+  /** The entry (value and owner) under `key`. */
   entry(key: string): Entry<T> | undefined {
     return this.#entries.get(key);
   }
 
+  /** True when `key` is taken. */
   has(key: string): boolean {
     return this.#entries.has(key);
   }
@@ -56,6 +64,7 @@ export class OwnedRegistry<T> {
     return [...this.#entries.values()];
   }
 
+  /** Values in registration order. */
   values(): T[] {
     return [...this.#entries.values()].map((e) => e.value);
   }

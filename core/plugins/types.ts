@@ -7,64 +7,20 @@
  * @module
  */
 import type {
+  AuditSink,
+  AuthProvider,
   Json,
   ModelDefinition,
   ModelProvider,
+  PromptSource,
   ProtocolAdapter,
   SkillInfo,
   ToolDefinition,
-} from "../base/types.ts";
+} from "../base/mod.ts";
+import type { StageHook } from "../loop/mod.ts";
 
 /** The one API version this host implements. */
 export const API_VERSION = 1;
-
-/** A stage hook implemented in-process (the built-in hooks are these). */
-export interface StageHook {
-  /** Stage name, e.g. "assemble". */
-  stage: string;
-  /** Basename, e.g. "10-messages": a same-basename executable replaces it. */
-  name: string;
-  /** Receives the chain's current JSON; returns the next JSON. Throwing aborts the chain. */
-  run(input: Record<string, unknown>, ctx: StageContext): Promise<Record<string, unknown>>;
-}
-
-/** What a stage hook can reach: the running loop's services. */
-export interface StageContext {
-  /** Opaque handle of the loop (core/loop fills it). */
-  readonly loop: unknown;
-  readonly signal: AbortSignal;
-}
-
-/** A section of the system prompt, refreshed every turn. */
-export interface PromptSource {
-  id: string;
-  /** Lower first. Built-in sections use 0-99, user sections 100+. */
-  order?: number;
-  render(): Promise<string> | string;
-}
-
-/** A runtime audit event (seed 002): never carries input/output bodies or credentials. */
-export type AuditEvent =
-  | {
-    type: "permission";
-    time: string;
-    tool: string;
-    rule: string;
-    principal: string;
-    decision: "allow" | "ask" | "deny";
-  }
-  | {
-    type: "tool_execution";
-    time: string;
-    tool: string;
-    owner: string;
-    callId: string;
-    durationMs: number;
-    outcome: "ok" | "error" | "refused";
-  };
-
-/** An audit sink: best-effort observer. */
-export type AuditSink = (event: AuditEvent) => void | Promise<void>;
 
 /** A CLI command contributed by a plugin (`hs <name>`). */
 export interface CommandDefinition {
@@ -72,13 +28,6 @@ export interface CommandDefinition {
   describe: string;
   /** Runs with the remaining argv; resolves to the exit code. */
   run(args: string[]): Promise<number>;
-}
-
-/** An auth provider (seed 002 `ctx.auth.register`). */
-export interface AuthProvider {
-  id: string;
-  /** Returns the credential for a provider name, or undefined. */
-  resolve(provider: string): Promise<string | undefined>;
 }
 
 /** A page descriptor (seed 002 `ctx.pages.register`); rendered by hosts that have pages. */
@@ -114,7 +63,7 @@ export interface PluginContext<C = unknown> {
   };
   auth: { register(provider: AuthProvider): void };
   hooks: {
-    /** Registers an in-process stage hook. */
+    /** Registers an in-process stage hook (declare it with `stageHook` for a typed context). */
     register(hook: StageHook): void;
     /** Observes a lifecycle event; unsubscribed automatically on stop. */
     on(event: LifecycleEvent, handler: (data: unknown) => void | Promise<void>): void;
@@ -147,6 +96,8 @@ export interface RuntimePluginEntry {
   enabled?: boolean;
   required?: boolean;
   config?: unknown;
+  /** Set by the harness for its own plugins: their contributions are owned by "builtin:<id>". */
+  builtin?: boolean;
 }
 
 /** Status of one plugin, as shown by `hs doctor`. Never echoes plugin exception text. */

@@ -11,10 +11,7 @@
  */
 import { dirname, join } from "node:path";
 import { z } from "zod";
-import { resolvePaths } from "../base/paths.ts";
-import { HarnessError } from "../base/errors.ts";
-import { readTextOrUndefined } from "../base/fsutil.ts";
-import type { AuthProvider } from "../plugins/types.ts";
+import { type AuthProvider, HarnessError, readTextOrUndefined, resolvePaths } from "../base/mod.ts";
 
 /** Paths of `.auth.json` files, most local first. */
 export function authFiles(env: Record<string, string | undefined>, cwd: string): string[] {
@@ -115,6 +112,17 @@ export function keySourceFor(
 
 // ---- the .auth.json store ----
 
+/** One stored credential: an API key or an OAuth record (unknown fields are kept). */
+export type AuthEntry =
+  | { type: "api_key"; key: string; [k: string]: unknown }
+  | {
+    type: "oauth";
+    access_token: string;
+    refresh_token?: string;
+    expires_at?: number | string;
+    [k: string]: unknown;
+  };
+
 const apiKeyEntry = z.looseObject({ type: z.literal("api_key"), key: z.string() });
 const oauthEntry = z.looseObject({
   type: z.literal("oauth"),
@@ -122,11 +130,8 @@ const oauthEntry = z.looseObject({
   refresh_token: z.string().optional(),
   expires_at: z.union([z.number(), z.string()]).optional(),
 });
-const entrySchema = z.discriminatedUnion("type", [apiKeyEntry, oauthEntry]);
+const entrySchema: z.ZodType<AuthEntry> = z.discriminatedUnion("type", [apiKeyEntry, oauthEntry]);
 const fileSchema = z.record(z.string(), z.array(entrySchema));
-
-/** One stored credential. */
-export type AuthEntry = z.infer<typeof entrySchema>;
 
 /** The whole `.auth.json`. */
 export type AuthFile = Record<string, AuthEntry[]>;

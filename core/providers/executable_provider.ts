@@ -9,19 +9,23 @@
  */
 import { join } from "node:path";
 import { followStream } from "./stream_follow.ts";
-import type { ModelProvider, ProviderEvent, Readiness } from "../base/types.ts";
-import { ProviderError } from "../base/errors.ts";
-import { runExecutable, tail } from "../exec/exec.ts";
-import { readTextOrUndefined } from "../base/fsutil.ts";
-import { parseKeyValues } from "../session/session.ts";
+import {
+  type ModelProvider,
+  parseKeyValues,
+  ProviderError,
+  type ProviderEvent,
+  type Readiness,
+  readTextOrUndefined,
+} from "../base/mod.ts";
+import { runExecutable, tail, unconfined } from "../exec/mod.ts";
 
 /** Dependencies of an executable provider. */
 export interface ExecProviderDeps {
   /** The child environment for a stage (`session` / `cwd` / `model` of a request when known). */
-  env(stage: string, extra?: { session?: string; cwd?: string; model?: string }): Record<
-    string,
-    string
-  >;
+  env(
+    stage: string,
+    extra?: { session?: string; cwd?: string; model?: string; provider?: string },
+  ): Record<string, string>;
   cwd: string;
   log(line: string): void;
   /** Longest wait for one request (default 600 s; HARNESS_PROVIDER_TIMEOUT). */
@@ -60,6 +64,8 @@ export function executableProvider(
       cwd: deps.cwd,
       timeoutMs: 10_000,
       onStderr: (t) => deps.log(t.trimEnd()),
+      // A provider reaches its own endpoint with its own credentials: it runs unconfined.
+      sandbox: unconfined,
     });
   let defaults: Promise<Record<string, string>> | undefined;
   const getDefaults = () =>
@@ -138,6 +144,7 @@ export function executableProvider(
         timeoutMs,
         signal: options.signal,
         onStderr: (t) => deps.log(t.trimEnd()),
+        sandbox: unconfined,
       }).finally(() => follower?.stop());
       if (r.aborted) throw new ProviderError("cancelled");
       if (r.timedOut) {

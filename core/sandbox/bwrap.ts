@@ -9,7 +9,7 @@
  * @module
  */
 import { dirname } from "node:path";
-import type { EffectPolicy } from "../guards/policy.ts";
+import type { EffectPolicy } from "./policy.ts";
 
 /** Whether bubblewrap works here, and why not. */
 export interface SandboxProbe {
@@ -176,6 +176,8 @@ export interface BwrapExtras {
   /** Writable extras (e.g. the session directory for hooks). */
   writable: string[];
   cwd: string;
+  /** Paths bound read-only over a writable grant (when they exist). */
+  protect?: string[];
 }
 
 /**
@@ -205,18 +207,17 @@ export function bwrapArgs(policy: EffectPolicy, extras: BwrapExtras): string[] {
   const writable = policy.write === "all" ? [] : [...policy.write, ...extras.writable];
   if (policy.write === "all") a.push("--bind", "/", "/");
   for (const d of writable) if (lstat(d)) a.push("--bind-try", d, d);
-  // masks: denied paths become empty (files) or empty tmpfs (directories), read-only
-  for (const d of new Set([...policy.deny.read, ...policy.deny.write])) {
+  // masks: unreadable paths become empty (files) or empty tmpfs (directories), read-only
+  for (const d of new Set(policy.deny.read)) {
     const info = lstat(d);
     if (!info) continue;
     if (info.isDirectory) a.push("--tmpfs", d, "--remount-ro", d);
     else a.push("--ro-bind", "/dev/null", d);
   }
-  if (policy.write !== "all") {
-    for (const d of policy.deny.write) {
-      if (policy.deny.read.includes(d)) continue;
-      if (lstat(d)?.isFile) a.push("--ro-bind-try", d, d);
-    }
+  // write-only denials and protected paths stay readable, but read-only
+  for (const d of new Set([...policy.deny.write, ...(extras.protect ?? [])])) {
+    if (policy.deny.read.includes(d)) continue;
+    if (lstat(d)) a.push("--ro-bind-try", d, d);
   }
   a.push("--remount-ro", "/", "--chdir", extras.cwd);
   return a;

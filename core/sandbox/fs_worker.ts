@@ -12,7 +12,7 @@
  *
  * @module
  */
-import type { ToolFileInfo, ToolFs } from "../base/types.ts";
+import type { ToolFileInfo, ToolFs } from "../base/mod.ts";
 
 /** Worker permissions: the effect policy in Deno's terms. */
 export interface WorkerPermissions {

@@ -1,9 +1,11 @@
 /**
- * Runtime enforcement of the effect policy: the permission-narrowed file
- * worker and the OS sandbox for child processes.
+ * Enforcement of an effect policy below the harness: a Deno Worker whose
+ * permissions are exactly the policy (file tools), and bubblewrap for child
+ * processes.
  *
  * @module
  */
+export * from "./policy.ts";
 export * from "./bwrap.ts";
 export * from "./fs_worker.ts";
 export * from "./os_sandbox.ts";

@@ -7,8 +7,8 @@
  * @module
  */
 import { dirname } from "node:path";
-import type { ChildSandbox, SpawnSpec } from "../base/types.ts";
-import type { EffectPolicy } from "../guards/policy.ts";
+import type { ChildSandbox, SpawnSpec } from "../base/mod.ts";
+import type { EffectPolicy } from "./policy.ts";
 import { bwrapArgs, filterEnv, probeBwrap, type SandboxProbe, toolchainDirs } from "./bwrap.ts";
 
 /** Options of {@link OsSandbox}. */
@@ -20,6 +20,8 @@ export interface OsSandboxOptions {
   env: Record<string, string | undefined>;
   userHome: string;
   unsandboxed: boolean;
+  /** Paths children see read-only even inside a writable grant (the harness's control files). */
+  readOnly?: string[];
   /** Where the one-time notice and per-call warnings go. */
   warn(line: string): void;
 }
@@ -81,7 +83,12 @@ export class OsSandbox implements ChildSandbox {
       ...toolchainDirs(this.#o.env.PATH ?? "", this.#o.userHome),
       sourceDirOf(spec.command),
     ];
-    const args = bwrapArgs(policy, { readOnly, writable, cwd: spec.cwd });
+    const args = bwrapArgs(policy, {
+      readOnly,
+      writable,
+      cwd: spec.cwd,
+      protect: this.#o.readOnly ?? [],
+    });
     return {
       command: p.bwrap!,
       args: [...args, "--", spec.command, ...spec.args],

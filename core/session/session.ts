@@ -10,9 +10,19 @@
  * @module
  */
 import { join } from "node:path";
-import type { AssistantBlock, ConversationMessage, StopReason, Usage } from "../base/types.ts";
-import { atomicWriteSync, listDir, readTextOrUndefined, statOrUndefined } from "../base/fsutil.ts";
-import { HarnessError } from "../base/errors.ts";
+import {
+  type AssistantBlock,
+  atomicWriteSync,
+  type ConversationMessage,
+  HarnessError,
+  listDir,
+  parseKeyValues,
+  readTextOrUndefined,
+  splitFrontmatter,
+  statOrUndefined,
+  type StopReason,
+  type Usage,
+} from "../base/mod.ts";
 
 /** `session.conf` fields. */
 export interface SessionConf {
@@ -25,7 +35,7 @@ export interface SessionConf {
 }
 
 /** ISO 8601 with seconds and a numeric offset, like `date -Iseconds`. */
-export function isoSeconds(d = new Date()): string {
+export function isoSeconds(d: Date = new Date()): string {
   const pad = (n: number) => String(n).padStart(2, "0");
   const off = -d.getTimezoneOffset();
   const sign = off >= 0 ? "+" : "-";
@@ -33,41 +43,6 @@ export function isoSeconds(d = new Date()): string {
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${
     pad(d.getMinutes())
   }:${pad(d.getSeconds())}${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
-}
-
-/** Parses `key=value` lines; the first occurrence of a key wins. */
-export function parseKeyValues(text: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const raw of text.split("\n")) {
-    const line = raw.replace(/\r$/, "");
-    if (!line || line.startsWith("#")) continue;
-    const eq = line.indexOf("=");
-    if (eq <= 0) continue;
-    const key = line.slice(0, eq).trim();
-    if (!(key in out)) out[key] = line.slice(eq + 1);
-  }
-  return out;
-}
-
-/** Splits a message file into frontmatter fields and body (only the first block is frontmatter). */
-export function splitFrontmatter(text: string): { meta: Record<string, string>; body: string } {
-  const meta: Record<string, string> = {};
-  if (!text.startsWith("---\n") && !text.startsWith("---\r\n")) return { meta, body: text };
-  const start = text.indexOf("\n") + 1;
-  let pos = start;
-  for (;;) {
-    const nl = text.indexOf("\n", pos);
-    const line = (nl < 0 ? text.slice(pos) : text.slice(pos, nl)).replace(/\r$/, "");
-    if (line === "---") {
-      let body = nl < 0 ? "" : text.slice(nl + 1);
-      if (body.endsWith("\n")) body = body.slice(0, -1);
-      return { meta, body };
-    }
-    const colon = line.indexOf(":");
-    if (colon > 0) meta[line.slice(0, colon).trim()] = line.slice(colon + 1).trim();
-    if (nl < 0) return { meta, body: "" };
-    pos = nl + 1;
-  }
 }
 
 const FENCE_TOOL = /^```tool_call id=(\S+) name=(\S+)/;
@@ -167,7 +142,7 @@ function frontmatter(fields: [string, string | number | boolean][]): string {
 }
 
 /** New session id: `YYYYmmdd-HHMMSS-<pid>`. */
-export function newSessionId(d = new Date()): string {
+export function newSessionId(d: Date = new Date()): string {
   const pad = (n: number) => String(n).padStart(2, "0");
   return `${d.getFullYear()}${pad(d.getMonth() + 1)}${pad(d.getDate())}-${pad(d.getHours())}${
     pad(d.getMinutes())

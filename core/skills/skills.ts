@@ -7,9 +7,14 @@
  */
 import { dirname, join } from "node:path";
 import YAML from "yaml";
-import type { SkillInfo } from "../base/types.ts";
-import { dirEntries, readTextOrUndefined, statOrUndefined } from "../base/fsutil.ts";
-import { splitFrontmatter } from "../session/session.ts";
+import {
+  childKind,
+  dirEntries,
+  readTextOrUndefined,
+  type SkillInfo,
+  splitFrontmatter,
+  statOrUndefined,
+} from "../base/mod.ts";
 
 /** A SKILL.md that was left out, and why. */
 export interface SkillProblem {
@@ -87,10 +92,8 @@ export function skillRoots(opts: {
   }
   if (!walk.includes(opts.userHome)) walk.push(opts.userHome);
   for (const d of walk.reverse()) {
-    const e = dirEntries(d);
-    if (!e) continue;
     for (const sub of [".harness", ".agents"]) {
-      if (!e.dirs.has(sub)) continue;
+      if (childKind(d, sub) !== "dir") continue;
       if (sub === ".harness" && opts.excluded(join(d, sub))) continue;
       if (dirEntries(join(d, sub))?.dirs.has("skills")) roots.push(join(d, sub, "skills"));
     }

@@ -7,10 +7,16 @@
  */
 import { dirname } from "node:path";
 import { z } from "zod";
-import type { ChildSandbox, ToolDefinition, ToolSchema } from "../base/types.ts";
-import { textResult } from "../base/types.ts";
-import { runExecutable, tail } from "../exec/exec.ts";
-import { atomicWriteSync, readTextOrUndefined, statOrUndefined } from "../base/fsutil.ts";
+import {
+  atomicWriteSync,
+  type ChildSandbox,
+  readTextOrUndefined,
+  statOrUndefined,
+  textResult,
+  type ToolDefinition,
+  type ToolSchema,
+} from "../base/mod.ts";
+import { runExecutable, tail } from "../exec/mod.ts";
 
 const SchemaOutput = z.object({
   name: z.string().min(1),
@@ -40,7 +46,7 @@ export class ExecutableTools {
   #env: () => Record<string, string>;
   #cwd: string;
   #log: (line: string) => void;
-  #sandbox: () => ChildSandbox | undefined;
+  #sandbox: ChildSandbox;
 
   constructor(opts: {
     cacheFile: string;
@@ -48,9 +54,9 @@ export class ExecutableTools {
     cwd: string;
     log: (line: string) => void;
     /** The effect floor's OS sandbox for `--schema` / `--describe` runs. */
-    sandbox?: () => ChildSandbox | undefined;
+    sandbox: ChildSandbox;
   }) {
-    this.#sandbox = opts.sandbox ?? (() => undefined);
+    this.#sandbox = opts.sandbox;
     this.#cacheFile = opts.cacheFile;
     this.#env = opts.env;
     this.#cwd = opts.cwd;
@@ -77,7 +83,7 @@ export class ExecutableTools {
       env,
       cwd: this.#cwd,
       timeoutMs: 10_000,
-      sandbox: this.#sandbox(),
+      sandbox: this.#sandbox,
       what: `tool ${path}`,
       onStderr: (t) => this.#log(t.trimEnd()),
     });
@@ -151,7 +157,7 @@ export class ExecutableTools {
       env: this.#env(),
       cwd: this.#cwd,
       timeoutMs: 5_000,
-      sandbox: this.#sandbox(),
+      sandbox: this.#sandbox,
       what: `tool ${path}`,
     });
     const line = r.code === 0 ? r.stdout.trim().split("\n")[0] ?? "" : "";
@@ -188,7 +194,7 @@ export class ExecutableTools {
           cwd: ctx.cwd,
           timeoutMs,
           signal: ctx.signal,
-          sandbox: ctx.effects?.sandbox,
+          sandbox: ctx.effects?.sandbox ?? this.#sandbox,
           what: `tool ${path}`,
           onStderr: (t) => ctx.log(t.trimEnd()),
         });

@@ -5,8 +5,12 @@
  * @module
  */
 import { z } from "zod";
-import type { ToolContext, ToolDefinition, ToolResult } from "../../core/base/types.ts";
-import { textResult } from "../../core/base/types.ts";
+import {
+  textResult,
+  type ToolContext,
+  type ToolDefinition,
+  type ToolResult,
+} from "../../core/mod.ts";
 import { errorMessage, errorResult, parseInput, trimTrailingNewlines } from "./util.ts";
 
 const optionalName = z.string().nullish().transform((v) => v?.trim() || undefined);

@@ -5,11 +5,14 @@
  * @module
  */
 import { z } from "zod";
-import type { ToolContext, ToolDefinition, ToolResult } from "../../core/base/types.ts";
-import { textResult } from "../../core/base/types.ts";
+import {
+  textResult,
+  type ToolContext,
+  type ToolDefinition,
+  type ToolResult,
+} from "../../core/mod.ts";
 import { runShell } from "./shell.ts";
 import {
-  envNumber,
   errorMessage,
   errorResult,
   parseInput,
@@ -34,7 +37,7 @@ async function bash(input: unknown, ctx: ToolContext): Promise<ToolResult> {
   const { command } = parsed.data;
   if (command.includes("\0")) return errorResult("command contains a NUL byte");
   const timeout = parsed.data.timeout ??
-    envNumber(ctx.env, "HARNESS_TOOL_TIMEOUT", DEFAULT_TIMEOUT_SECONDS);
+    (ctx.settings ? ctx.settings.toolTimeoutMs / 1000 : DEFAULT_TIMEOUT_SECONDS);
   if (!(timeout > 0) || !Number.isFinite(timeout)) {
     return errorResult("timeout must be a positive number of seconds");
   }

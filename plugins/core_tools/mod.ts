@@ -5,8 +5,7 @@
  *
  * @module
  */
-import type { ToolDefinition } from "../../core/base/types.ts";
-import type { RuntimePlugin } from "../../core/plugins/types.ts";
+import type { RuntimePlugin, ToolDefinition } from "../../core/mod.ts";
 import { agentTool } from "./agent.ts";
 import { bashTool } from "./bash.ts";
 import { editFileTool } from "./edit_file.ts";

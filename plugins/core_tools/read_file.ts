@@ -5,11 +5,14 @@
  * @module
  */
 import { z } from "zod";
-import type { ToolContext, ToolDefinition, ToolResult } from "../../core/base/types.ts";
-import { textResult } from "../../core/base/types.ts";
+import {
+  textResult,
+  type ToolContext,
+  type ToolDefinition,
+  type ToolResult,
+} from "../../core/mod.ts";
 import { countNewlines, formatHashLines, splitLineBytes } from "./hashline.ts";
 import {
-  envNumber,
   errorMessage,
   errorResult,
   looksBinary,
@@ -55,7 +58,7 @@ async function readFile(input: unknown, ctx: ToolContext): Promise<ToolResult> {
     );
   }
 
-  const maxLines = Math.floor(envNumber(ctx.env, "HARNESS_READ_LIMIT", DEFAULT_READ_LIMIT));
+  const maxLines = ctx.settings?.readLimit ?? DEFAULT_READ_LIMIT;
   const total = countNewlines(bytes);
   if (offset === undefined && limit === undefined && total > maxLines) {
     return errorResult(

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { ChildSandbox, SpawnSpec } from "../../core/base/types.ts";
+import { type ChildSandbox, killProcessGroup, type SpawnSpec } from "../../core/mod.ts";
 import { DEFAULT_OUTPUT_LIMITS, OutputCollector, type OutputLimits } from "./output_cap.ts";
 
 /** What to run. */
@@ -105,13 +105,16 @@ export async function runShell(options: ShellOptions): Promise<ShellOutcome> {
 
   // setsid execs in place (a spawned child is never a group leader), so pid == pgid.
   const killGroup = () => {
-    try {
-      if (setsid) Deno.kill(-child.pid, "SIGKILL");
-      else child.kill("SIGKILL");
-    } catch {
-      // already gone
+    if (setsid) killProcessGroup(child);
+    else {
+      try {
+        child.kill("SIGKILL");
+      } catch {
+        // already gone
+      }
     }
   };
+  const wrapped = spec.command !== bash;
   let timedOut = false;
   let aborted = false;
   const timer = setTimeout(() => {
@@ -142,7 +145,8 @@ export async function runShell(options: ShellOptions): Promise<ShellOutcome> {
     options.signal.removeEventListener("abort", onAbort);
   }
   // Background jobs of this call die with it (they would otherwise hold the pipe open).
-  killGroup();
+  // In bubblewrap's own PID namespace they died with the shell already.
+  if (!wrapped) killGroup();
   let grace: ReturnType<typeof setTimeout> | undefined;
   const drained = await Promise.race([
     reading.then(() => true),

@@ -7,8 +7,13 @@
 import { dirname, join } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
-import type { SkillInfo, ToolContext, ToolDefinition, ToolResult } from "../../core/base/types.ts";
-import { textResult } from "../../core/base/types.ts";
+import {
+  type SkillInfo,
+  textResult,
+  type ToolContext,
+  type ToolDefinition,
+  type ToolResult,
+} from "../../core/mod.ts";
 import { errorMessage, errorResult, parseInput } from "./util.ts";
 
 /** Sub-folders of a skill whose files are listed as resources. */

@@ -6,12 +6,7 @@
  */
 import { basename, dirname, join, resolve } from "node:path";
 import { z } from "zod";
-import {
-  textResult,
-  type ToolContext,
-  type ToolFs,
-  type ToolResult,
-} from "../../core/base/types.ts";
+import { textResult, type ToolContext, type ToolFs, type ToolResult } from "../../core/mod.ts";
 
 /** An error result whose text starts with `error: ` (the reference's convention). */
 export function errorResult(message: string): ToolResult {
@@ -126,14 +121,6 @@ export function looksBinary(bytes: Uint8Array): boolean {
   const n = Math.min(bytes.length, 8192);
   for (let i = 0; i < n; i++) if (bytes[i] === 0) return true;
   return false;
-}
-
-/** Reads a positive number from the tool environment, or returns the default. */
-export function envNumber(env: Record<string, string>, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw.trim() === "") return fallback;
-  const n = Number(raw);
-  return Number.isFinite(n) && n > 0 ? n : fallback;
 }
 
 /**

@@ -5,8 +5,12 @@
  * @module
  */
 import { z } from "zod";
-import type { ToolContext, ToolDefinition, ToolResult } from "../../core/base/types.ts";
-import { textResult } from "../../core/base/types.ts";
+import {
+  textResult,
+  type ToolContext,
+  type ToolDefinition,
+  type ToolResult,
+} from "../../core/mod.ts";
 import { errorMessage, errorResult, parseInput, resolveToolPath, toolFs } from "./util.ts";
 
 const inputSchema = z.object({ path: z.string(), content: z.string() });

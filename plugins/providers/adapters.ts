@@ -3,8 +3,7 @@
  *
  * @module
  */
-import { HarnessError } from "../../core/base/errors.ts";
-import type { ProtocolAdapter } from "../../core/base/types.ts";
+import { HarnessError, type ProtocolAdapter } from "../../core/mod.ts";
 import { createAnthropicAdapter } from "./anthropic.ts";
 import type { AdapterOptions } from "./http.ts";
 import { createOpenAIChatAdapter } from "./openai_chat.ts";

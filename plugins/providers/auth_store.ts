@@ -20,4 +20,4 @@ export {
   setKey,
   storedKey,
   writeAuth,
-} from "../../core/providers/auth.ts";
+} from "../../core/mod.ts";

@@ -5,16 +5,16 @@
  *
  * @module
  */
-import { ProviderError } from "../../core/base/errors.ts";
-import type {
-  AssistantBlock,
-  AssistantTurn,
-  Endpoint,
-  ProviderEvent,
-  StopReason,
-  ToolSchema,
-  Usage,
-} from "../../core/base/types.ts";
+import {
+  type AssistantBlock,
+  type AssistantTurn,
+  type Endpoint,
+  ProviderError,
+  type ProviderEvent,
+  type StopReason,
+  type ToolSchema,
+  type Usage,
+} from "../../core/mod.ts";
 
 /** Input of a tool call from its JSON arguments: "" → {}, invalid → ProviderError. */
 export function parseToolArgs(json: string, name: string, id: string): unknown {

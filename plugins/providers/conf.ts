@@ -5,14 +5,15 @@
  * @module
  */
 import { z } from "zod";
-import { HarnessError, ProviderError } from "../../core/base/errors.ts";
-import type {
-  Endpoint,
-  ModelProvider,
-  Readiness,
-  SendOptions,
-  SendPayload,
-} from "../../core/base/types.ts";
+import {
+  type Endpoint,
+  HarnessError,
+  type ModelProvider,
+  ProviderError,
+  type Readiness,
+  type SendOptions,
+  type SendPayload,
+} from "../../core/mod.ts";
 import { getAdapter, type ProtocolName, PROTOCOLS } from "./adapters.ts";
 import type { AdapterOptions, RetryOptions } from "./http.ts";
 

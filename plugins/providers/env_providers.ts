@@ -4,8 +4,13 @@
  *
  * @module
  */
-import { ProviderError } from "../../core/base/errors.ts";
-import type { Endpoint, ModelProvider, SendOptions, SendPayload } from "../../core/base/types.ts";
+import {
+  type Endpoint,
+  type ModelProvider,
+  ProviderError,
+  type SendOptions,
+  type SendPayload,
+} from "../../core/mod.ts";
 import { getAdapter } from "./adapters.ts";
 import {
   adapterOptionsFor,

@@ -5,8 +5,13 @@
  *
  * @module
  */
-import { ProviderError } from "../../core/base/errors.ts";
-import type { Endpoint, ProtocolAdapter, SendOptions, SendPayload } from "../../core/base/types.ts";
+import {
+  type Endpoint,
+  type ProtocolAdapter,
+  ProviderError,
+  type SendOptions,
+  type SendPayload,
+} from "../../core/mod.ts";
 import { emitTurn, isJsonResponse, mergeHeaders } from "./common.ts";
 import { SseDecoder, type SseEvent } from "./sse.ts";
 

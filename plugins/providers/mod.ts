@@ -5,14 +5,14 @@
  *
  * @module
  */
-import type { RuntimePlugin } from "../../core/plugins/types.ts";
+import type { RuntimePlugin } from "../../core/mod.ts";
 import { getAdapter, PROTOCOLS } from "./adapters.ts";
-import { bundledConfs } from "./bundled.ts";
+import { bundledConfs } from "./bundled/mod.ts";
 import { confProvider, parseConf, type ProviderDeps } from "./conf.ts";
 import { envProviders } from "./env_providers.ts";
 
 export { getAdapter, type ProtocolName, PROTOCOLS } from "./adapters.ts";
-export { bundledConfs } from "./bundled.ts";
+export { bundledConfs } from "./bundled/mod.ts";
 export {
   adapterOptionsFor,
   confProvider,

@@ -4,19 +4,19 @@
  * @module
  */
 import { z } from "zod";
-import { ProviderError } from "../../core/base/errors.ts";
-import type {
-  AssistantBlock,
-  AssistantTurn,
-  ConversationMessage,
-  Endpoint,
-  ProtocolAdapter,
-  ProviderEvent,
-  SendPayload,
-  StopReason,
-  ToolSchema,
-  Usage,
-} from "../../core/base/types.ts";
+import {
+  type AssistantBlock,
+  type AssistantTurn,
+  type ConversationMessage,
+  type Endpoint,
+  type ProtocolAdapter,
+  ProviderError,
+  type ProviderEvent,
+  type SendPayload,
+  type StopReason,
+  type ToolSchema,
+  type Usage,
+} from "../../core/mod.ts";
 import {
   finalStop,
   isNeutralTool,

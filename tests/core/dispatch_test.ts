@@ -1,12 +1,19 @@
 import assert from "node:assert/strict";
-import { Dispatcher, type Floor, type Guard, type Hook } from "../../core/guards/mod.ts";
-import type { AuditEvent } from "../../core/plugins/types.ts";
-import { textResult, type ToolResult } from "../../core/base/types.ts";
+import {
+  type AuditEvent,
+  Dispatcher,
+  type EffectCall,
+  type Floor,
+  type Guard,
+  type Hook,
+  textResult,
+  type ToolResult,
+} from "../../core/mod.ts";
 
-const call = {
-  point: "shell" as const,
+const call: EffectCall = {
+  point: "shell",
   tool: "bash",
-  owner: "builtin:core-tools",
+  owner: { kind: "builtin", id: "core-tools" },
   principal: "main",
   callId: "c1",
   input: { command: "lsxyz" },

@@ -1,9 +1,12 @@
 import assert from "node:assert/strict";
-import { AuditBus } from "../../core/plugins/audit.ts";
-import { PluginHost, Registries } from "../../core/plugins/host.ts";
-import type { RuntimePlugin } from "../../core/plugins/types.ts";
-import { HarnessError } from "../../core/base/errors.ts";
-import { textResult } from "../../core/base/types.ts";
+import {
+  AuditBus,
+  HarnessError,
+  PluginHost,
+  Registries,
+  type RuntimePlugin,
+  textResult,
+} from "../../core/mod.ts";
 
 function makeHost() {
   const lines: string[] = [];

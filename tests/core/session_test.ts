@@ -1,13 +1,13 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import {
+  type AssistantBlock,
   parseAssistantBody,
   parseMessageFile,
   renderAssistantBody,
   Session,
   splitFrontmatter,
-} from "../../core/session/session.ts";
-import type { AssistantBlock } from "../../core/base/types.ts";
+} from "../../core/mod.ts";
 
 Deno.test("only the first frontmatter block is frontmatter; a body may contain ---", () => {
   const { meta, body } = splitFrontmatter(

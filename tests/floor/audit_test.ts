@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { Harness } from "../../mod.ts";
-import type { AuditEvent } from "../../core/plugins/types.ts";
+import type { AuditEvent } from "../../core/mod.ts";
 import { startScriptedServer } from "../../plugins/scripted/mod.ts";
 import { loopbackConf, writeFile } from "../support/workspace.ts";
 import { BWRAP_OK, makeRig, SECRETS } from "./_helpers.ts";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { withoutNested } from "../../core/sandbox/bwrap.ts";
+import { withoutNested } from "../../core/mod.ts";
 
 Deno.test("read-only binds: duplicates and nested paths are dropped, order kept", () => {
   assert.deepEqual(

@@ -1,14 +1,17 @@
 /** Unit tests of the shell analyser, the rules and the policy algebra. */
 import assert from "node:assert/strict";
-import { analyseShell } from "../../core/guards/shell_parse.ts";
-import { evaluate, parseRules, subjectOf } from "../../core/guards/rules.ts";
 import {
+  analyseShell,
+  evaluate,
   intersect,
   layerPolicy,
+  narrowingPolicy,
+  parseRules,
   type PolicyPlaces,
   resolvePolicy,
+  subjectOf,
   unrestricted,
-} from "../../core/guards/policy.ts";
+} from "../../core/mod.ts";
 
 const places: PolicyPlaces = { workspace: "/w", home: "/h", userHome: "/u" };
 const names = (s: string) => analyseShell(s).commands.map((c) => c[0]);
@@ -70,13 +73,34 @@ Deno.test("policy: layers only narrow; presets; allows add to a layer's own pres
   assert.deepEqual(intersect("run", "all", ["git"]), ["git"]);
   const proc = { name: "process", origin: "t", policy: unrestricted() };
   const user = { name: "user", origin: "u", policy: layerPolicy({ preset: "read-only" }, places) };
-  const flags = { name: "flags", origin: "f", policy: layerPolicy({ preset: "full" }, places) };
-  const fallback = { name: "default", origin: "d", policy: layerPolicy({}, places) };
-  const r = resolvePolicy([proc, user, flags], fallback);
-  assert.deepEqual(r.policy.write, [], "flags cannot widen the user's read-only");
+  const r = resolvePolicy([proc, user]);
+  assert.deepEqual(r.policy.write, [], "read-only writes nothing");
   assert.match(r.sources.write, /^user/);
   const ws = layerPolicy({ allow: { net: ["localhost:8080"], write: ["/tmp/out"] } }, places);
   assert.deepEqual(ws.net, ["localhost:8080"]);
   assert.deepEqual(ws.write, ["/tmp/out", "/w"]);
-  assert.equal(resolvePolicy([proc], fallback).policy.net.length, 0, "default is workspace");
+  const def = { name: "user", origin: "d", policy: layerPolicy({}, places) };
+  assert.equal(resolvePolicy([proc, def]).policy.net.length, 0, "default is workspace");
+});
+
+Deno.test("policy: a project layer can only narrow (Part C: preset full in a project widens nothing)", () => {
+  const proc = { name: "process", origin: "t", policy: unrestricted() };
+  const user = { name: "user", origin: "u", policy: layerPolicy({ preset: "workspace" }, places) };
+  const full = {
+    name: "project",
+    origin: "p",
+    policy: narrowingPolicy({ preset: "full" }, places),
+  };
+  const r = resolvePolicy([proc, user, full]);
+  assert.deepEqual(r.policy.write, ["/w"], "a project's preset full does not widen the user's");
+  assert.deepEqual(r.policy.net, []);
+  const srcOnly = {
+    name: "project",
+    origin: "p",
+    policy: narrowingPolicy({ allow: { write: ["src"] } }, places),
+  };
+  const userFull = { name: "user", origin: "u", policy: layerPolicy({ preset: "full" }, places) };
+  const n = resolvePolicy([proc, userFull, srcOnly]);
+  assert.deepEqual(n.policy.write, ["/w/src"], "a project's allow list narrows to itself");
+  assert.equal(n.policy.read, "all", "what a project does not mention stays as the user set it");
 });

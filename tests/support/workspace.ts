@@ -112,23 +112,37 @@ export interface CliRun {
 }
 
 /**
- * The `deno` arguments that start the CLI: `run -A main.ts`, or `$HS_E2E_CMD`
- * (space-separated, e.g. the bundle under the release's baked flags).
+ * The `deno` arguments that start the CLI the way the README tells a user to:
+ * `deno task hs`, i.e. the permission-scoped launcher (run from the workspace, with
+ * the repository's config). `$HS_E2E_CMD` (space-separated) replaces it, e.g. with the
+ * bundle under the release's baked flags; {@link directHsArgs} is the exception.
  */
 export function hsArgs(): string[] {
   const custom = Deno.env.get("HS_E2E_CMD");
   return custom
     ? custom.split(" ").filter(Boolean)
-    : ["run", "-A", "--quiet", join(REPO, "main.ts")];
+    : ["task", "-q", "--config", join(REPO, "deno.json"), "hs"];
 }
 
-/** Spawns the real CLI (`deno run -A main.ts`, or `$HS_E2E_CMD`). */
+/** `deno run -A main.ts`: the harness without the launcher (for the few tests about that path). */
+export function directHsArgs(): string[] {
+  return ["run", "-A", "--quiet", join(REPO, "main.ts")];
+}
+
+/** Spawns the real CLI through `deno task hs` (see {@link hsArgs}). */
 export async function runHs(
   args: string[],
-  opts: { cwd: string; env: Record<string, string>; stdin?: string; signalAfterMs?: number },
+  opts: {
+    cwd: string;
+    env: Record<string, string>;
+    stdin?: string;
+    signalAfterMs?: number;
+    /** Run `deno run -A main.ts` instead of the launcher. */
+    direct?: boolean;
+  },
 ): Promise<CliRun> {
   const child = new Deno.Command(Deno.execPath(), {
-    args: [...hsArgs(), ...args],
+    args: [...(opts.direct ? directHsArgs() : hsArgs()), ...args],
     cwd: opts.cwd,
     env: opts.env,
     clearEnv: true,

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { SubAgentRequest } from "../../../core/base/types.ts";
+import type { SubAgentRequest } from "../../../core/mod.ts";
 import { agentTool } from "../../../plugins/core_tools/mod.ts";
 import { makeCtx, run } from "./helpers.ts";
 

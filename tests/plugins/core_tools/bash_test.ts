@@ -90,17 +90,22 @@ Deno.test("bash: timeout kills the whole process group, grandchildren included",
   });
 });
 
-Deno.test("bash: HARNESS_TOOL_TIMEOUT sets the default timeout", async () => {
+Deno.test("bash: the tool timeout setting (HARNESS_TOOL_TIMEOUT) sets the default timeout", async () => {
   await withTempDir(async (dir) => {
     const started = Date.now();
-    const env = { PATH: "/usr/bin:/bin", HARNESS_TOOL_TIMEOUT: "1" };
-    const r = await run(bashTool, { command: "echo before; sleep 20" }, makeCtx(dir, { env }));
+    const env = { PATH: "/usr/bin:/bin" };
+    const settings = { toolTimeoutMs: 1000, readLimit: 2000 };
+    const r = await run(
+      bashTool,
+      { command: "echo before; sleep 20" },
+      makeCtx(dir, { env, settings }),
+    );
     assert.ok(Date.now() - started < 4000);
     assert.equal(
       r.text,
       "before\n\nerror: command timed out after 1s (its process group was killed)",
     );
-    const fast = await run(bashTool, { command: "echo world" }, makeCtx(dir, { env }));
+    const fast = await run(bashTool, { command: "echo world" }, makeCtx(dir, { env, settings }));
     assert.equal(fast.text, "world");
   });
 });

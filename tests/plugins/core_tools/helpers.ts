@@ -4,8 +4,7 @@
  *
  * @module
  */
-import type { ToolContext, ToolDefinition } from "../../../core/base/types.ts";
-import { resultText } from "../../../core/base/types.ts";
+import { resultText, type ToolContext, type ToolDefinition } from "../../../core/mod.ts";
 
 /** A ToolContext for tests; `env` is the WHOLE child environment. */
 export function makeCtx(cwd: string, overrides: Partial<ToolContext> = {}): ToolContext {

@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
-import type { ToolDefinition } from "../../../core/base/types.ts";
-import type { PluginContext } from "../../../core/plugins/types.ts";
+import type { PluginContext, ToolDefinition } from "../../../core/mod.ts";
 import { coreTools, coreToolsPlugin } from "../../../plugins/core_tools/mod.ts";
 
 /** `tool --schema` and `--describe` of the reference tools, captured once. */

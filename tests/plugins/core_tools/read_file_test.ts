@@ -31,11 +31,11 @@ Deno.test("read_file: offset, limit and both", async () => {
   });
 });
 
-Deno.test("read_file: HARNESS_READ_LIMIT without offset/limit", async () => {
+Deno.test("read_file: the read limit (HARNESS_READ_LIMIT, via settings) without offset/limit", async () => {
   await withTempDir(async (dir) => {
     const body = Array.from({ length: 100 }, (_, i) => `line ${i + 1}`).join("\n") + "\n";
     await Deno.writeTextFile(`${dir}/big.txt`, body);
-    const ctx = makeCtx(dir, { env: { HARNESS_READ_LIMIT: "50" } });
+    const ctx = makeCtx(dir, { settings: { readLimit: 50, toolTimeoutMs: 120_000 } });
     let r = await run(readFileTool, { path: "big.txt" }, ctx);
     assert.equal(r.isError, true);
     assert.equal(

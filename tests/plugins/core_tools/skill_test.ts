@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { SkillInfo } from "../../../core/base/types.ts";
+import type { SkillInfo } from "../../../core/mod.ts";
 import { parseSkillDocument, skillTool } from "../../../plugins/core_tools/mod.ts";
 import { makeCtx, run, withTempDir } from "./helpers.ts";
 

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Endpoint, ProviderEvent, SendOptions } from "../../../core/base/types.ts";
+import type { Endpoint, ProviderEvent, SendOptions } from "../../../core/mod.ts";
 import type { AdapterOptions } from "../../../plugins/providers/http.ts";
 
 /** Retry policy with tiny delays for tests. */

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { AssistantTurn, ProtocolAdapter, ProviderEvent } from "../../../core/base/types.ts";
+import type { AssistantTurn, ProtocolAdapter, ProviderEvent } from "../../../core/mod.ts";
 import { getAdapter } from "../../../plugins/providers/mod.ts";
 import { type ScriptedTurn, startScriptedServer } from "../../../plugins/scripted/mod.ts";
 import { capture, endpoint, textOf } from "./_helpers.ts";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { HarnessError } from "../../../core/base/errors.ts";
+import { HarnessError } from "../../../core/mod.ts";
 import {
   listAuth,
   readAuth,

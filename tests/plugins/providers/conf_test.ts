@@ -1,7 +1,11 @@
 import assert from "node:assert/strict";
-import { HarnessError, ProviderError } from "../../../core/base/errors.ts";
-import type { ModelProvider, ProtocolAdapter } from "../../../core/base/types.ts";
-import type { PluginContext } from "../../../core/plugins/types.ts";
+import {
+  HarnessError,
+  type ModelProvider,
+  type PluginContext,
+  type ProtocolAdapter,
+  ProviderError,
+} from "../../../core/mod.ts";
 import {
   bundledConfs,
   confProvider,

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { ProviderError } from "../../../core/base/errors.ts";
+import { ProviderError } from "../../../core/mod.ts";
 import { DEFAULT_RETRY, getAdapter, retryDelay } from "../../../plugins/providers/mod.ts";
 import { startScriptedServer } from "../../../plugins/scripted/mod.ts";
 import { capture, endpoint, FAST, serveSequence } from "./_helpers.ts";

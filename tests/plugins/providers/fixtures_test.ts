@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { ProviderEvent } from "../../../core/base/types.ts";
+import type { ProviderEvent } from "../../../core/mod.ts";
 import { getAdapter } from "../../../plugins/providers/mod.ts";
 import { capture, chunkedFetch, endpoint, fixturePath, serveBytes } from "./_helpers.ts";
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { ConversationMessage } from "../../../core/base/types.ts";
+import type { ConversationMessage } from "../../../core/mod.ts";
 import { getAdapter } from "../../../plugins/providers/mod.ts";
 import { type ScriptedTurn, startScriptedServer } from "../../../plugins/scripted/mod.ts";
 import { capture, endpoint } from "./_helpers.ts";

@@ -1,67 +1,16 @@
 /**
- * The built-in stage hooks, in-process, under the reference names so that a
- * same-basename executable in `.harness/hooks.d/<stage>/` replaces one.
- * They are registered by the "core" runtime plugin like any plugin's hooks.
+ * The built-in hooks of the turn stages (start, assemble, send, receive,
+ * tool_exec, tool_done, error), in-process, under the reference names so that
+ * a same-basename executable in `.harness/hooks.d/<stage>/` replaces one.
+ * They are registered by the "core" plugin like any plugin's hooks.
  *
  * @module
  */
-import type { StageContext, StageHook } from "../plugins/types.ts";
-import type { ResolveApi, ToolCall, TurnApi } from "./turn_host.ts";
-import type { AssistantTurn } from "../base/types.ts";
-import { HarnessError } from "../base/errors.ts";
-
-const turnOf = (ctx: StageContext) => ctx.loop as TurnApi;
-const resolveOf = (ctx: StageContext) => ctx.loop as ResolveApi;
-
-function str(v: unknown): string {
-  return typeof v === "string" ? v : "";
-}
-
-/** `resolve` hooks: settings, auto-detect, defaults. */
-export const resolveHooks: StageHook[] = [
-  {
-    stage: "resolve",
-    name: "10-settings",
-    run(input, ctx) {
-      const s = resolveOf(ctx).settings();
-      let provider = str(input.provider);
-      let model = str(input.model);
-      const providerWasEmpty = provider === "";
-      if (!provider && s.provider) provider = s.provider;
-      if (providerWasEmpty && !model && s.model) model = s.model;
-      return Promise.resolve({ ...input, provider, model });
-    },
-  },
-  {
-    stage: "resolve",
-    name: "20-detect",
-    async run(input, ctx) {
-      if (str(input.provider)) return input;
-      const all = await resolveOf(ctx).providers();
-      // A model declared by a provider (runtime plugins) selects that provider.
-      const owner = str(input.model) && all.find((p) => p.models?.includes(str(input.model)));
-      if (owner) return { ...input, provider: owner.name };
-      for (const p of all) {
-        if (!p.autodetect) continue;
-        if ((await p.provider.ready()).ready) return { ...input, provider: p.name };
-      }
-      throw new HarnessError(
-        "no ready provider found — set HARNESS_PROVIDER or run: hs auth set <provider>",
-      );
-    },
-  },
-  {
-    stage: "resolve",
-    name: "30-defaults",
-    async run(input, ctx) {
-      const provider = str(input.provider);
-      if (!provider || str(input.model)) return input;
-      const p = (await resolveOf(ctx).providers()).find((x) => x.name === provider);
-      const model = p ? (await p.provider.defaultModel()) || p.models?.[0] || "" : "";
-      return { ...input, model };
-    },
-  },
-];
+import { type AssistantTurn, HarnessError } from "../base/mod.ts";
+import { skillCatalog } from "../skills/mod.ts";
+import { type StageHook, stageHook } from "./stage.ts";
+import type { ToolCall } from "./turn_host.ts";
+import { str } from "./values.ts";
 
 /** Output text of an assistant turn. */
 function outputText(turn: AssistantTurn): string {
@@ -72,60 +21,59 @@ function outputText(turn: AssistantTurn): string {
 
 /** The loop's built-in hooks. */
 export const loopHooks: StageHook[] = [
-  {
+  stageHook({
     stage: "start",
     name: "10-init",
     run(input) {
       return Promise.resolve({ ...input, next_state: "assemble" });
     },
-  },
-  {
+  }),
+  stageHook({
     stage: "assemble",
     name: "10-messages",
     run(input, ctx) {
-      const t = turnOf(ctx);
+      const t = ctx.turn;
       t.session.refresh(false);
       return Promise.resolve({
         ...input,
         messages: t.adapter().buildMessages(t.session.messages()),
       });
     },
-  },
-  {
+  }),
+  stageHook({
     stage: "assemble",
     name: "20-tools",
     async run(input, ctx) {
-      const t = turnOf(ctx);
+      const t = ctx.turn;
       return { ...input, tools: t.adapter().buildTools(await t.toolSchemas()) };
     },
-  },
-  {
+  }),
+  stageHook({
     stage: "assemble",
     name: "30-prompts",
     async run(input, ctx) {
-      const t = turnOf(ctx);
+      const t = ctx.turn;
       const parts = (await t.systemParts()).filter((p) => p.trim() !== "");
       const notes = t.continuation.takeContext();
       if (notes.length) parts.push(notes.join("\n\n"));
       return { ...input, system: parts.join("\n\n"), next_state: "send" };
     },
-  },
-  {
+  }),
+  stageHook({
     stage: "assemble",
     name: "35-skills",
     async run(input, ctx) {
-      const { skillCatalog } = await import("../skills/skills.ts");
-      const block = skillCatalog(await turnOf(ctx).skills());
+      const block = skillCatalog(await ctx.turn.skills());
       if (!block) return input;
       const system = str(input.system);
       return { ...input, system: system ? `${system}\n\n${block}` : block };
     },
-  },
-  {
+  }),
+  stageHook({
     stage: "send",
     name: "10-send",
     async run(input, ctx) {
-      const t = turnOf(ctx);
+      const t = ctx.turn;
       const payload: Record<string, unknown> = { ...input, model: str(input.model) || t.model };
       delete payload.next_state;
       t.session.resetStream();
@@ -145,12 +93,12 @@ export const loopHooks: StageHook[] = [
       }
       return { ...(native as Record<string, unknown>), next_state: "receive" };
     },
-  },
-  {
+  }),
+  stageHook({
     stage: "receive",
     name: "10-save",
     run(input, ctx) {
-      const t = turnOf(ctx);
+      const t = ctx.turn;
       const native = { ...input };
       delete native.next_state;
       const turn = t.adapter().parseResponse(native);
@@ -176,12 +124,12 @@ export const loopHooks: StageHook[] = [
       }
       return Promise.resolve({ next_state: "done", output: outputText(turn), usage, model });
     },
-  },
-  {
+  }),
+  stageHook({
     stage: "tool_exec",
     name: "10-exec",
     async run(input, ctx) {
-      const t = turnOf(ctx);
+      const t = ctx.turn;
       // A gate before us may have answered the call itself (without running it).
       if (typeof input.call_id === "string" && "result" in input) {
         return { ...input, next_state: "tool_done" };
@@ -204,12 +152,12 @@ export const loopHooks: StageHook[] = [
         next_state: "tool_done",
       };
     },
-  },
-  {
+  }),
+  stageHook({
     stage: "tool_done",
     name: "10-save",
     run(input, ctx) {
-      const t = turnOf(ctx);
+      const t = ctx.turn;
       const result = typeof input.result === "string"
         ? input.result
         : JSON.stringify(input.result ?? "");
@@ -235,16 +183,16 @@ export const loopHooks: StageHook[] = [
       if (rest.length > 0) return Promise.resolve({ next_state: "tool_exec", tool_calls: rest });
       return Promise.resolve({ next_state: "assemble" });
     },
-  },
-  {
+  }),
+  stageHook({
     stage: "error",
     name: "10-display",
     run(input, ctx) {
-      const t = turnOf(ctx);
+      const t = ctx.turn;
       const msg = str(input.error) || "hook pipeline failed (see HARNESS_LOG)";
       t.session.streamEvent({ type: "error", message: msg });
       t.emit({ type: "error", message: msg });
       return Promise.resolve({ output: `error: ${msg}` });
     },
-  },
+  }),
 ];

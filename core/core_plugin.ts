@@ -4,8 +4,8 @@
  *
  * @module
  */
-import type { RuntimePlugin } from "../plugins/types.ts";
-import { loopHooks, resolveHooks } from "./builtin_hooks.ts";
+import type { RuntimePlugin } from "./plugins/mod.ts";
+import { loopHooks, resolveHooks } from "./loop/mod.ts";
 
 const SYSTEM_PROMPT = `You are an autonomous coding agent working in the user's terminal, in the
 directory given by your tools' working directory. Complete the task with your tools and answer

@@ -1,0 +1,99 @@
+/**
+ * The effect floor's flags: `--floor`, `--allow-*`, `--deny-*`, `--yes`,
+ * `--unsandboxed`, and the floor request they make.
+ *
+ * @module
+ */
+import type { Command } from "@commander-js/extra-typings";
+import {
+  type Effect,
+  EFFECTS,
+  type FloorRequest,
+  HarnessError,
+  parseConfig,
+  PRESETS,
+  terminalAsker,
+} from "../core/mod.ts";
+import type { CliContext } from "./context.ts";
+
+/** Floor flags as commander parses them. */
+export type FloorFlags = {
+  floor?: string;
+  allowRead?: string[];
+  allowWrite?: string[];
+  allowNet?: string[];
+  allowRun?: string[];
+  allowEnv?: string[];
+  denyRead?: string[];
+  denyWrite?: string[];
+  denyNet?: string[];
+  denyRun?: string[];
+  denyEnv?: string[];
+  yes?: boolean;
+  unsandboxed?: boolean;
+};
+
+const collect = (v: string, prev: string[] = []) => [
+  ...prev,
+  ...v.split(",").map((s) => s.trim()).filter(Boolean),
+];
+
+/** Adds the floor flags to a command. */
+export function addFloorFlags<A extends unknown[]>(cmd: Command<A>): Command<A, FloorFlags> {
+  let c = cmd.option(
+    "--floor <preset>",
+    "effect floor preset: read-only | workspace (default) | full",
+  ) as unknown as Command<A>;
+  for (const e of EFFECTS) {
+    c = c.option(`--allow-${e} <list>`, `let tools ${e} these (comma list, or all)`, collect)
+      .option(`--deny-${e} <list>`, `never let tools ${e} these`, collect) as unknown as Command<A>;
+  }
+  return c.option("--yes", "approve every permission prompt (headless)")
+    .option(
+      "--unsandboxed",
+      "run child processes without an OS sandbox when none is available (warns on every call)",
+    ) as unknown as Command<A, FloorFlags>;
+}
+
+function cap(e: Effect): "Read" | "Write" | "Net" | "Run" | "Env" {
+  return (e[0].toUpperCase() + e.slice(1)) as "Read" | "Write" | "Net" | "Run" | "Env";
+}
+
+/** The floor request of parsed flags (`interactive`: prompt for `ask` on this terminal). */
+export function floorRequestOf(
+  flags: FloorFlags,
+  cli: CliContext,
+  interactive: boolean,
+): FloorRequest {
+  let preset: FloorRequest["preset"];
+  if (flags.floor !== undefined) {
+    if (!(PRESETS as readonly string[]).includes(flags.floor)) {
+      throw new HarnessError(
+        `unknown floor preset "${flags.floor}"`,
+        `use one of: ${PRESETS.join(", ")}`,
+        2,
+      );
+    }
+    preset = flags.floor as FloorRequest["preset"];
+  }
+  const allow: Partial<Record<Effect, string[]>> = {};
+  const deny: Partial<Record<Effect, string[]>> = {};
+  for (const e of EFFECTS) {
+    const a = flags[`allow${cap(e)}`];
+    const d = flags[`deny${cap(e)}`];
+    if (a) allow[e] = a;
+    if (d) deny[e] = d;
+  }
+  const config = parseConfig(cli.env);
+  return {
+    preset: preset ?? config.floor,
+    allow: Object.fromEntries(
+      Object.entries(allow).map(([k, v]) => [k, v!.includes("all") ? "all" : v]),
+    ) as FloorRequest["allow"],
+    deny,
+    yes: flags.yes === true,
+    unsandboxed: flags.unsandboxed === true || config.unsandboxed,
+    asker: interactive ? terminalAsker : undefined,
+    warn: (line) => cli.stderr(line + "\n"),
+  };
+}

@@ -1,0 +1,56 @@
+/**
+ * `hs hooks [stage]`: the hooks of each stage, built-in and executable, in
+ * the order they run. An unknown stage exits 1.
+ *
+ * @module
+ */
+import type { Command } from "@commander-js/extra-typings";
+import type { HarnessCore } from "../core/mod.ts";
+import type { CliContext } from "./context.ts";
+import type { CommandContext } from "./command.ts";
+import { colorEnabled, styles } from "./render.ts";
+
+/** The stages the kernel knows (hooks.d may add custom ones). */
+export const KNOWN_STAGES = [
+  "resolve",
+  "start",
+  "assemble",
+  "send",
+  "receive",
+  "tool_exec",
+  "tool_done",
+  "done",
+  "error",
+  "auth-set",
+];
+
+/** Registers `hs hooks`. */
+export function register(program: Command, ctx: CommandContext): void {
+  program.command("hooks").description("list hooks per stage (built-in and executable)")
+    .argument("[stage]", "only this stage")
+    .option("--trust-workspace", "include this workspace's executables")
+    .action(async (stage, o) => {
+      await ctx.run(o, (h) => Promise.resolve(hooksCommand(h, stage, ctx.cli)));
+    });
+}
+
+function hooksCommand(h: HarnessCore, stage: string | undefined, cli: CliContext): number {
+  const snap = h.snapshot();
+  const stages = new Set([...KNOWN_STAGES, ...snap.hooks.keys()]);
+  if (stage && !stages.has(stage)) {
+    cli.stderr(`hs: unknown stage "${stage}"; known stages: ${[...stages].join(", ")}\n`);
+    return 1;
+  }
+  const st = styles(colorEnabled(cli.stdoutIsTerminal));
+  for (const s of stage ? [stage] : [...stages]) {
+    const names = new Map<string, string>();
+    for (const b of h.builtinHooks(s)) names.set(b.name, "built-in");
+    for (const [n, f] of snap.hooks.get(s) ?? []) names.set(n, f.path);
+    if (!stage && names.size === 0) continue;
+    cli.stdout(`${st.bold(s)}\n`);
+    for (const n of [...names.keys()].sort()) {
+      cli.stdout(`  ${n.padEnd(20)} ${st.dim(names.get(n)!)}\n`);
+    }
+  }
+  return 0;
+}

@@ -1,0 +1,63 @@
+/**
+ * The launcher process: answers `hs version` itself, otherwise runs `main.ts`
+ * under the computed grant with the terminal handed through, forwards
+ * termination signals and exits with the harness's status.
+ *
+ * Ctrl-C on a terminal reaches every process of the foreground group — the
+ * harness gets it directly — so the launcher forwards SIGINT only when it was
+ * not started from a terminal (the harness also merges duplicates).
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { VERSION, versionLine } from "../../core/base/mod.ts";
+import { computeGrant, grantFlags } from "./grant.ts";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url)).replace(/\/$/, "");
+
+/** The user's directory: `deno task` runs in the config's directory and sets INIT_CWD. */
+export function workspaceDir(): string {
+  return Deno.env.get("INIT_CWD") || Deno.cwd();
+}
+
+const SIGNALS: Record<string, number> = { SIGHUP: 1, SIGINT: 2, SIGTERM: 15, SIGKILL: 9 };
+
+/** Runs the launcher; resolves to the process exit code. */
+export async function runLauncher(args: string[]): Promise<number> {
+  if (args.length === 1 && ["version", "--version", "-v"].includes(args[0])) {
+    console.log(`hs ${versionLine(VERSION)}`);
+    return 0;
+  }
+  const cwd = workspaceDir();
+  const env = Deno.env.toObject();
+  const grant = computeGrant({ argv: args, env, cwd, root: ROOT });
+  const flags = grantFlags(grant);
+  if (env.HS_LAUNCH_DEBUG) {
+    console.error(`hs launch:\n  ${grant.notes.join("\n  ")}\n  ${flags.join("\n  ")}`);
+  }
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "--quiet", ...flags, join(ROOT, "main.ts"), ...args],
+    cwd,
+    env: { HS_LAUNCHED: "1" },
+    stdin: "inherit",
+    stdout: "inherit",
+    stderr: "inherit",
+  }).spawn();
+  const fromTerminal = Deno.stdin.isTerminal();
+  const forward = (sig: Deno.Signal) => () => {
+    if (sig === "SIGINT" && fromTerminal) return;
+    try {
+      child.kill(sig);
+    } catch { /* exited */ }
+  };
+  const listeners = (["SIGINT", "SIGTERM", "SIGHUP"] as const).map((sig) => {
+    const fn = forward(sig);
+    Deno.addSignalListener(sig, fn);
+    return [sig, fn] as const;
+  });
+  const status = await child.status;
+  for (const [sig, fn] of listeners) Deno.removeSignalListener(sig, fn);
+  if (status.signal) return 128 + (SIGNALS[status.signal] ?? 1);
+  return status.code;
+}

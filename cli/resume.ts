@@ -1,0 +1,29 @@
+/**
+ * `hs resume [message…]`: continue the latest session — the REPL on a
+ * terminal, or one message.
+ *
+ * @module
+ */
+import type { Command } from "@commander-js/extra-typings";
+import { HarnessError, listSessions, resolvePaths } from "../core/mod.ts";
+import type { CommandContext } from "./command.ts";
+import { agentCommand } from "./agent.ts";
+import { addAgentFlags } from "./flags.ts";
+import { runRepl } from "./repl.ts";
+
+/** Registers `hs resume`. */
+export function register(program: Command, ctx: CommandContext): void {
+  addAgentFlags(
+    program.command("resume").description("continue the latest session (REPL, or one message)")
+      .argument("[words...]", "a message to send"),
+  ).action(async (words, flags) => {
+    const latest = listSessions(resolvePaths(ctx.cli.env, ctx.cli.cwd).sessions)[0];
+    if (!latest) throw new HarnessError("no session to resume", "start one with: hs <message>");
+    if (words.length === 0 && ctx.cli.stdinIsTerminal) {
+      await ctx.run(
+        { ...flags, interactive: true },
+        (h) => runRepl(h, ctx.cli, { session: latest, ...flags }),
+      );
+    } else await agentCommand([latest, ...words], flags, ctx);
+  });
+}

@@ -1,0 +1,91 @@
+/**
+ * `hs session list | show <id> | dir [id]`: the sessions of this workspace
+ * (the nearest `.harness/sessions`, else `$HARNESS_HOME/sessions`).
+ *
+ * @module
+ */
+import type { Command } from "@commander-js/extra-typings";
+import { join } from "node:path";
+import { HarnessError, listSessions, resolvePaths, Session, statOrUndefined } from "../core/mod.ts";
+import type { CliContext } from "./context.ts";
+import type { CommandContext } from "./command.ts";
+import { colorEnabled, styles } from "./render.ts";
+
+/** Registers `hs session`. */
+export function register(program: Command, ctx: CommandContext): void {
+  const cli = ctx.cli;
+  const sessions = () => resolvePaths(cli.env, cli.cwd).sessions;
+  const session = program.command("session").description("list and inspect sessions");
+  session.command("list").description("list sessions, newest first")
+    .option("-n, --limit <n>", "how many", "20")
+    .action((o) => {
+      ctx.done(sessionList(sessions(), Number.parseInt(o.limit, 10) || 20, cli));
+    });
+  session.command("show").description("print a session's messages").argument("<id>")
+    .action((id) => {
+      ctx.done(sessionShow(sessionDir(sessions(), id), cli));
+    });
+  session.command("dir").description("print a session's directory (latest by default)")
+    .argument("[id]")
+    .action((id) => {
+      const sid = id ?? listSessions(sessions())[0];
+      if (!sid) throw new HarnessError("no sessions yet", "start one with: hs <message>");
+      cli.stdout(sessionDir(sessions(), sid) + "\n");
+      ctx.done(0);
+    });
+}
+
+/** A session's directory from an id or a path; a HarnessError when there is none. */
+function sessionDir(sessionsDir: string, id: string): string {
+  const dir = id.includes("/") ? id : join(sessionsDir, id);
+  if (!statOrUndefined(join(dir, "session.conf"))) {
+    throw new HarnessError(
+      `no session "${id}" in ${sessionsDir}`,
+      "list them with: hs session list",
+    );
+  }
+  return dir;
+}
+
+function sessionList(dir: string, limit: number, cli: CliContext): number {
+  const ids = listSessions(dir).slice(0, limit);
+  for (const id of ids) {
+    try {
+      const s = Session.open(join(dir, id));
+      const m = s.messages().find((x) => x.role === "user");
+      const first = m && m.role === "user" ? m.text.split("\n")[0].slice(0, 60) : "";
+      cli.stdout(
+        `${id}  ${String(s.count).padStart(4)} msgs  ${s.conf.provider || "-"}  ${first}\n`,
+      );
+    } catch {
+      cli.stdout(`${id}  (unreadable)\n`);
+    }
+  }
+  if (ids.length === 0) cli.stdout(`no sessions in ${dir}\n`);
+  return 0;
+}
+
+function sessionShow(dir: string, cli: CliContext): number {
+  const s = Session.open(dir);
+  const st = styles(colorEnabled(cli.stdoutIsTerminal));
+  cli.stdout(
+    st.dim(
+      `session ${s.id}  provider=${s.conf.provider} model=${s.conf.model} cwd=${s.conf.cwd}\n`,
+    ),
+  );
+  for (const m of s.messages()) {
+    if (m.role === "user") cli.stdout(`\n${st.bold("user")}\n${m.text}\n`);
+    else if (m.role === "assistant") {
+      cli.stdout(`\n${st.bold("assistant")}\n`);
+      for (const b of m.blocks) {
+        if (b.type === "text") cli.stdout(b.text + "\n");
+        else if (b.type === "thinking") cli.stdout(st.dim(`thinking: ${b.text}\n`));
+        else cli.stdout(`${st.cyan("●")} ${b.name} ${st.dim(JSON.stringify(b.input))}\n`);
+      }
+    } else {
+      const mark = m.error ? st.red("✗") : st.green("✓");
+      cli.stdout(`${mark} ${st.dim(m.text.split("\n").slice(0, 3).join("\n  "))}\n`);
+    }
+  }
+  return 0;
+}

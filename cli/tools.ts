@@ -1,0 +1,48 @@
+/**
+ * `hs tools`: the tools the model can call — registered ones and the
+ * workspace's executables — with who owns each, and the rejected ones.
+ *
+ * @module
+ */
+import type { Command } from "@commander-js/extra-typings";
+import { type HarnessCore, ownerLabel } from "../core/mod.ts";
+import type { CliContext } from "./context.ts";
+import type { CommandContext } from "./command.ts";
+import { colorEnabled, styles } from "./render.ts";
+
+/** Registers `hs tools`. */
+export function register(program: Command, ctx: CommandContext): void {
+  program.command("tools").description("list the tools the model can call, and rejected ones")
+    .option("--trust-workspace", "include this workspace's executables")
+    .action(async (o) => {
+      await ctx.run(o, (h) => toolsCommand(h, ctx.cli));
+    });
+}
+
+async function toolsCommand(h: HarnessCore, cli: CliContext): Promise<number> {
+  const st = styles(colorEnabled(cli.stdoutIsTerminal));
+  const { tools, problems } = await h.executableToolSchemas();
+  const rows: [string, string, string][] = [];
+  for (const e of h.registries.tools.entries()) {
+    if (tools.has(e.key)) continue;
+    rows.push([
+      e.key,
+      (e.value.describe ?? e.value.description).split("\n")[0],
+      ownerLabel(e.owner),
+    ]);
+  }
+  for (const [name, t] of tools) {
+    rows.push([
+      name,
+      await h.execTools.describe(t.path) || t.schema.description.split("\n")[0],
+      t.path,
+    ]);
+  }
+  rows.sort((a, b) => (a[0] < b[0] ? -1 : 1));
+  for (const [n, d, o] of rows) cli.stdout(`${st.bold(n.padEnd(16))} ${d}\n${st.dim(`  ${o}`)}\n`);
+  for (const p of problems) cli.stdout(st.yellow(`rejected ${p.path}: ${p.reason}\n`));
+  for (const s of h.snapshot().skipped) {
+    if (s.path.includes("/tools/")) cli.stdout(st.yellow(`ignored ${s.path}: ${s.reason}\n`));
+  }
+  return 0;
+}

@@ -1,0 +1,35 @@
+/**
+ * `hs trust [path] [--list]`: trust a workspace's `.harness/` sources (stored
+ * in `$HARNESS_HOME/trust.json` with the fingerprints of their control files).
+ *
+ * @module
+ */
+import type { Command } from "@commander-js/extra-typings";
+import { resolve } from "node:path";
+import { resolvePaths, TrustStore, walkHarnessDirs } from "../core/mod.ts";
+import type { CommandContext } from "./command.ts";
+
+/** Registers `hs trust`. */
+export function register(program: Command, ctx: CommandContext): void {
+  const cli = ctx.cli;
+  program.command("trust").description(
+    "trust a workspace's .harness/ executables (stored in HARNESS_HOME)",
+  )
+    .argument("[path]", "workspace directory", ".")
+    .option("--list", "list trusted workspaces")
+    .action(async (path, o) => {
+      const target = resolve(cli.cwd, path);
+      const home = resolvePaths(cli.env, cli.cwd).home;
+      const store = new TrustStore(home);
+      if (o.list) {
+        for (const t of store.list()) cli.stdout(t + "\n");
+        return ctx.done(0);
+      }
+      const dirs = walkHarnessDirs(target, home).filter((d) => d.kind === "project")
+        .map((d) => d.dir);
+      const workspaces = dirs.length ? dirs.map((d) => d.replace(/\/\.harness$/, "")) : [target];
+      await store.trust(workspaces, dirs);
+      for (const w of workspaces) cli.stdout(`trusted ${w}\n`);
+      ctx.done(0);
+    });
+}

@@ -1,0 +1,39 @@
+/**
+ * The harness log (`$HARNESS_LOG`): plugin stderr, skipped sources, hook
+ * failures. Lines only; never model output, never credentials.
+ *
+ * @module
+ */
+
+/** A line sink with an optional close. */
+export type LogSink = ((line: string) => void) & { close?(): void };
+
+/**
+ * Appends lines to a file, opened on the first line (so a run that logs
+ * nothing creates nothing). A log that cannot be written is dropped silently:
+ * logging never fails a run.
+ */
+export function fileLog(path: string): LogSink & { close(): void } {
+  let file: Deno.FsFile | undefined;
+  let failed = false;
+  const enc = new TextEncoder();
+  const write = (line: string) => {
+    if (failed) return;
+    try {
+      if (!file) {
+        const dir = path.slice(0, path.lastIndexOf("/"));
+        if (dir) Deno.mkdirSync(dir, { recursive: true });
+        file = Deno.openSync(path, { append: true, create: true, mode: 0o600 });
+      }
+      file.writeSync(enc.encode(line.endsWith("\n") ? line : line + "\n"));
+    } catch {
+      failed = true;
+    }
+  };
+  return Object.assign(write, {
+    close() {
+      file?.close();
+      file = undefined;
+    },
+  });
+}

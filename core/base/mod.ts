@@ -1,0 +1,15 @@
+/**
+ * The kernel's foundation: shared types, errors, settings, paths, the log
+ * and small file and text helpers. Every other core folder builds on it; it
+ * imports nothing of the harness.
+ *
+ * @module
+ */
+export * from "./types.ts";
+export * from "./errors.ts";
+export * from "./paths.ts";
+export * from "./log.ts";
+export * from "./kv.ts";
+export * from "./fsutil.ts";
+export { VERSION } from "./version.ts";
+export { REVISION, versionLine } from "./build_info.ts";

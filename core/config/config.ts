@@ -1,0 +1,145 @@
+/**
+ * The `HARNESS_*` settings, parsed once from the environment into a typed
+ * object that is injected wherever a setting is needed (no other module reads
+ * these variables). A malformed value is an error that names the variable;
+ * an empty one counts as unset.
+ *
+ * @module
+ */
+import { z } from "zod";
+import { HarnessError } from "../base/mod.ts";
+
+/** Effect floor presets (`--floor`, `HARNESS_FLOOR`, `floor.json` `preset`). */
+export const FLOOR_PRESETS = ["read-only", "workspace", "full"] as const;
+
+/** Settings of one harness, from `HARNESS_*` variables. */
+export interface HarnessConfig {
+  /** `HARNESS_PROVIDER`: the provider to use ("" = resolve). */
+  provider: string;
+  /** `HARNESS_MODEL`: the model to use ("" = the provider's default). */
+  model: string;
+  /** `HARNESS_MAX_TURNS`: model requests per turn before the loop stops (default 100). */
+  maxTurns: number;
+  /** `HARNESS_HOOK_TIMEOUT` (seconds): one executable hook's limit (default 60 s). */
+  hookTimeoutMs: number;
+  /** `HARNESS_EXEC_TIMEOUT` (seconds): one executable tool `--exec` (default 600 s). */
+  execTimeoutMs: number;
+  /** `HARNESS_TOOL_TIMEOUT` (seconds): default timeout of the `bash` tool (default 120 s). */
+  toolTimeoutMs: number;
+  /** `HARNESS_READ_LIMIT`: lines `read_file` returns without offset/limit (default 2000). */
+  readLimit: number;
+  /** `HARNESS_PROVIDER_TIMEOUT` (seconds): one executable provider request (default 600 s). */
+  providerTimeoutMs: number;
+  /** `HARNESS_RETRY_BASE_MS`: base delay of provider retries (tests shorten it). */
+  retryBaseMs?: number;
+  /** `HARNESS_FLOOR`: the effect floor preset when no flag gives one. */
+  floor?: typeof FLOOR_PRESETS[number];
+  /** `HARNESS_UNSANDBOXED=1`: run children unconfined when no OS sandbox exists. */
+  unsandboxed: boolean;
+  /** `HARNESS_BWRAP`: the bubblewrap binary (a missing path simulates its absence). */
+  bwrap?: string;
+  /** False when `HARNESS_NO_TRUST_PROMPT` is set (never ask to trust a workspace). */
+  trustPrompt: boolean;
+  /**
+   * The user's other `HARNESS_*` variables (`HARNESS_APPROVE_TOOLS`, `HARNESS_THINKING`, …):
+   * handed to hooks, tools, providers and commands unchanged.
+   */
+  passThrough: Record<string, string>;
+}
+
+/** Variables the harness sets itself for its children (PROTOCOLS "Environment"). */
+export const CHILD_VARS: readonly string[] = [
+  "HARNESS_ROOT",
+  "HARNESS_HOME",
+  "HARNESS_SESSIONS",
+  "HARNESS_SESSION",
+  "HARNESS_STAGE",
+  "HARNESS_PROVIDER",
+  "HARNESS_MODEL",
+  "HARNESS_MAX_TURNS",
+  "HARNESS_LOG",
+  "HARNESS_SOURCES",
+  "HARNESS_VERSION",
+  "HARNESS_CWD",
+];
+
+const seconds = (fallback: number) =>
+  z.string().transform((s, ctx) => {
+    const n = Number(s);
+    if (!Number.isFinite(n) || n <= 0) {
+      ctx.addIssue({ code: "custom", message: "must be a positive number of seconds" });
+      return z.NEVER;
+    }
+    return n * 1000;
+  }).optional().transform((v) => v ?? fallback * 1000);
+
+const count = (fallback: number) =>
+  z.string().regex(/^\d+$/, "must be a positive whole number").transform(Number)
+    .refine((n) => n > 0, "must be a positive whole number").optional()
+    .transform((v) => v ?? fallback);
+
+const settingsSchema = z.object({
+  HARNESS_PROVIDER: z.string().optional().transform((v) => v ?? ""),
+  HARNESS_MODEL: z.string().optional().transform((v) => v ?? ""),
+  HARNESS_MAX_TURNS: count(100),
+  HARNESS_HOOK_TIMEOUT: seconds(60),
+  HARNESS_EXEC_TIMEOUT: seconds(600),
+  HARNESS_TOOL_TIMEOUT: seconds(120),
+  HARNESS_READ_LIMIT: count(2000),
+  HARNESS_PROVIDER_TIMEOUT: seconds(600),
+  HARNESS_RETRY_BASE_MS: z.string().regex(/^\d+$/, "must be a whole number of milliseconds")
+    .transform(Number).optional(),
+  HARNESS_FLOOR: z.enum(FLOOR_PRESETS, { error: `must be one of ${FLOOR_PRESETS.join(", ")}` })
+    .optional(),
+  HARNESS_UNSANDBOXED: z.string().optional(),
+  HARNESS_BWRAP: z.string().optional(),
+  HARNESS_NO_TRUST_PROMPT: z.string().optional(),
+});
+
+/** Variables read by {@link parseConfig} (or resolved into paths), not passed through. */
+const READ = new Set([
+  ...Object.keys(settingsSchema.shape),
+  "HARNESS_HOME",
+  "HARNESS_SESSIONS",
+  "HARNESS_LOG",
+  ...CHILD_VARS,
+]);
+
+/** Parses the `HARNESS_*` variables of an environment. Throws a HarnessError naming a bad one. */
+export function parseConfig(env: Record<string, string | undefined>): HarnessConfig {
+  const present: Record<string, string> = {};
+  for (const key of Object.keys(settingsSchema.shape)) {
+    const v = env[key];
+    if (v !== undefined && v !== "") present[key] = v;
+  }
+  const r = settingsSchema.safeParse(present);
+  if (!r.success) {
+    const issue = r.error.issues[0];
+    const name = String(issue.path[0]);
+    throw new HarnessError(
+      `${name}=${JSON.stringify(present[name] ?? "")}: ${issue.message}`,
+      `fix or unset ${name} (see docs/cli.md "Environment")`,
+    );
+  }
+  const s = r.data;
+  const passThrough: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) {
+    if (v !== undefined && k.startsWith("HARNESS_") && !READ.has(k)) passThrough[k] = v;
+  }
+  return {
+    provider: s.HARNESS_PROVIDER,
+    model: s.HARNESS_MODEL,
+    maxTurns: s.HARNESS_MAX_TURNS,
+    hookTimeoutMs: s.HARNESS_HOOK_TIMEOUT,
+    execTimeoutMs: s.HARNESS_EXEC_TIMEOUT,
+    toolTimeoutMs: s.HARNESS_TOOL_TIMEOUT,
+    readLimit: s.HARNESS_READ_LIMIT,
+    providerTimeoutMs: s.HARNESS_PROVIDER_TIMEOUT,
+    retryBaseMs: s.HARNESS_RETRY_BASE_MS,
+    floor: s.HARNESS_FLOOR,
+    unsandboxed: s.HARNESS_UNSANDBOXED === "1",
+    bwrap: s.HARNESS_BWRAP,
+    trustPrompt: s.HARNESS_NO_TRUST_PROMPT === undefined,
+    passThrough,
+  };
+}

@@ -1,0 +1,146 @@
+/**
+ * The contract of a stage hook implemented in-process (the built-in hooks
+ * are these; runtime plugins register more with `ctx.hooks.register`). Each
+ * stage family hands its hooks a typed context: the `resolve` stage its
+ * provider listing, the turn stages the running {@link TurnApi}, `auth-set`
+ * the provider being stored.
+ *
+ * @module
+ */
+import type {
+  HarnessEvent,
+  ModelProvider,
+  ProtocolAdapter,
+  SkillInfo,
+  ToolSchema,
+  Usage,
+} from "../base/mod.ts";
+import type { ProviderInfo } from "../providers/mod.ts";
+import type { Session } from "../session/mod.ts";
+import type { Continuation } from "./continuation.ts";
+
+/** A tool call from the model. */
+export interface ToolCall {
+  id: string;
+  name: string;
+  input: unknown;
+}
+
+/** The services of a running turn (what the built-in hooks of the turn stages use). */
+export interface TurnApi {
+  readonly session: Session;
+  readonly provider: string;
+  readonly model: string;
+  readonly signal: AbortSignal;
+  readonly continuation: Continuation;
+  /** Protocol adapter of the active provider. */
+  adapter(): ProtocolAdapter;
+  /** The active model provider. */
+  modelProvider(): ModelProvider;
+  emit(event: HarnessEvent): void;
+  /** Tool schemas for this round, stable order. */
+  toolSchemas(): Promise<ToolSchema[]>;
+  /** Runs one tool call through the effect seam. */
+  executeTool(call: ToolCall): Promise<{ result: string; error: boolean }>;
+  /** System prompt parts in order (built-in sections, AGENTS.md, prompts/*.md). */
+  systemParts(): Promise<string[]>;
+  skills(): Promise<SkillInfo[]>;
+  /** Reports a result that did not come from executeTool (a gate answered the call). */
+  noteResult(call: ToolCall, result: string, error: boolean): void;
+  /** Adds a model request's usage to the turn's total. */
+  noteUsage(usage: Usage): void;
+}
+
+/** The services of the `resolve` stage. */
+export interface ResolveApi {
+  providers(): Promise<ProviderInfo[]>;
+  /** provider/model from the most local settings.conf. */
+  settings(): { provider?: string; model?: string };
+}
+
+/** What a `resolve` hook reaches. */
+export interface ResolveContext {
+  readonly kind: "resolve";
+  readonly signal: AbortSignal;
+  /** The providers and settings resolution chooses from. */
+  readonly resolve: ResolveApi;
+}
+
+/** What a hook of a turn stage (start … done, error, and custom stages) reaches. */
+export interface TurnContext {
+  readonly kind: "turn";
+  readonly signal: AbortSignal;
+  /** The running turn's services. */
+  readonly turn: TurnApi;
+}
+
+/** What an `auth-set` hook reaches. */
+export interface AuthSetContext {
+  readonly kind: "auth-set";
+  readonly signal: AbortSignal;
+  /** The provider whose credential is being stored (`HARNESS_AUTH_PROVIDER`). */
+  readonly provider: string;
+}
+
+/** Any stage context. */
+export type StageContext = ResolveContext | TurnContext | AuthSetContext;
+
+/** The stages of a turn whose built-in hooks the kernel ships. */
+export type TurnStage =
+  | "start"
+  | "assemble"
+  | "send"
+  | "receive"
+  | "tool_exec"
+  | "tool_done"
+  | "done"
+  | "error";
+
+/**
+ * The context of stage `S`: `resolve` and `auth-set` have their own; every other stage
+ * (custom ones included) is a turn's. For an unknown stage (`string`) it is any context.
+ */
+export type ContextOf<S extends string> = string extends S ? StageContext
+  : S extends "resolve" ? ResolveContext
+  : S extends "auth-set" ? AuthSetContext
+  : TurnContext;
+
+/** A stage hook as the registry holds it: any stage, any context (narrow on `ctx.kind`). */
+export interface StageHook {
+  /** Stage name, e.g. "assemble". */
+  stage: string;
+  /** Basename, e.g. "10-messages": a same-basename executable replaces it. */
+  name: string;
+  /** Receives the chain's current JSON; returns the next JSON. Throwing aborts the chain. */
+  run(input: Record<string, unknown>, ctx: StageContext): Promise<Record<string, unknown>>;
+}
+
+/** A stage hook whose context is typed by its stage (see {@link stageHook}). */
+export interface TypedStageHook<S extends string> {
+  stage: S;
+  name: string;
+  run(input: Record<string, unknown>, ctx: ContextOf<S>): Promise<Record<string, unknown>>;
+}
+
+/** The context kind stage `stage` runs with. */
+export function contextKind(stage: string): StageContext["kind"] {
+  return stage === "resolve" ? "resolve" : stage === "auth-set" ? "auth-set" : "turn";
+}
+
+/**
+ * Declares a stage hook with its context typed by its stage. The kernel always pairs a
+ * stage with its context kind; the check here makes a mismatch an error, not a wrong cast.
+ */
+export function stageHook<S extends string>(hook: TypedStageHook<S>): StageHook {
+  const kind = contextKind(hook.stage);
+  return {
+    stage: hook.stage,
+    name: hook.name,
+    run(input, ctx) {
+      if (ctx.kind !== kind) {
+        throw new Error(`hook ${hook.stage}/${hook.name} was given a ${ctx.kind} context`);
+      }
+      return hook.run(input, ctx as ContextOf<S>);
+    },
+  };
+}

@@ -1,0 +1,109 @@
+/**
+ * The user's plugin file, `$HARNESS_HOME/plugins.json` (seed 002 "Charger et
+ * configurer"): `runtimePlugins` entries with an `id`, an absolute `module`
+ * path, `enabled`, `required` and `config`. Only the user's home is read —
+ * project configuration can never add or reconfigure runtime plugins.
+ *
+ * Entries may also declare the `permissions` their plugin needs beyond the
+ * workspace and the harness home (read/write paths, net hosts, run binaries):
+ * the launcher (`deno task hs`) grants them to the process.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { z } from "zod";
+import { HarnessError, readTextOrUndefined } from "../base/mod.ts";
+import type { RuntimePluginEntry } from "./types.ts";
+
+/** Extra process permissions a plugin entry declares (granted by the launcher). */
+export interface PluginPermissions {
+  read?: string[];
+  write?: string[];
+  net?: string[];
+  run?: string[];
+}
+
+const permissionsSchema: z.ZodType<PluginPermissions> = z.object({
+  read: z.array(z.string()).optional(),
+  write: z.array(z.string()).optional(),
+  net: z.array(z.string()).optional(),
+  run: z.array(z.string()).optional(),
+}).strict();
+
+const entrySchema = z.object({
+  id: z.string({ error: 'needs an "id"' }).min(1, 'needs an "id"'),
+  module: z.string().refine((m) => m.startsWith("/"), "module must be an absolute path")
+    .optional(),
+  enabled: z.boolean().optional(),
+  required: z.boolean().optional(),
+  config: z.unknown().optional(),
+  permissions: permissionsSchema.optional(),
+}).strict();
+
+const fileSchema = z.object({
+  runtimePlugins: z.array(entrySchema, { error: '"runtimePlugins" must be a list' }).optional(),
+}).passthrough();
+
+/** The path of the user's plugin file. */
+export function pluginsFile(home: string): string {
+  return join(home, "plugins.json");
+}
+
+/** Entries of `$HARNESS_HOME/plugins.json` ([] when absent). Throws a HarnessError when invalid. */
+export function readUserPlugins(home: string): RuntimePluginEntry[] {
+  const path = pluginsFile(home);
+  const text = readTextOrUndefined(path);
+  if (text === undefined) return [];
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    throw new HarnessError(`${path} is not valid JSON`, "fix the file or remove it");
+  }
+  const r = fileSchema.safeParse(data);
+  if (!r.success) {
+    const issue = r.error.issues[0];
+    const where = issue.path.length
+      ? issue.path.map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`)).join("")
+        .replace(/^\./, "")
+      : "(top)";
+    throw new HarnessError(`${path}: ${where}: ${issue.message}`, "see docs/plugins.md");
+  }
+  return (r.data.runtimePlugins ?? []).map((e) => ({
+    id: e.id,
+    enabled: e.enabled,
+    required: e.required,
+    config: e.config,
+    // pathToFileURL escapes `#`, `%` and spaces (a raw `file://` + path would not).
+    module: e.module ? pathToFileURL(e.module).href : undefined,
+  }));
+}
+
+/** Inline entries first; a configured entry with the same id configures or disables it. */
+export function mergePluginEntries(
+  inline: RuntimePluginEntry[],
+  configured: RuntimePluginEntry[],
+): RuntimePluginEntry[] {
+  const out = inline.map((e) => ({ ...e }));
+  const ids = new Set<string>();
+  for (const c of configured) {
+    if (ids.has(c.id!)) {
+      throw new HarnessError(`plugins.json lists "${c.id}" twice`, "remove the duplicate");
+    }
+    ids.add(c.id!);
+    const same = out.find((e) => (e.plugin?.id ?? e.id) === c.id);
+    if (same) {
+      if (c.module) {
+        throw new HarnessError(
+          `plugins.json entry "${c.id}" cannot replace the implementation of an inline plugin`,
+          "remove its module field to configure it, or use another id",
+        );
+      }
+      if (c.enabled !== undefined) same.enabled = c.enabled;
+      if (c.required !== undefined) same.required = c.required;
+      if (c.config !== undefined) same.config = c.config;
+    } else out.push(c);
+  }
+  return out;
+}

@@ -1,0 +1,11 @@
+/**
+ * Runtime plugins (seed 002): the contract, the PluginHost with its owned
+ * registries, the audit bus, and the user's `plugins.json`.
+ *
+ * @module
+ */
+export * from "./types.ts";
+export * from "./host.ts";
+export * from "./registry.ts";
+export * from "./audit.ts";
+export * from "./config.ts";

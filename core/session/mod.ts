@@ -1,0 +1,7 @@
+/**
+ * Sessions as files (PROTOCOLS "Sessions"): `session.conf`, one markdown
+ * file per message, `.stream` events; atomic writes and an in-memory index.
+ *
+ * @module
+ */
+export * from "./session.ts";

@@ -1,0 +1,8 @@
+/**
+ * Workspace trust: which project `.harness/` directories may run code, and
+ * the fingerprints of their control files.
+ *
+ * @module
+ */
+export * from "./trust.ts";
+export * from "./control.ts";
