@@ -9,7 +9,7 @@ import { dispatch } from "./program.ts";
 
 export { type CliContext, writeAllSync } from "./context.ts";
 export { buildProgram, BUILTIN_COMMANDS } from "./program.ts";
-export { permissionError, reportError } from "./errors.ts";
+export { reportError } from "./errors.ts";
 
 /** Parses argv and runs; resolves to the exit code (errors are printed, never thrown). */
 export async function runCli(argv: string[], cli: CliContext): Promise<number> {

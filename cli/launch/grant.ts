@@ -118,8 +118,12 @@ export function computeGrant(input: GrantInput): Grant {
   const userHome = env.HOME ?? "/";
   const places = { cwd, home: paths.home, userHome };
   const notes: string[] = [];
-  const read = new Set<string>([root, paths.home, cwd, paths.sessions, dirname(paths.log)]);
-  const write = new Set<string>([paths.home, cwd, paths.sessions, dirname(paths.log)]);
+  // the log file itself (its directory only when it must still be created)
+  const logPlace = statOrUndefined(dirname(paths.log))?.isDirectory
+    ? paths.log
+    : dirname(paths.log);
+  const read = new Set<string>([root, paths.home, cwd, paths.sessions, logPlace]);
+  const write = new Set<string>([paths.home, cwd, paths.sessions, logPlace]);
   const hosts = new Set<string>();
   const run = new Set<string>();
   let full = flagValue(argv, "--floor") === "full" ||

@@ -35,8 +35,44 @@ export class ProviderError extends HarnessError {
   }
 }
 
-/** Message of any thrown value, without stack. */
+const DENO_PERMISSION = /Requires (\w+) access to "?([^",]+?)"?(?:,|$)/;
+const HS_FLAG: Record<string, string> = {
+  read: "--allow-read",
+  write: "--allow-write",
+  net: "--allow-net",
+  run: "--allow-run",
+};
+
+/**
+ * A permission this process was not given (a run narrowed by the launcher), in hs's
+ * words with the hs flag that grants it — never Deno's "run again with the --allow-* flag".
+ * Undefined when `err` is not a permission error.
+ */
+export function permissionDenied(err: unknown): HarnessError | undefined {
+  if (!(err instanceof Deno.errors.NotCapable || err instanceof Deno.errors.PermissionDenied)) {
+    return undefined;
+  }
+  const m = DENO_PERMISSION.exec((err as Error).message);
+  if (!m) {
+    return new HarnessError(
+      "this run was not given a permission it needs",
+      "run with --floor full, or see docs/security.md (the launcher's grant)",
+    );
+  }
+  const [, kind, what] = m;
+  const flag = HS_FLAG[kind];
+  return new HarnessError(
+    `this run may not ${kind === "net" ? "reach" : kind} ${what}`,
+    flag
+      ? `allow it: hs ${flag} ${what} …, or declare it in plugins.json "permissions" / floor.json`
+      : "run with --floor full",
+  );
+}
+
+/** Message of any thrown value, without stack (permission errors in hs's words). */
 export function errorMessage(err: unknown): string {
+  const denied = permissionDenied(err);
+  if (denied) return `${denied.message} (${denied.hint})`;
   if (err instanceof Error) return err.message;
   return String(err);
 }

@@ -21,9 +21,16 @@ export function fileLog(path: string): LogSink & { close(): void } {
     if (failed) return;
     try {
       if (!file) {
-        const dir = path.slice(0, path.lastIndexOf("/"));
-        if (dir) Deno.mkdirSync(dir, { recursive: true });
-        file = Deno.openSync(path, { append: true, create: true, mode: 0o600 });
+        const open = () => Deno.openSync(path, { append: true, create: true, mode: 0o600 });
+        try {
+          file = open();
+        } catch (err) {
+          // a narrowed process may hold the log file but not its directory: mkdir only if needed
+          if (!(err instanceof Deno.errors.NotFound)) throw err;
+          const dir = path.slice(0, path.lastIndexOf("/"));
+          if (dir) Deno.mkdirSync(dir, { recursive: true });
+          file = open();
+        }
       }
       file.writeSync(enc.encode(line.endsWith("\n") ? line : line + "\n"));
     } catch {

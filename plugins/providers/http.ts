@@ -7,6 +7,7 @@
  */
 import {
   type Endpoint,
+  permissionDenied,
   type ProtocolAdapter,
   ProviderError,
   type SendOptions,
@@ -171,6 +172,14 @@ export class Exchange {
         { hint: "raise timeout= in the provider's .conf", retryable: true },
       );
     }
+    const denied = permissionDenied(err);
+    if (denied) {
+      // not a network failure: retrying cannot help
+      return new ProviderError(`${name}: ${denied.message}`, {
+        hint: denied.hint,
+        retryable: false,
+      });
+    }
     const msg = scrub(err instanceof Error ? err.message : String(err), this.#endpoint.apiKey);
     if (phase === "reading the stream") {
       return new ProviderError(
@@ -212,7 +221,10 @@ export class Exchange {
         this.#disarm();
         const e = this.failure(err, `connection to ${origin}`);
         const timedOut = this.#ac.signal.aborted;
-        if (timedOut || this.#options.signal.aborted || attempt >= this.#retry.maxAttempts) throw e;
+        if (
+          !e.retryable || timedOut || this.#options.signal.aborted ||
+          attempt >= this.#retry.maxAttempts
+        ) throw e;
         await this.#backoff(attempt, undefined, e.message);
         continue;
       }

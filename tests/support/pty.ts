@@ -29,8 +29,9 @@ def expect(pat, timeout=60):
     i = buf.index(pat.encode()) + len(pat)
     buf = buf[i:]
 for pat, send in steps:
-    expect(pat)
-    if send: os.write(fd, send.encode())
+    if pat: expect(pat)
+    if send.startswith("WAIT:"): time.sleep(int(send[5:]) / 1000)
+    elif send: os.write(fd, send.encode())
 _, status = os.waitpid(pid, 0)
 while True:
     try:
@@ -43,12 +44,15 @@ sys.stdout.write(seen.decode(errors="replace"))
 print("\\nEXIT", os.waitstatus_to_exitcode(status))
 `;
 
-/** Runs `argv` in a pty; each step waits for its text (60 s at most), then sends its input. */
+/**
+ * Runs `argv` in a pty; each step waits for its text (60 s at most; "" waits for nothing),
+ * then sends its input (`WAIT:<ms>` sleeps instead).
+ */
 export async function runInPty(
   argv: string[],
   steps: [expect: string, send: string][],
   opts: { cwd: string; env: Record<string, string> },
-): Promise<{ code: number; text: string }> {
+): Promise<{ code: number; text: string; exit?: number }> {
   const out = await new Deno.Command("python3", {
     args: ["-c", DRIVER, JSON.stringify(argv), JSON.stringify(steps)],
     cwd: opts.cwd,
@@ -58,5 +62,6 @@ export async function runInPty(
     stderr: "piped",
   }).output();
   const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
-  return { code: out.code, text };
+  const exit = /\nEXIT (-?\d+)\n?$/.exec(text.trimEnd() + "\n");
+  return { code: out.code, text, exit: exit ? Number(exit[1]) : undefined };
 }
