@@ -19,6 +19,7 @@ import {
 } from "./types.ts";
 import { SchemeError, schemeError, SchemeLimitError } from "./errors.ts";
 import {
+  alloc,
   apply,
   applyTail,
   Capture,
@@ -46,7 +47,8 @@ import {
   Special,
   VarBinding,
 } from "./syntax.ts";
-import { makeSyntaxRules, stripAll } from "./syntax_rules.ts";
+import { makeSyntaxRules } from "./syntax_rules.ts";
+import { codeItems, freezeLiteral, stripAll } from "./literals.ts";
 import { fastIf, fastIf1, fastOp, isFastOp, isFastTest1, type Shape } from "./fastops.ts";
 import { callErr, callNode, primCallNode, unbound } from "./calls.ts";
 
@@ -106,13 +108,13 @@ export function locOf(form: unknown): Loc | undefined {
 }
 
 function listItems(x: unknown, form: unknown): unknown[] {
-  const out: unknown[] = [];
-  while (x instanceof Pair) {
-    out.push(x.car);
-    x = x.cdr;
+  try {
+    return codeItems(x, form);
+  } catch (e) {
+    const p = e instanceof SchemeError ? e.payload as any : null;
+    if (p && p.loc === undefined) p.loc = locOf(form) ?? curLoc;
+    throw e;
   }
-  if (x !== NIL) syntaxErr("bad syntax (improper list)", form);
-  return out;
 }
 
 /** Compiles expression `x` in `block`. */
@@ -122,6 +124,9 @@ export function compile(x: unknown, block: Block, tail: boolean, ctx: Ctx): Node
     if (++ctx.depth > 1500) {
       throw new SchemeLimitError("depth", "expression nesting too deep");
     }
+    // compiling is work and memory too: a macro that doubles its output must meet the limits
+    if (--R.tick < 0) tickCheck();
+    alloc(COMPILED_NODE_CELLS);
     const saved = curLoc;
     curLoc = locations.get(x) ?? curLoc;
     try {
@@ -132,9 +137,12 @@ export function compile(x: unknown, block: Block, tail: boolean, ctx: Ctx): Node
     }
   }
   if (x === NIL) syntaxErr("bad syntax: empty combination ()", x);
-  const v = x;
+  const v = Array.isArray(x) || x instanceof Uint8Array ? freezeLiteral(stripAll(x)) : x;
   return () => v;
 }
+
+/** Cells charged per compiled form (a node is a few closures and arrays). */
+const COMPILED_NODE_CELLS = 8;
 
 /** Expands a macro use once, charging fuel and keeping the source location. */
 export function expandMacro(m: Macro, x: Pair, block: Block | null, ctx: Ctx): unknown {
@@ -334,6 +342,8 @@ export function compileBody(
 ): Node {
   const items: BodyItem[] = [];
   const scan = (form: unknown): void => {
+    if (--R.tick < 0) tickCheck();
+    alloc(1);
     for (;;) {
       if (form instanceof Pair) {
         const h = headOf(form, block, ctx);
@@ -418,7 +428,7 @@ function compileSpecial(sp: Special, x: Pair, block: Block, tail: boolean, ctx: 
     case "quote": {
       const items = listItems(x.cdr, x);
       if (items.length !== 1) syntaxErr("bad quote", x);
-      const v = stripAll(items[0]);
+      const v = freezeLiteral(stripAll(items[0]));
       return () => v;
     }
     case "if": {

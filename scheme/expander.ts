@@ -6,16 +6,17 @@
  *
  * @module
  */
-import { type Environment, NIL, Pair, sym } from "./types.ts";
+import { bindingKey, type Environment, NIL, Pair, sym } from "./types.ts";
 import { schemeError } from "./errors.ts";
 import { Alias, type ExpandCtx, type Ident, isIdent, Macro, rootSym } from "./syntax.ts";
-import { stripAll } from "./syntax_rules.ts";
+import { spineItems, stripAll } from "./literals.ts";
+import { alloc, R, tickCheck } from "./runtime.ts";
 import { readAll } from "./reader.ts";
 import { TEST_LIBRARY } from "./prelude.ts";
 
 /** A reference to global `name` that user bindings cannot capture. */
 function G(name: string): Alias {
-  return new Alias(sym(name), null, null);
+  return new Alias(bindingKey(name), null, null);
 }
 /** A fresh temporary identifier. */
 function fresh(name: string): Alias {
@@ -32,13 +33,10 @@ function LT(xs: unknown[], tail: unknown): unknown {
   return r;
 }
 function items(x: unknown, form: unknown, what: string): unknown[] {
-  const out: unknown[] = [];
-  while (x instanceof Pair) {
-    out.push(x.car);
-    x = x.cdr;
-  }
-  if (x !== NIL) bad(what, form);
-  return out;
+  const sp = spineItems(x);
+  if (sp === null) throw schemeError("syntax", `bad syntax: circular list in ${what}`);
+  if (sp.tail !== NIL) bad(what, form);
+  return sp.items;
 }
 function bad(what: string, form: unknown): never {
   throw schemeError("syntax", `bad syntax in ${what}:`, [stripAll(form)]);
@@ -230,7 +228,7 @@ const table: Record<string, (x: Pair) => unknown> = {
       const name = stripAll(lib);
       const key = name instanceof Pair ? items(name, x, "import").map(String).join(" ") : "";
       if (key === "chibi test" || key === "srfi 64") {
-        forms.push(...readAll(TEST_LIBRARY, "<test-library>"));
+        forms.push(...readAll(TEST_LIBRARY, "<test-library>", { internal: true }));
       }
     }
     return LT([G("begin")], LT(forms, NIL));
@@ -299,6 +297,9 @@ function letValues(x: Pair): unknown {
 
 function qq(t: unknown, depth: number): unknown {
   if (t instanceof Pair) {
+    // the expansion of each pair is charged, so a shared template cannot blow up
+    alloc(16);
+    if (--R.tick < 0) tickCheck();
     if (isNamed(t.car, "unquote")) {
       const arg = (t.cdr as Pair).car;
       if (depth === 1) return arg;

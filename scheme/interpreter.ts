@@ -6,6 +6,7 @@
  * @module
  */
 import {
+  bindingKey,
   Cell,
   Environment,
   EOF,
@@ -32,6 +33,7 @@ import {
   DEFAULT_LIMITS,
   KF,
   type Limits,
+  nested,
   paramValue,
   Prim,
   R,
@@ -39,6 +41,7 @@ import {
   setState,
   State,
   Suspend,
+  SymbolTable,
 } from "./runtime.ts";
 import { compileToplevel, initCompiler } from "./compiler.ts";
 import { SPECIALS } from "./syntax.ts";
@@ -54,6 +57,7 @@ import { installVectors } from "./primitives/vectors.ts";
 import { installControl } from "./primitives/control.ts";
 import { installIO, type StdPorts } from "./primitives/io.ts";
 import { dictRef, installDict } from "./primitives/dict.ts";
+import { type Clock, installProcess, type ProcessContext } from "./primitives/process.ts";
 
 initCompiler(SPECIALS.get("lambda")!, SPECIALS.get("letrec")!);
 
@@ -120,6 +124,10 @@ export interface InterpreterOptions {
   stderr?: (s: string) => void;
   /** Module loader for `require` (absent: `require` raises). */
   loader?: ModuleLoader;
+  /** What `command-line` and `get-environment-variable(s)` answer (default: nothing). */
+  processContext?: ProcessContext;
+  /** The clock `current-jiffy` and `current-second` read (default: none, they raise). */
+  clock?: Clock;
 }
 
 /** Per-call evaluation options. */
@@ -148,16 +156,18 @@ function statelessPrims(): PrimTable {
 
 function buildBase(): Environment {
   const env = new Environment(null, "base");
-  for (const [name, sp] of SPECIALS) env.table.set(sym(name), sp);
+  for (const [name, sp] of SPECIALS) env.table.set(bindingKey(name), sp);
   installDerivedForms(env);
-  for (const [name, p] of statelessPrims()) env.table.set(sym(name), new Cell(p, sym(name)));
+  for (const [name, p] of statelessPrims()) {
+    env.table.set(bindingKey(name), new Cell(p, bindingKey(name)));
+  }
   const st = new State();
   st.reset({ ...DEFAULT_LIMITS, timeoutMs: 60_000 });
   const prev = R;
   setState(st);
   try {
     const run = new Run();
-    run.run(() => evalForms(new Reader(PRELUDE, "<prelude>"), env));
+    run.run(() => evalForms(new Reader(PRELUDE, "<prelude>", { internal: true }), env));
   } finally {
     setState(prev);
   }
@@ -219,6 +229,8 @@ export class Interpreter {
   private running = 0;
   private loader?: ModuleLoader;
   private currentFile: string | undefined = undefined;
+  /** The symbols and keywords this interpreter's programs interned. */
+  private readonly symbols = new SymbolTable();
 
   /** Creates an interpreter with the standard library plus the given host primitives. */
   constructor(opts: InterpreterOptions = {}) {
@@ -226,18 +238,37 @@ export class Interpreter {
     this.env = copyEnv(baseEnv, "interaction");
     this.limits = { ...DEFAULT_LIMITS, ...opts.limits };
     this.state.owner = this;
+    this.state.symbols = this.symbols;
     this.loader = opts.loader;
     const t: PrimTable = new Map();
     this.ports = installIO(t, { out: opts.stdout ?? (() => {}), err: opts.stderr ?? (() => {}) });
     this.installEval(t);
-    for (const [name, p] of t) this.env.table.set(sym(name), new Cell(p, sym(name)));
+    installProcess(t, opts.processContext ?? {}, opts.clock);
+    for (const [name, p] of t) this.env.table.set(bindingKey(name), new Cell(p, bindingKey(name)));
     this.define("current-output-port", this.ports.out);
     this.define("current-error-port", this.ports.err);
     this.define("current-input-port", this.ports.in);
     for (const [name, spec] of Object.entries(opts.primitives ?? {})) {
       this.definePrimitive(name, spec);
     }
-    this.evaluateSync(LOCAL_PRELUDE, { file: "<prelude>" });
+    this.driveSync(() =>
+      evalForms(new Reader(LOCAL_PRELUDE, "<prelude>", { internal: true }), this.env)
+    );
+  }
+
+  /** Interns `name` as this interpreter's programs would (static symbol if there is one). */
+  symbol(name: string): Sym {
+    return this.symbols.intern(name);
+  }
+
+  /** Number of symbols and keywords this interpreter interned beyond the static ones. */
+  symbolCount(): number {
+    return this.symbols.size;
+  }
+
+  /** A reader of `source` that interns into this interpreter's symbol table. */
+  reader(source: string, file = "<eval>"): Reader {
+    return new Reader(source, file, { symbols: this.symbols });
   }
 
   /** Defines (or replaces) a host primitive. */
@@ -249,7 +280,7 @@ export class Interpreter {
 
   /** Defines a global variable. */
   define(name: string, value: unknown): void {
-    const s = sym(name);
+    const s = this.symbol(name);
     const c = this.env.table.get(s);
     if (c instanceof Cell) c.value = value;
     else this.env.table.set(s, new Cell(value, s));
@@ -257,7 +288,7 @@ export class Interpreter {
 
   /** Returns a global's value, or undefined if unbound. */
   lookup(name: string): unknown {
-    const c = this.env.table.get(sym(name));
+    const c = this.env.table.get(this.symbol(name));
     return c instanceof Cell && c.value !== UNBOUND ? c.value : undefined;
   }
 
@@ -270,7 +301,7 @@ export class Interpreter {
     def(t, "interaction-environment", 0, 0, () => this.env);
     const fresh = () => {
       const e = copyEnv(baseEnv!, "environment");
-      for (const [k, v] of t) e.table.set(sym(k), new Cell(v, sym(k)));
+      for (const [k, v] of t) e.table.set(bindingKey(k), new Cell(v, bindingKey(k)));
       return e;
     };
     def(t, "environment", 0, Infinity, fresh);
@@ -301,13 +332,13 @@ export class Interpreter {
         c.frames.push(
           new KF((v) => {
             const [src, file] = v as [string, string];
-            return evalForms(new Reader(src, file), this.env);
+            return evalForms(this.reader(src, file), this.env);
           }),
         );
         throw c;
       }
       const [src, file] = lm as [string, string];
-      return evalForms(new Reader(src, file), this.env);
+      return evalForms(this.reader(src, file), this.env);
     });
   }
 
@@ -375,6 +406,11 @@ export class Interpreter {
   }
 
   private driveSync(thunk: () => unknown, limits?: Limits): unknown {
+    if (this.running > 0 && R === this.state) {
+      // a host primitive calling back into Scheme: a nested run of the running evaluation
+      // (same budget and dynamic state); captures for outer continuations pass through as is
+      return nested(thunk);
+    }
     const prev = this.enter(limits);
     try {
       const run = new Run();
@@ -395,7 +431,7 @@ export class Interpreter {
   evaluate(source: string, opts: EvalOptions = {}): Promise<unknown> {
     this.currentFile = opts.file;
     return this.drive(
-      () => evalForms(new Reader(source, opts.file ?? "<eval>"), this.env),
+      () => evalForms(this.reader(source, opts.file ?? "<eval>"), this.env),
       opts.limits,
     );
   }
@@ -404,7 +440,7 @@ export class Interpreter {
   evaluateSync(source: string, opts: EvalOptions = {}): unknown {
     this.currentFile = opts.file;
     return this.driveSync(
-      () => evalForms(new Reader(source, opts.file ?? "<eval>"), this.env),
+      () => evalForms(this.reader(source, opts.file ?? "<eval>"), this.env),
       opts.limits,
     );
   }

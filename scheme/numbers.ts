@@ -6,7 +6,7 @@
  */
 import { Flo, Ratio } from "./types.ts";
 import { SchemeLimitError, typeError } from "./errors.ts";
-import { R } from "./runtime.ts";
+import { checkDeadline, work } from "./runtime.ts";
 
 /** Any Scheme number. */
 export type Num = number | bigint | Ratio | Flo;
@@ -43,16 +43,32 @@ export function normBig(b: bigint): number | bigint {
 function big(x: number | bigint): bigint {
   return typeof x === "bigint" ? x : BigInt(x);
 }
+const BIG = 1n << 2048n;
+/** True for integers big enough that one operation on them is worth charging. */
+function isBig(x: bigint): boolean {
+  return x > BIG || x < -BIG;
+}
+/**
+ * Charges the work of an operation on big integers (about n·log n in their size in words, as the
+ * engine multiplies and divides large numbers in near-linear time) and checks the deadline by the
+ * clock, since one such operation can take milliseconds.
+ */
+function chargeBig(...xs: bigint[]): void {
+  let words = 0;
+  for (const x of xs) if (isBig(x)) words += bits(x) >> 6;
+  if (words === 0) return;
+  work(words * Math.ceil(Math.log2(words + 2)) * 64);
+  checkDeadline();
+}
 function bgcd(a: bigint, b: bigint): bigint {
   if (a < 0n) a = -a;
   if (b < 0n) b = -b;
   let i = 0;
+  const big = isBig(a) || isBig(b);
   while (b !== 0n) {
     [a, b] = [b, a % b];
-    // Euclid on huge integers can take long: honour the evaluation deadline
-    if ((++i & 255) === 0 && Date.now() > R.deadline) {
-      throw new SchemeLimitError("deadline", "time limit exceeded");
-    }
+    // Euclid on huge integers can take long: charge it and honour the evaluation deadline
+    if (big && (++i & 63) === 0) chargeBig(a, b);
   }
   return a;
 }
@@ -110,7 +126,9 @@ export function add(a: unknown, b: unknown): Num {
     const [n1, d1] = nd(x), [n2, d2] = nd(y);
     return makeRatio(n1 * d2 + n2 * d1, d1 * d2);
   }
-  return normBig(big(x) + big(y));
+  const r = big(x) + big(y);
+  if (isBig(r)) chargeBig(r);
+  return normBig(r);
 }
 /** Subtraction. */
 export function sub(a: unknown, b: unknown): Num {
@@ -125,7 +143,9 @@ export function sub(a: unknown, b: unknown): Num {
     const [n1, d1] = nd(x), [n2, d2] = nd(y);
     return makeRatio(n1 * d2 - n2 * d1, d1 * d2);
   }
-  return normBig(big(x) - big(y));
+  const r = big(x) - big(y);
+  if (isBig(r)) chargeBig(r);
+  return normBig(r);
 }
 /** Largest exact integer size, in bits (keeps single operations bounded in time). */
 export const MAX_INTEGER_BITS = 4_000_000;
@@ -151,11 +171,14 @@ export function mul(a: unknown, b: unknown): Num {
   if (x instanceof Ratio || y instanceof Ratio) {
     const [n1, d1] = nd(x), [n2, d2] = nd(y);
     checkBits(bits(n1) + bits(n2) + bits(d1) + bits(d2));
+    chargeBig(n1, n2, d1, d2);
     return makeRatio(n1 * n2, d1 * d2);
   }
   const bx = big(x), by = big(y);
   if (typeof x === "bigint" || typeof y === "bigint") checkBits(bits(bx) + bits(by));
-  return normBig(bx * by);
+  const r = bx * by;
+  if (isBig(r)) chargeBig(r);
+  return normBig(r);
 }
 /** Division. */
 export function div(a: unknown, b: unknown): Num {
@@ -251,11 +274,16 @@ function intArgs(proc: string, a: unknown, b: unknown): [bigint, bigint, boolean
 function wrapInt(b: bigint, inex: boolean): Num {
   return inex ? new Flo(Number(b)) : normBig(b);
 }
+/** Charges a division of `x` by `y` once its result is known. */
+function divided<T>(x: bigint, y: bigint, r: T): T {
+  if (isBig(x)) chargeBig(x, y);
+  return r;
+}
 /** truncate-quotient. */
 export function quotient(a: unknown, b: unknown): Num {
   if (typeof a === "number" && typeof b === "number" && b !== 0) return Math.trunc(a / b);
   const [x, y, i] = intArgs("quotient", a, b);
-  return wrapInt(x / y, i);
+  return divided(x, y, wrapInt(x / y, i));
 }
 /** truncate-remainder. */
 export function remainder(a: unknown, b: unknown): Num {
@@ -264,7 +292,7 @@ export function remainder(a: unknown, b: unknown): Num {
     return r === 0 ? 0 : r;
   }
   const [x, y, i] = intArgs("remainder", a, b);
-  return wrapInt(x % y, i);
+  return divided(x, y, wrapInt(x % y, i));
 }
 /** floor-remainder (modulo). */
 export function modulo(a: unknown, b: unknown): Num {
@@ -275,14 +303,14 @@ export function modulo(a: unknown, b: unknown): Num {
   const [x, y, i] = intArgs("modulo", a, b);
   let r = x % y;
   if (r !== 0n && (r < 0n) !== (y < 0n)) r += y;
-  return wrapInt(r, i);
+  return divided(x, y, wrapInt(r, i));
 }
 /** floor-quotient. */
 export function floorQuotient(a: unknown, b: unknown): Num {
   const [x, y, i] = intArgs("floor-quotient", a, b);
   let q = x / y;
   if ((x % y !== 0n) && ((x < 0n) !== (y < 0n))) q -= 1n;
-  return wrapInt(q, i);
+  return divided(x, y, wrapInt(q, i));
 }
 
 /** Greatest common divisor. */
@@ -300,14 +328,18 @@ export function expt(a: unknown, b: unknown): Num {
       const ecap = Number(e > 100_000_000n ? 100_000_000n : e);
       if (x instanceof Ratio) {
         checkBits((bits(x.num) + bits(x.den)) * ecap);
-        return makeRatio(x.num ** e, x.den ** e);
+        const n = x.num ** e, d = x.den ** e;
+        chargeBig(n, d);
+        return makeRatio(n, d);
       }
       const bx = big(x as number | bigint);
       if (bx === 0n) return e === 0n ? 1 : 0;
       if (bx === 1n) return 1;
       if (bx === -1n) return e % 2n === 0n ? 1 : -1;
       checkBits(bits(bx) * ecap);
-      return normBig(bx ** e);
+      const r = bx ** e;
+      chargeBig(r);
+      return normBig(r);
     }
     if (isZero(x)) typeError("expt", "non-zero base", x);
     return div(1, expt(x, neg(y)));
@@ -329,10 +361,11 @@ export function exactIntegerSqrt(n: unknown): [Num, Num] {
   if (Number.isFinite(approx) && approx < 2 ** 52) {
     x = BigInt(Math.floor(approx));
   } else {
-    // Newton's method from a power of two above the root
-    x = 1n << BigInt(Math.ceil(b.toString(2).length / 2));
+    // Newton's method from a power of two above the root (each step is charged)
+    x = 1n << BigInt(Math.ceil(bits(b) / 2) + 1);
     for (;;) {
       const y = (x + b / x) >> 1n;
+      chargeBig(b, x);
       if (y >= x) break;
       x = y;
     }
@@ -464,7 +497,11 @@ const PREFIX: Record<number, string> = { 2: "0b", 8: "0o", 10: "", 16: "0x" };
 function parseUInt(s: string, radix: number): bigint | null {
   if (!DIGITS[radix]?.test(s)) return null;
   checkBits(s.length * 4);
-  return BigInt(PREFIX[radix] + s);
+  if (s.length <= 15) return BigInt(PREFIX[radix] + s);
+  work(s.length);
+  const r = BigInt(PREFIX[radix] + s);
+  chargeBig(r);
+  return r;
 }
 
 function parseReal(s: string, radix: number): Num | null {
@@ -508,8 +545,17 @@ export function floToString(v: number): string {
 
 /** number->string. */
 export function numberToString(x: Num, radix = 10): string {
-  if (typeof x === "number" || typeof x === "bigint") return x.toString(radix);
-  if (x instanceof Ratio) return `${x.num.toString(radix)}/${x.den.toString(radix)}`;
+  if (typeof x === "number") return x.toString(radix);
+  if (typeof x === "bigint") {
+    const s = x.toString(radix);
+    chargeBig(x);
+    return s;
+  }
+  if (x instanceof Ratio) {
+    const s = `${x.num.toString(radix)}/${x.den.toString(radix)}`;
+    chargeBig(x.num, x.den);
+    return s;
+  }
   if (radix !== 10) {
     if (Number.isInteger(x.v)) return x.v.toString(radix) + ".";
     return x.v.toString(radix);

@@ -17,6 +17,7 @@ import {
   rootSym,
 } from "./syntax.ts";
 import { alloc } from "./runtime.ts";
+import { spineItems, stripAll } from "./literals.ts";
 
 class Seq {
   constructor(public items: Map<Ident, unknown>[]) {}
@@ -95,13 +96,9 @@ export function makeSyntaxRules(
       if (p.cdr instanceof Pair && isEllipsis(p.cdr.car)) {
         const after = p.cdr.cdr;
         const minAfter = listLen(after);
-        const items: unknown[] = [];
-        let x = f;
-        while (x instanceof Pair) {
-          items.push(x.car);
-          x = x.cdr;
-        }
-        const n = items.length - minAfter;
+        const spine = spineItems(f);
+        if (spine === null) return false; // a circular form matches no pattern
+        const n = spine.items.length - minAfter;
         if (n < 0) return false;
         const seq: Binds[] = [];
         let cur = f;
@@ -226,38 +223,5 @@ function equalDatum(a: unknown, b: unknown): boolean {
   return false;
 }
 
-/** Replaces aliases by their root symbols throughout a datum (for `quote`). */
-export function stripAll(x: unknown): unknown {
-  if (x instanceof Alias) return rootSym(x);
-  if (x instanceof Pair) {
-    if (!containsAlias(x, 0)) return x;
-    const items: unknown[] = [];
-    let p: unknown = x;
-    while (p instanceof Pair) {
-      items.push(stripAll(p.car));
-      p = p.cdr;
-    }
-    let r = stripAll(p);
-    for (let i = items.length - 1; i >= 0; i--) r = new Pair(items[i], r);
-    return r;
-  }
-  if (
-    Array.isArray(x) && x.some((e) => e instanceof Alias || e instanceof Pair || Array.isArray(e))
-  ) {
-    return x.map(stripAll);
-  }
-  return x;
-}
-
-function containsAlias(x: unknown, depth: number): boolean {
-  if (depth > 10000) return false;
-  while (x instanceof Pair) {
-    if (x.car instanceof Alias) return true;
-    if ((x.car instanceof Pair || Array.isArray(x.car)) && containsAlias(x.car, depth + 1)) {
-      return true;
-    }
-    x = x.cdr;
-  }
-  if (Array.isArray(x)) return x.some((e) => e instanceof Alias || containsAlias(e, depth + 1));
-  return x instanceof Alias;
-}
+/** Replaces aliases by their root symbols throughout a datum (see literals.ts). */
+export { stripAll };

@@ -38,7 +38,11 @@ export class Sym {
   }
 }
 const symtab = new Map<string, Sym>();
-/** Returns the interned symbol named `name`. */
+/**
+ * Returns the process-wide (static) symbol named `name`: the names of the standard library and
+ * those a host makes. Programs intern their own symbols in their interpreter's table (see
+ * `SymbolTable` in runtime.ts), which finds the static symbol first, so both agree.
+ */
 export function sym(name: string): Sym {
   let s = symtab.get(name);
   if (!s) {
@@ -46,6 +50,24 @@ export function sym(name: string): Sym {
     symtab.set(name, s);
   }
   return s;
+}
+
+const internals = new Map<string, Sym>();
+/**
+ * The key of an internal binding (`%name`): an uninterned symbol that no program can spell, so
+ * the runtime's helpers stay unreachable from Scheme code.
+ */
+export function internalSym(name: string): Sym {
+  let s = internals.get(name);
+  if (!s) {
+    s = new Sym(name);
+    internals.set(name, s);
+  }
+  return s;
+}
+/** The binding key for a standard name: internal for `%…` names, static otherwise. */
+export function bindingKey(name: string): Sym {
+  return name.startsWith("%") ? internalSym(name) : sym(name);
 }
 let gensymCounter = 0;
 /** Returns a fresh uninterned symbol. */
@@ -59,7 +81,7 @@ export class Keyword {
   constructor(public readonly name: string) {}
 }
 const kwtab = new Map<string, Keyword>();
-/** Returns the interned keyword `:name` (pass the name without the colon). */
+/** Returns the process-wide interned keyword `:name` (pass the name without the colon). */
 export function keyword(name: string): Keyword {
   let k = kwtab.get(name);
   if (!k) {
@@ -68,6 +90,17 @@ export function keyword(name: string): Keyword {
   }
   return k;
 }
+
+/** Read access to the static tables, for the per-interpreter symbol tables of runtime.ts. */
+export const symbolTableHooks: {
+  staticSym: (name: string) => Sym | undefined;
+  staticKeyword: (name: string) => Keyword | undefined;
+  keyword: (name: string) => Keyword;
+} = {
+  staticSym: (name) => symtab.get(name),
+  staticKeyword: (name) => kwtab.get(name),
+  keyword,
+};
 
 /** A Unicode character (one code point). Interned: compare with `===`. */
 export class Char {
@@ -203,6 +236,14 @@ export function arrayToList(xs: readonly unknown[], tail: unknown = NIL): unknow
   let r = tail;
   for (let i = xs.length - 1; i >= 0; i--) r = new Pair(xs[i], r);
   return r;
+}
+
+/** Immutable bytevectors (literals); pairs and vectors that are literals are frozen instead. */
+export const immutableBytes: WeakSet<Uint8Array> = new WeakSet();
+
+/** True if `x` is a literal constant (frozen pair or vector, literal bytevector). */
+export function isImmutable(x: object): boolean {
+  return x instanceof Uint8Array ? immutableBytes.has(x) : Object.isFrozen(x);
 }
 
 /** Converts a proper list to an array; returns null for improper or cyclic lists. */

@@ -6,7 +6,7 @@
 import { Flo, Ratio } from "../types.ts";
 import { typeError } from "../errors.ts";
 import * as N from "../numbers.ts";
-import { def, type PrimTable, str } from "./util.ts";
+import { def, defv, type PrimTable, str } from "./util.ts";
 
 const MAX = Number.MAX_SAFE_INTEGER;
 
@@ -113,17 +113,17 @@ export function installNumbers(t: PrimTable): void {
     return N.sub(a, b);
   };
   const mul2 = (a: unknown, b: unknown) => N.mul(a, b);
-  def(t, "+", 0, Infinity, (...xs: unknown[]) => {
+  defv(t, "+", 0, (xs) => {
     let r: unknown = 0;
     for (const x of xs) r = add2(r, num("+", x));
     return r;
   }).f2 = add2;
-  def(t, "*", 0, Infinity, (...xs: unknown[]) => {
+  defv(t, "*", 0, (xs) => {
     let r: unknown = 1;
     for (const x of xs) r = N.mul(r, num("*", x));
     return r;
   }).f2 = mul2;
-  const minus = def(t, "-", 1, Infinity, (...xs: unknown[]) => {
+  const minus = defv(t, "-", 1, (xs) => {
     if (xs.length === 1) return N.neg(xs[0]);
     let r: unknown = xs[0];
     for (let i = 1; i < xs.length; i++) r = N.sub(r, xs[i]);
@@ -131,7 +131,7 @@ export function installNumbers(t: PrimTable): void {
   });
   minus.f2 = sub2;
   minus.f1 = (x) => N.neg(x);
-  def(t, "/", 1, Infinity, (...xs: unknown[]) => {
+  defv(t, "/", 1, (xs) => {
     if (xs.length === 1) return N.div(1, xs[0]);
     let r: unknown = xs[0];
     for (let i = 1; i < xs.length; i++) r = N.div(r, xs[i]);
@@ -150,8 +150,8 @@ export function installNumbers(t: PrimTable): void {
   def(t, "truncate-remainder", 2, 2, N.remainder);
   def(t, "floor-quotient", 2, 2, N.floorQuotient);
   def(t, "floor-remainder", 2, 2, N.modulo);
-  def(t, "gcd", 0, Infinity, (...xs: unknown[]) => xs.reduce((a: N.Num, b) => N.gcd(a, b), 0));
-  def(t, "lcm", 0, Infinity, (...xs: unknown[]) =>
+  defv(t, "gcd", 0, (xs) => xs.reduce((a: N.Num, b) => N.gcd(a, b), 0));
+  defv(t, "lcm", 0, (xs) =>
     xs.reduce((a: N.Num, b) => {
       if (N.isZero(a) || N.isZero(int("lcm", b))) {
         return N.isExact(a) && N.isExact(b as N.Num) ? 0 : new Flo(0);
