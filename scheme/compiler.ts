@@ -49,6 +49,8 @@ import {
 } from "./syntax.ts";
 import { makeSyntaxRules } from "./syntax_rules.ts";
 import { codeItems, freezeLiteral, stripAll } from "./literals.ts";
+import { libraryState } from "./libraries.ts";
+import { libraryKey } from "./expander.ts";
 import { fastIf, fastIf1, fastOp, isFastOp, isFastTest1, type Shape } from "./fastops.ts";
 import { callErr, callNode, primCallNode, unbound } from "./calls.ts";
 
@@ -561,13 +563,24 @@ function compileSpecial(sp: Special, x: Pair, block: Block, tail: boolean, ctx: 
       );
     }
     case "define-library": {
-      const decls = listItems(x.cdr, x).slice(1);
+      // the library's definitions go into the global environment; its name becomes importable
+      const [name, ...decls] = listItems(x.cdr, x);
       const bodies: unknown[] = [];
-      for (const d of decls) {
-        if (d instanceof Pair && isIdent(d.car) && rootSym(d.car).name === "begin") {
-          bodies.push(...listItems(d.cdr, d));
+      const declare = (d: unknown): void => {
+        if (!(d instanceof Pair) || !isIdent(d.car)) return;
+        const kind = rootSym(d.car).name;
+        if (kind === "begin") bodies.push(...listItems(d.cdr, d));
+        else if (kind === "import") bodies.unshift(d);
+        else if (kind === "cond-expand") {
+          const h = headOf(d, block, ctx);
+          const e = h instanceof Macro ? expandMacro(h, d, block, ctx) : null;
+          if (e instanceof Pair) { for (const sub of listItems(e.cdr, e)) declare(sub); }
+        } else if (kind === "export" || kind === "include" || kind === "include-ci") {
+          if (kind !== "export") syntaxErr(`define-library: ${kind} is not supported`, d);
         }
-      }
+      };
+      for (const d of decls) declare(d);
+      libraryState(ctx.env).defined.add(libraryKey(name, x));
       return compileBody(listToPairs(bodies), block, false, ctx, true);
     }
     case "syntax-rules":

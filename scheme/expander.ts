@@ -6,11 +6,19 @@
  *
  * @module
  */
-import { bindingKey, type Environment, NIL, Pair, sym } from "./types.ts";
+import { bindingKey, Cell, type Environment, NIL, Pair, Sym, sym } from "./types.ts";
 import { schemeError } from "./errors.ts";
 import { Alias, type ExpandCtx, type Ident, isIdent, Macro, rootSym } from "./syntax.ts";
 import { spineItems, stripAll } from "./literals.ts";
-import { alloc, R, tickCheck } from "./runtime.ts";
+import { alloc, intern, R, tickCheck } from "./runtime.ts";
+import {
+  FEATURES,
+  isKnownLibrary,
+  LAZY,
+  libraryHooks,
+  libraryState,
+  TEST_LIBRARIES,
+} from "./libraries.ts";
 import { readAll } from "./reader.ts";
 import { TEST_LIBRARY } from "./prelude.ts";
 
@@ -214,24 +222,13 @@ const table: Record<string, (x: Pair) => unknown> = {
       LT([G("lambda"), formals], LT(body, NIL)),
     );
   },
-  import: (x) => {
-    // standard libraries are always present; (chibi test) / (srfi 64) install a test library
-    const forms: unknown[] = [];
-    for (const set of items(x.cdr, x, "import")) {
-      let lib: unknown = set;
-      while (
-        lib instanceof Pair && isIdent(lib.car) &&
-        /^(only|except|prefix|rename)$/.test(rootSym(lib.car).name)
-      ) {
-        lib = (lib.cdr as Pair).car;
-      }
-      const name = stripAll(lib);
-      const key = name instanceof Pair ? items(name, x, "import").map(String).join(" ") : "";
-      if (key === "chibi test" || key === "srfi 64") {
-        forms.push(...readAll(TEST_LIBRARY, "<test-library>", { internal: true }));
-      }
+  import: (x) => importForms(x),
+  "cond-expand": (x) => {
+    for (const c of items(x.cdr, x, "cond-expand")) {
+      const [req, ...body] = items(c, x, "cond-expand clause");
+      if (isNamed(req, "else") || featureMatch(req, x)) return LT([G("begin")], LT(body, NIL));
     }
-    return LT([G("begin")], LT(forms, NIL));
+    return L(G("begin"));
   },
   assert: (x) => {
     const [e] = items(x.cdr, x, "assert");
@@ -281,6 +278,89 @@ const table: Record<string, (x: Pair) => unknown> = {
     return LT([G("begin")], LT(out, NIL));
   },
 };
+
+/** `(library name)` and `(import name)` spell a library as a list: its key is "scheme base". */
+export function libraryKey(name: unknown, form: unknown): string {
+  const parts = items(stripAll(name), form, "library name");
+  return parts.map((p) => (p instanceof Sym ? p.name : String(p))).join(" ");
+}
+
+function featureMatch(req: unknown, form: unknown): boolean {
+  if (isIdent(req)) return FEATURES.includes(rootSym(req).name);
+  if (!(req instanceof Pair) || !isIdent(req.car)) return bad("cond-expand requirement", form);
+  const args = items(req.cdr, form, "cond-expand requirement");
+  switch (rootSym(req.car).name) {
+    case "and":
+      return args.every((a) => featureMatch(a, form));
+    case "or":
+      return args.some((a) => featureMatch(a, form));
+    case "not":
+      return !featureMatch(args[0], form);
+    case "library":
+      return isKnownLibrary(libraryKey(args[0], form), curCtx!.env);
+  }
+  return bad("cond-expand requirement", form);
+}
+
+/** The exports of an import set after its `only` / `except` / `prefix` / `rename` modifiers. */
+function importSet(set: unknown, form: unknown): { key: string; names: Map<Sym, Sym> | null } {
+  if (set instanceof Pair && isIdent(set.car)) {
+    const op = rootSym(set.car).name;
+    if (op === "only" || op === "except" || op === "prefix" || op === "rename") {
+      const [inner, ...args] = items(set.cdr, form, "import set");
+      const r = importSet(inner, form);
+      if (r.names === null) return r; // always-present library: modifiers have nothing to rename
+      const names = new Map<Sym, Sym>();
+      const ids = args.map((a) => (isIdent(a) ? rootSym(a).name : ""));
+      for (const [to, from] of r.names) {
+        if (op === "only" && !ids.includes(to.name)) continue;
+        if (op === "except" && ids.includes(to.name)) continue;
+        let name = to;
+        if (op === "prefix") name = intern(ids[0] + to.name);
+        if (op === "rename") {
+          const pair = args.map((a) => items(a, form, "rename"))
+            .find((p) => isIdent(p[0]) && rootSym(p[0]).name === to.name);
+          if (pair) name = rootSym(pair[1] as Ident);
+        }
+        names.set(name, from);
+      }
+      return { key: r.key, names };
+    }
+  }
+  const key = libraryKey(set, form);
+  if (!isKnownLibrary(key, curCtx!.env)) {
+    throw schemeError("syntax", `import: unknown library (${key})`);
+  }
+  if (key in LAZY) {
+    const names = new Map<Sym, Sym>();
+    for (const k of libraryHooks.load(key).keys()) names.set(k, k);
+    return { key, names };
+  }
+  return { key, names: null };
+}
+
+function importForms(x: Pair): unknown {
+  const env = curCtx!.env;
+  const st = libraryState(env);
+  const forms: unknown[] = [];
+  for (const set of items(x.cdr, x, "import")) {
+    const { key, names } = importSet(set, x);
+    if (key in LAZY && names) {
+      const exports = libraryHooks.load(key);
+      for (const [to, from] of names) {
+        const c = env.table.get(to);
+        if (c instanceof Cell) c.value = exports.get(from);
+        else env.table.set(to, new Cell(exports.get(from), to));
+      }
+    } else if (TEST_LIBRARIES.has(key)) {
+      forms.push(...readAll(TEST_LIBRARY, "<test-library>", { internal: true }));
+    } else if (st.sources.has(key) && !st.loaded.has(key)) {
+      st.loaded.add(key);
+      forms.push(...readAll(st.sources.get(key)!, `<library ${key}>`, { symbols: R.symbols }));
+    }
+  }
+  return LT([G("begin")], LT(forms, NIL));
+}
 
 function letValues(x: Pair): unknown {
   const [bs, ...body] = items(x.cdr, x, "let-values");

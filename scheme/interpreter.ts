@@ -57,6 +57,8 @@ import { installVectors } from "./primitives/vectors.ts";
 import { installControl } from "./primitives/control.ts";
 import { installIO, type StdPorts } from "./primitives/io.ts";
 import { dictRef, installDict } from "./primitives/dict.ts";
+import { installHashTables } from "./primitives/hashtables.ts";
+import { LAZY, type LazyLibrary, libraryHooks, libraryState } from "./libraries.ts";
 import { type Clock, installProcess, type ProcessContext } from "./primitives/process.ts";
 
 initCompiler(SPECIALS.get("lambda")!, SPECIALS.get("letrec")!);
@@ -128,6 +130,8 @@ export interface InterpreterOptions {
   processContext?: ProcessContext;
   /** The clock `current-jiffy` and `current-second` read (default: none, they raise). */
   clock?: Clock;
+  /** Libraries the host grants: `"name parts"` (e.g. `"harness tools"`) → Scheme source. */
+  libraries?: Record<string, string>;
 }
 
 /** Per-call evaluation options. */
@@ -173,6 +177,41 @@ function buildBase(): Environment {
   }
   return env;
 }
+
+const libraryExports = new Map<LazyLibrary, Map<Sym, unknown>>();
+/** Compiles a lazy library once per process (in a copy of the base environment). */
+function loadLibrary(name: string): Map<Sym, unknown> {
+  const lib = LAZY[name];
+  let exports = libraryExports.get(lib);
+  if (exports) return exports;
+  const env = copyEnv(baseEnv!, `library ${name}`);
+  const before = new Set(env.table.keys());
+  if (lib.hashTables) {
+    const t: PrimTable = new Map();
+    installHashTables(t);
+    for (const [n, p] of t) env.table.set(bindingKey(n), new Cell(p, bindingKey(n)));
+  }
+  const st = new State();
+  st.reset({ ...DEFAULT_LIMITS, timeoutMs: 60_000 });
+  const prev = R;
+  setState(st);
+  try {
+    const r = new Run().run(() =>
+      evalForms(new Reader(lib.source, `<library ${name}>`, { internal: true }), env)
+    );
+    if (r instanceof Suspend) throw schemeError("error", `library ${name} suspended`);
+  } finally {
+    setState(prev);
+  }
+  exports = new Map();
+  for (const [k, v] of env.table) {
+    const hidden = k.name.startsWith("%") && k === bindingKey(k.name);
+    if (!before.has(k) && v instanceof Cell && !hidden) exports.set(k, v.value);
+  }
+  libraryExports.set(lib, exports);
+  return exports;
+}
+libraryHooks.load = loadLibrary;
 
 function copyEnv(from: Environment, name: string): Environment {
   const env = new Environment(null, name);
@@ -244,6 +283,9 @@ export class Interpreter {
     this.ports = installIO(t, { out: opts.stdout ?? (() => {}), err: opts.stderr ?? (() => {}) });
     this.installEval(t);
     installProcess(t, opts.processContext ?? {}, opts.clock);
+    for (const [name, src] of Object.entries(opts.libraries ?? {})) {
+      libraryState(this.env).sources.set(name, src);
+    }
     for (const [name, p] of t) this.env.table.set(bindingKey(name), new Cell(p, bindingKey(name)));
     this.define("current-output-port", this.ports.out);
     this.define("current-error-port", this.ports.err);

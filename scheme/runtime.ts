@@ -236,7 +236,7 @@ export class State {
   /** Cell limit. */
   cellLimit = DEFAULT_LIMITS.maxCells;
   /** Maximum heap frames. */
-  maxFrames = DEFAULT_LIMITS.maxDepth * 4;
+  maxFrames = DEFAULT_LIMITS.maxDepth * 2;
   /** Effective limits. */
   limits: Required<Limits> = { ...DEFAULT_LIMITS };
   /** Owner (the interpreter), opaque here. */
@@ -264,7 +264,7 @@ export class State {
     this.deadline = Date.now() + limits.timeoutMs;
     this.cells = 0;
     this.cellLimit = limits.maxCells;
-    this.maxFrames = limits.maxDepth * 4;
+    this.maxFrames = limits.maxDepth * 2;
   }
 }
 
