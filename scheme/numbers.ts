@@ -4,18 +4,24 @@
  *
  * @module
  */
-import { Flo, Ratio } from "./types.ts";
+import { Complex, Flo, Ratio } from "./types.ts";
+import * as C from "./complex.ts";
 import { SchemeLimitError, typeError } from "./errors.ts";
 import { checkDeadline, work } from "./runtime.ts";
 
 /** Any Scheme number. */
-export type Num = number | bigint | Ratio | Flo;
+export type Num = number | bigint | Ratio | Flo | Complex;
 
 const MAX = Number.MAX_SAFE_INTEGER;
 
 /** True if `x` is a Scheme number. */
 export function isNumber(x: unknown): x is Num {
-  return typeof x === "number" || typeof x === "bigint" || x instanceof Flo || x instanceof Ratio;
+  return typeof x === "number" || typeof x === "bigint" || x instanceof Flo || x instanceof Ratio ||
+    x instanceof Complex;
+}
+/** True for real numbers (every number but a non-real complex). */
+export function isReal(x: unknown): boolean {
+  return isNumber(x) && !(x instanceof Complex);
 }
 /** True for exact integers. */
 export function isExactInteger(x: unknown): x is number | bigint {
@@ -23,6 +29,7 @@ export function isExactInteger(x: unknown): x is number | bigint {
 }
 /** True for exact numbers. */
 export function isExact(x: Num): boolean {
+  if (x instanceof Complex) return !(x.re instanceof Flo) && !(x.im instanceof Flo);
   return !(x instanceof Flo);
 }
 /** True for integers (exact or inexact). */
@@ -91,6 +98,7 @@ export function makeRatio(n: bigint, d: bigint): Num {
 /** Converts any number to a JS double. */
 export function toFloat(x: Num): number {
   if (typeof x === "number") return x;
+  if (x instanceof Complex) typeError("inexact", "real number", x);
   if (x instanceof Flo) return x.v;
   if (typeof x === "bigint") return Number(x);
   return ratioToFloat(x);
@@ -121,6 +129,7 @@ export function add(a: unknown, b: unknown): Num {
     return normBig(BigInt(a) + BigInt(b));
   }
   const x = check("+", a), y = check("+", b);
+  if (x instanceof Complex || y instanceof Complex) return C.cadd(x, y);
   if (x instanceof Flo || y instanceof Flo) return new Flo(toFloat(x) + toFloat(y));
   if (x instanceof Ratio || y instanceof Ratio) {
     const [n1, d1] = nd(x), [n2, d2] = nd(y);
@@ -138,6 +147,7 @@ export function sub(a: unknown, b: unknown): Num {
     return normBig(BigInt(a) - BigInt(b));
   }
   const x = check("-", a), y = check("-", b);
+  if (x instanceof Complex || y instanceof Complex) return C.csub(x, y);
   if (x instanceof Flo || y instanceof Flo) return new Flo(toFloat(x) - toFloat(y));
   if (x instanceof Ratio || y instanceof Ratio) {
     const [n1, d1] = nd(x), [n2, d2] = nd(y);
@@ -167,6 +177,7 @@ export function mul(a: unknown, b: unknown): Num {
     return normBig(BigInt(a) * BigInt(b));
   }
   const x = check("*", a), y = check("*", b);
+  if (x instanceof Complex || y instanceof Complex) return C.cmul(x, y);
   if (x instanceof Flo || y instanceof Flo) return new Flo(toFloat(x) * toFloat(y));
   if (x instanceof Ratio || y instanceof Ratio) {
     const [n1, d1] = nd(x), [n2, d2] = nd(y);
@@ -183,6 +194,10 @@ export function mul(a: unknown, b: unknown): Num {
 /** Division. */
 export function div(a: unknown, b: unknown): Num {
   const x = check("/", a), y = check("/", b);
+  if (x instanceof Complex || y instanceof Complex) {
+    if (isZero(y)) throw typeError("/", "non-zero divisor", y);
+    return C.cdiv(x, y);
+  }
   if (x instanceof Flo || y instanceof Flo) return new Flo(toFloat(x) / toFloat(y));
   if (isZero(y)) throw typeError("/", "non-zero divisor", y);
   if (typeof x === "number" && typeof y === "number" && x % y === 0) return x / y;
@@ -194,6 +209,8 @@ export function div(a: unknown, b: unknown): Num {
 export function compare(a: unknown, b: unknown, proc = "<"): number {
   if (typeof a === "number" && typeof b === "number") return a - b;
   const x = check(proc, a), y = check(proc, b);
+  if (x instanceof Complex) typeError(proc, "real number", x);
+  if (y instanceof Complex) typeError(proc, "real number", y);
   if (x instanceof Flo || y instanceof Flo) {
     const fx = toFloat(x), fy = toFloat(y);
     if (Number.isNaN(fx) || Number.isNaN(fy)) return NaN;
@@ -219,6 +236,9 @@ export function compare(a: unknown, b: unknown, proc = "<"): number {
 /** Numeric equality. */
 export function numEq(a: unknown, b: unknown): boolean {
   if (typeof a === "number" && typeof b === "number") return a === b;
+  if (a instanceof Complex || b instanceof Complex) {
+    return C.ceq(check("=", a), check("=", b));
+  }
   return compare(a, b, "=") === 0;
 }
 
@@ -226,11 +246,13 @@ export function numEq(a: unknown, b: unknown): boolean {
 export function isZero(x: Num): boolean {
   if (typeof x === "number") return x === 0;
   if (x instanceof Flo) return x.v === 0;
+  if (x instanceof Complex) return isZero(x.re) && isZero(x.im);
   return false;
 }
 /** Sign of a real: -1, 0, 1 (NaN for NaN). */
 export function sign(x: Num): number {
   if (typeof x === "number") return Math.sign(x);
+  if (x instanceof Complex) return typeError("sign", "real number", x);
   if (typeof x === "bigint") return x < 0n ? -1 : 1;
   if (x instanceof Flo) return Math.sign(x.v);
   return x.num < 0n ? -1 : 1;
@@ -238,12 +260,14 @@ export function sign(x: Num): number {
 /** Negation. */
 export function neg(x: unknown): Num {
   if (x instanceof Flo) return new Flo(-x.v);
+  if (x instanceof Complex) return C.makeRect(neg(x.re) as C.Real, neg(x.im) as C.Real);
   return sub(0, x);
 }
 
 /** Converts to an exact number. */
 export function exact(x: unknown): Num {
   const n = check("exact", x);
+  if (n instanceof Complex) return C.makeRect(exact(n.re) as C.Real, exact(n.im) as C.Real);
   if (!(n instanceof Flo)) return n;
   const v = n.v;
   if (!Number.isFinite(v)) typeError("exact", "finite number", n);
@@ -259,6 +283,7 @@ export function exact(x: unknown): Num {
 /** Converts to an inexact number. */
 export function inexact(x: unknown): Flo {
   const n = check("inexact", x);
+  if (n instanceof Complex) return new Complex(inexact(n.re), inexact(n.im)) as unknown as Flo;
   return n instanceof Flo ? n : new Flo(toFloat(n));
 }
 
@@ -322,6 +347,10 @@ export function gcd(a: unknown, b: unknown): Num {
 /** Integer exponentiation and general expt. */
 export function expt(a: unknown, b: unknown): Num {
   const x = check("expt", a), y = check("expt", b);
+  if (x instanceof Complex || y instanceof Complex) return C.cexpt(x, y);
+  if (
+    !isExactInteger(y) && sign(x) < 0 && !(y instanceof Flo && Number.isInteger(y.v))
+  ) return C.cexpt(x, y);
   if (isExactInteger(y) && !(x instanceof Flo)) {
     const e = big(y);
     if (e >= 0n) {
@@ -378,6 +407,7 @@ export function exactIntegerSqrt(n: unknown): [Num, Num] {
 /** sqrt: exact for exact perfect squares (and rationals of them). */
 export function sqrt(a: unknown): Num {
   const x = check("sqrt", a);
+  if (x instanceof Complex || sign(x) < 0) return C.csqrt(x);
   if (isExactInteger(x) && big(x) >= 0n) {
     const [s, r] = exactIntegerSqrt(x);
     if (isZero(r as Num)) return s;
@@ -477,9 +507,11 @@ export function parseNumber(s: string, radix = 10): Num | null {
     } else return null;
     s = s.slice(2);
   }
-  const v = parseReal(s, radix);
+  const v = parseReal(s, radix) ??
+    C.parseComplex(s, (t) => parseReal(t, radix) as C.Real | null);
   if (v === null) return null;
   if (exactness === "e") {
+    if (v instanceof Complex) return exact(v);
     return v instanceof Flo ? (Number.isFinite(v.v) ? exact(v) : null) : v;
   }
   if (exactness === "i") return inexact(v);
@@ -546,6 +578,7 @@ export function floToString(v: number): string {
 /** number->string. */
 export function numberToString(x: Num, radix = 10): string {
   if (typeof x === "number") return x.toString(radix);
+  if (x instanceof Complex) return C.complexToString(x, radix);
   if (typeof x === "bigint") {
     const s = x.toString(radix);
     chargeBig(x);

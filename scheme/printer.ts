@@ -5,6 +5,7 @@
  */
 import {
   Char,
+  Complex,
   Dict,
   Environment,
   Eof,
@@ -199,7 +200,7 @@ function atomStr(x: unknown, mode: PrintMode): string {
   }
   if (x instanceof MString) return mode === "display" ? x.s : writeString(x.s);
   if (x instanceof Sym) return mode === "display" ? x.name : writeSymbol(x.name);
-  if (x instanceof Flo || x instanceof Ratio) return numberToString(x);
+  if (x instanceof Flo || x instanceof Ratio || x instanceof Complex) return numberToString(x);
   if (x instanceof Char) {
     if (mode === "display") return String.fromCodePoint(x.code);
     const n = CHAR_OUT[x.code];

@@ -140,6 +140,15 @@ export class Flo {
   constructor(public readonly v: number) {}
 }
 
+/**
+ * A non-real complex number: rectangular parts, each an exact or inexact real. Complex numbers
+ * whose imaginary part is an exact zero are reals and never built.
+ */
+export class Complex {
+  /** Use `makeRect` (complex.ts) to build complex numbers. */
+  constructor(public readonly re: number | bigint | Ratio | Flo, public readonly im: number | bigint | Ratio | Flo) {}
+}
+
 /** Multiple values (anything but exactly one value). */
 export class Values {
   /** Wraps the list of values. */

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { Char, Dict, Flo, MString, Pair, Ratio, Sym } from "../types.ts";
+import { Char, Complex, Dict, Flo, MString, Pair, Ratio, Sym } from "../types.ts";
 import { typeError } from "../errors.ts";
 import { alloc, apply, work } from "../runtime.ts";
 import { equal } from "./lists.ts";
@@ -39,6 +39,7 @@ function idOf(x: object): number {
 function eqvKey(x: unknown): unknown {
   if (x instanceof Flo) return Object.is(x.v, -0) ? "f-0" : "f" + x.v;
   if (x instanceof Ratio) return `r${x.num}/${x.den}`;
+  if (x instanceof Complex) return `z${String(eqvKey(x.re))},${String(eqvKey(x.im))}`;
   return x;
 }
 

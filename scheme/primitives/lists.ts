@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { Char, Dict, Flo, MString, NIL, Pair, Ratio, Record, Sym } from "../types.ts";
+import { Char, Complex, Dict, Flo, MString, NIL, Pair, Ratio, Record, Sym } from "../types.ts";
 import { typeError } from "../errors.ts";
 import { alloc, intern, work } from "../runtime.ts";
 import { def, defv, idx, listArg, mutablePair, pair, type PrimTable, str, symb } from "./util.ts";
@@ -14,6 +14,7 @@ export function eqv(a: unknown, b: unknown): boolean {
   if (a instanceof Flo && b instanceof Flo) return Object.is(a.v, b.v);
   if (typeof a === "bigint" && typeof b === "bigint") return a === b;
   if (a instanceof Ratio && b instanceof Ratio) return a.num === b.num && a.den === b.den;
+  if (a instanceof Complex && b instanceof Complex) return eqv(a.re, b.re) && eqv(a.im, b.im);
   if (a instanceof MString || b instanceof MString) return false;
   if (typeof a === "string" && typeof b === "string") return a === "" && b === "";
   return false;

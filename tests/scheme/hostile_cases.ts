@@ -28,7 +28,7 @@ export function sharedLiteral(k: number): string {
   return s;
 }
 
-const T = 400; // default deadline of the suite, ms
+const T = 500; // default deadline of the suite, ms
 
 /** The hostile programs. */
 export const HOSTILE: HostileCase[] = [

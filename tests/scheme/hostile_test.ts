@@ -1,7 +1,8 @@
 // The hostile-program suite: every program of hostile_cases.ts must end with a SchemeLimitError of
-// the right kind within 2× its deadline, through the embedding API and through `hs scheme FILE`
-// (runSchemeCli with the limit flags), and leave the host healthy. Plus the escapes that must not
-// be limits at all: compile-time walks, isolation, embedding re-entry.
+// the right kind within 2× its deadline through the embedding API, and leave the host healthy
+// (hostile_cli_test.ts runs them through `hs scheme FILE`, hostile_process_test.ts the memory bombs
+// in child processes). Plus the escapes that must not be limits at all: compile-time walks,
+// isolation, embedding re-entry.
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import {
   Interpreter,
@@ -10,7 +11,6 @@ import {
   SchemeLimitError,
   write,
 } from "../../scheme/mod.ts";
-import { runSchemeCli } from "../../scheme/cli.ts";
 import { HOSTILE, type HostileCase, sharedLiteral } from "./hostile_cases.ts";
 
 function healthy(s: Interpreter): void {
@@ -34,27 +34,6 @@ async function limitKindOf(s: Interpreter, c: HostileCase): Promise<LimitKind> {
   throw new Error(`${c.name}: expected a limit error, the program returned`);
 }
 
-const FLAG: Record<LimitKind, string> = {
-  fuel: "--fuel",
-  deadline: "--timeout",
-  memory: "--max-memory",
-  depth: "--max-depth",
-};
-
-function cliArgs(c: HostileCase, file: string): string[] {
-  const a = ["--timeout", String(c.limits.timeoutMs)];
-  if (c.limits.fuel !== undefined) a.push("--fuel", String(c.limits.fuel));
-  if (c.limits.maxDepth !== undefined) a.push("--max-depth", String(c.limits.maxDepth));
-  if (c.limits.maxCells !== undefined) a.push("--max-memory", String(c.limits.maxCells));
-  if (c.limits.maxStringLength !== undefined) {
-    a.push("--max-string", String(c.limits.maxStringLength));
-  }
-  if (c.limits.maxVectorLength !== undefined) {
-    a.push("--max-vector", String(c.limits.maxVectorLength));
-  }
-  return [...a, file];
-}
-
 for (const c of HOSTILE) {
   Deno.test(`hostile (api): ${c.name}`, async () => {
     const s = new Interpreter({ limits: c.limits });
@@ -66,33 +45,6 @@ for (const c of HOSTILE) {
     healthy(s);
   });
 }
-
-Deno.test("hostile (hs scheme FILE): each program ends with its limit, reported with the flag", async () => {
-  const dir = await Deno.makeTempDir();
-  try {
-    for (const c of HOSTILE) {
-      const file = `${dir}/hostile.scm`;
-      await Deno.writeTextFile(file, c.src);
-      let err = "";
-      const t = performance.now();
-      const code = await runSchemeCli(cliArgs(c, file), {
-        stdin: new ReadableStream({ start: (ctl) => ctl.close() }),
-        stdout: () => {},
-        stderr: (s) => (err += s),
-        isTerminal: false,
-      });
-      const ms = performance.now() - t;
-      assertEquals(code, 1, c.name);
-      ok(
-        c.kinds.some((k) => err.includes(FLAG[k])),
-        `${c.name}: stderr names none of ${c.kinds.map((k) => FLAG[k])}: ${err}`,
-      );
-      ok(ms <= 2 * c.limits.timeoutMs, `${c.name}: took ${ms.toFixed(0)} ms`);
-    }
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-});
 
 Deno.test("hostile: walks over cyclic and shared literals finish at once", () => {
   const s = new Interpreter({ limits: { timeoutMs: 200, fuel: 1000 } });
