@@ -69,7 +69,9 @@ export function magnitude(x: Num): Num {
 /** `angle`. */
 export function angle(x: Num): Num {
   if (!(x instanceof Complex)) {
-    if (x instanceof Flo) return new Flo(Math.atan2(0, x.v) === 0 && x.v < 0 ? Math.PI : Math.atan2(0, x.v));
+    if (x instanceof Flo) {
+      return new Flo(Math.atan2(0, x.v) === 0 && x.v < 0 ? Math.PI : Math.atan2(0, x.v));
+    }
     return N.sign(x) < 0 ? new Flo(Math.PI) : 0;
   }
   return new Flo(Math.atan2(f(x.im), f(x.re)));
@@ -193,7 +195,10 @@ export function parseComplex(s: string, parseReal: (s: string) => Real | null): 
   let k = -1;
   for (let i = body.length - 1; i >= 0; i--) {
     const c = body[i];
-    if ((c === "+" || c === "-") && !(i > 0 && /[eE]/.test(body[i - 1]) && /[0-9.]/.test(body[i - 2] ?? ""))) {
+    if (
+      (c === "+" || c === "-") &&
+      !(i > 0 && /[eE]/.test(body[i - 1]) && /[0-9.]/.test(body[i - 2] ?? ""))
+    ) {
       k = i;
       break;
     }

@@ -39,7 +39,7 @@ export function isInteger(x: unknown): boolean {
 }
 /** True for rationals (finite numbers). */
 export function isRational(x: unknown): boolean {
-  return isNumber(x) && (!(x instanceof Flo) || Number.isFinite(x.v));
+  return isNumber(x) && !(x instanceof Complex) && (!(x instanceof Flo) || Number.isFinite(x.v));
 }
 
 /** Normalises a BigInt to a JS number when it is a safe integer. */

@@ -146,7 +146,10 @@ export class Flo {
  */
 export class Complex {
   /** Use `makeRect` (complex.ts) to build complex numbers. */
-  constructor(public readonly re: number | bigint | Ratio | Flo, public readonly im: number | bigint | Ratio | Flo) {}
+  constructor(
+    public readonly re: number | bigint | Ratio | Flo,
+    public readonly im: number | bigint | Ratio | Flo,
+  ) {}
 }
 
 /** Multiple values (anything but exactly one value). */

@@ -69,14 +69,30 @@ export function installNumbers(t: PrimTable): void {
   def(t, "exact-integer?", 1, 1, N.isExactInteger);
   def(t, "exact-rational?", 1, 1, (x) => N.isExactInteger(x) || x instanceof Ratio);
   const realParts = (n: N.Num) => (n instanceof Complex ? [n.re, n.im] : [n]);
-  def(t, "nan?", 1, 1, (x) =>
-    realParts(num("nan?", x)).some((p) => p instanceof Flo && Number.isNaN(p.v)));
-  def(t, "infinite?", 1, 1, (x) =>
-    realParts(num("infinite?", x)).some((p) =>
-      p instanceof Flo && (p.v === Infinity || p.v === -Infinity)
-    ));
-  def(t, "finite?", 1, 1, (x) =>
-    realParts(num("finite?", x)).every((p) => !(p instanceof Flo) || Number.isFinite(p.v)));
+  def(
+    t,
+    "nan?",
+    1,
+    1,
+    (x) => realParts(num("nan?", x)).some((p) => p instanceof Flo && Number.isNaN(p.v)),
+  );
+  def(
+    t,
+    "infinite?",
+    1,
+    1,
+    (x) =>
+      realParts(num("infinite?", x)).some((p) =>
+        p instanceof Flo && (p.v === Infinity || p.v === -Infinity)
+      ),
+  );
+  def(
+    t,
+    "finite?",
+    1,
+    1,
+    (x) => realParts(num("finite?", x)).every((p) => !(p instanceof Flo) || Number.isFinite(p.v)),
+  );
 
   const eq2 = (a: unknown, b: unknown) =>
     typeof a === "number" && typeof b === "number" ? a === b : N.numEq(a, b);
