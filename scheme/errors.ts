@@ -151,11 +151,13 @@ export function rangeError(proc: string, what: string, got: unknown): never {
 /** Converts any thrown JS value into a SchemeError (host exceptions never leak raw). */
 export function toSchemeError(e: unknown): SchemeError {
   if (e instanceof SchemeError) return e;
+  const text = e instanceof Error ? String(e.message) : "";
+  // the JS engine's own limits: stack overflow is depth (tested without a regular expression,
+  // which could itself overflow here), oversized values are memory
+  if (text.indexOf("call stack") >= 0 || text.indexOf("Stack overflow") >= 0) {
+    return new SchemeLimitError("depth", "recursion depth exceeded (JS stack exhausted)");
+  }
   if (e instanceof RangeError) {
-    // the JS engine's own limits: stack overflow is depth, oversized values are memory
-    if (/call stack/i.test(e.message)) {
-      return new SchemeLimitError("depth", "recursion depth exceeded (JS stack exhausted)");
-    }
     if (
       /invalid (string|array|typed array) length|bigint|size exceeded|allocation/i.test(e.message)
     ) {

@@ -159,8 +159,40 @@ export const DEFAULT_LIMITS: Required<Limits> = {
 };
 
 const BATCH = 10_000;
-/** Scheme frames a run keeps on the JS stack before moving the pending ones to the heap. */
-export const SPILL = 400;
+/**
+ * Stack discipline. Compiled code runs on the JS stack; below {@link PROBE_FROM} nested calls it
+ * runs unchecked. Beyond, every {@link PROBE_EVERY} levels of nesting `callBody` probes for
+ * {@link PROBE_BYTES} of free JS stack (a small recursion that the engine stops with a
+ * RangeError when the room is not there); a failed probe is a safe point, where the pending
+ * frames move to the heap and the run continues on a fresh stack. So recursion runs at full speed
+ * as deep as the JS stack allows (thousands of frames, more when the code is optimized), and the
+ * switch to heap frames happens only when the stack is really full.
+ */
+const PROBE_FROM = 256;
+const PROBE_EVERY = 32;
+const PROBE_DEPTH = 560; // ~80 KB of probe frames: room for 32 Scheme frames and a primitive
+/** Kept for callers that read it: the depth where probing starts. */
+export const SPILL = PROBE_FROM;
+
+/** A recursion whose frames carry a dozen arguments (~150 bytes each): cheap stack to touch. */
+function probe(
+  n: number,
+  a: number,
+  b: number,
+  c: number,
+  d: number,
+  e: number,
+  f: number,
+  g: number,
+  h: number,
+  i: number,
+  j: number,
+  k: number,
+  l: number,
+): number {
+  return n === 0 ? a : probe(n - 1, b, c, d, e, f, g, h, i, j, k, l, a) + 1;
+}
+
 /** A nested run (host callback) always gets this many frames of its own before it spills. */
 const MIN_SLICE = 32;
 /** Host callbacks (`callSync` from a primitive) nested deeper than this raise a depth error. */
@@ -225,8 +257,10 @@ export class State {
   deadline = Infinity;
   /** Nesting of callBody on the JS stack. */
   depth = 0;
-  /** Depth at which callBody moves the pending frames to the heap (set by each run). */
-  spillAt = SPILL;
+  /** Depth at which callBody next probes the JS stack (see {@link PROBE_FROM}). */
+  probeAt = PROBE_FROM;
+  /** Depth of the running driver's base: a run always keeps a few frames of its own. */
+  runBase = 0;
   /** Host callbacks currently nested (runs started by `callSync` from a primitive). */
   nesting = 0;
   /** Current dynamic state. */
@@ -376,12 +410,30 @@ function spill(body: Node, frame: Frame): never {
  */
 export function callBody(body: Node, frame: Frame): unknown {
   const st = R;
-  if (++st.depth > st.spillAt) spill(body, frame);
+  if (++st.depth > st.probeAt) probeStack(st, body, frame);
   if (--st.tick < 0) tickCheck();
   let r = body(frame);
   if (r instanceof TailCall) r = trampoline(r);
-  st.depth--;
+  // well below the last probe: probe again sooner (another path may use bigger frames)
+  if (--st.depth < st.probeAt - 4 * PROBE_EVERY) {
+    st.probeAt = Math.max(st.runBase + PROBE_FROM, st.depth + PROBE_EVERY);
+  }
   return r;
+}
+
+function probeStack(st: State, body: Node, frame: Frame): void {
+  st.probeAt = st.depth + PROBE_EVERY;
+  try {
+    probe(PROBE_DEPTH, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12);
+  } catch {
+    // not enough room left: move the pending frames to the heap (unless this run has just
+    // started, e.g. a host callback nested on a nearly full stack: then the engine's own
+    // overflow, a depth error, decides)
+    if (st.depth - st.runBase > MIN_SLICE) {
+      st.probeAt = st.runBase + PROBE_FROM;
+      spill(body, frame);
+    }
+  }
 }
 
 /** Runs a pending tail call to completion. */
@@ -697,14 +749,12 @@ export class Run {
   private err: SchemeError | null = null;
   private savedDyn: DynNode | null = null;
   private base: number;
-  private spillAt: number;
   /** True once a nested run (a host callback) has returned: its continuations are dead. */
   finished = false;
 
   /** Creates a run on the current state; nested runs serve callbacks from primitives. */
   constructor(readonly isNested = false) {
     this.base = R.depth;
-    this.spillAt = Math.max(SPILL, this.base + MIN_SLICE);
   }
 
   /** Runs `thunk` to completion, or until it must await a promise. */
@@ -729,12 +779,14 @@ export class Run {
 
   private loop(): unknown {
     const st = R;
-    const savedSpill = st.spillAt;
-    st.spillAt = this.spillAt;
+    const savedBase = st.runBase, savedProbe = st.probeAt;
+    st.runBase = this.base;
+    st.probeAt = this.base + PROBE_FROM;
     try {
       return this.steps(st);
     } finally {
-      st.spillAt = savedSpill;
+      st.runBase = savedBase;
+      st.probeAt = savedProbe;
     }
   }
 

@@ -16,7 +16,7 @@ import {
   Macro,
   rootSym,
 } from "./syntax.ts";
-import { alloc } from "./runtime.ts";
+import { alloc, R, tickCheck } from "./runtime.ts";
 import { spineItems, stripAll } from "./literals.ts";
 
 class Seq {
@@ -103,6 +103,7 @@ export function makeSyntaxRules(
         const seq: Binds[] = [];
         let cur = f;
         for (let i = 0; i < n; i++) {
+          if (--R.tick < 0) tickCheck();
           const mb: Binds = new Map();
           if (!match(p.car, (cur as Pair).car, mb)) return false;
           seq.push(mb);
@@ -142,6 +143,7 @@ export function makeSyntaxRules(
     }
     if (t instanceof Pair) {
       alloc(1);
+      if (--R.tick < 0) tickCheck();
       if (!escaped && isEllipsis(t.car) && t.cdr instanceof Pair) {
         return expand(t.cdr.car, b, renames, true);
       }
@@ -186,6 +188,8 @@ export function makeSyntaxRules(
     }
     const out: unknown[] = [];
     for (let i = 0; i < n; i++) {
+      if (--R.tick < 0) tickCheck();
+      alloc(1);
       const nb: Binds = new Map(b);
       for (const v of vars) {
         const m = (b.get(v) as Seq).items[i];
