@@ -10,6 +10,8 @@
 import {
   Cell,
   type Environment,
+  LazyDefinition,
+  lazyHooks,
   type Loc,
   locations,
   NIL,
@@ -94,7 +96,9 @@ function lookup(id: Ident, block: Block | null, from: LamScope, env: Environment
   const v = env.table.get(id);
   if (v instanceof Macro) return { t: "macro", m: v };
   if (v instanceof Special) return { t: "special", s: v };
-  return { t: "global", cell: globalCell(env, id) };
+  const cell = globalCell(env, id);
+  if (cell.value instanceof LazyDefinition) lazyHooks.force(cell);
+  return { t: "global", cell };
 }
 
 let curLoc: Loc | undefined = undefined;

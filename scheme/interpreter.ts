@@ -10,11 +10,15 @@ import {
   Cell,
   Environment,
   EOF,
+  internSourceSymbols,
   Keyword,
+  LazyDefinition,
+  lazyHooks,
   MString,
   NIL,
   Pair,
   Parameter,
+  splitDefinitions,
   type Sym,
   sym,
   UNBOUND,
@@ -48,7 +52,7 @@ import { SPECIALS } from "./syntax.ts";
 import { installDerivedForms } from "./expander.ts";
 import { Reader } from "./reader.ts";
 import { printHooks } from "./printer.ts";
-import { LOCAL_PRELUDE, PRELUDE } from "./prelude.ts";
+import { LOCAL_PRELUDE, PRELUDE, TEST_LIBRARY } from "./prelude.ts";
 import { def, type PrimTable, str } from "./primitives/util.ts";
 import { installLists } from "./primitives/lists.ts";
 import { installNumbers } from "./primitives/numbers.ts";
@@ -165,18 +169,55 @@ function buildBase(): Environment {
   for (const [name, p] of statelessPrims()) {
     env.table.set(bindingKey(name), new Cell(p, bindingKey(name)));
   }
+  installLazy(env, PRELUDE_DEFINITIONS);
+  return env;
+}
+
+const PRELUDE_DEFINITIONS = splitDefinitions(PRELUDE);
+const LOCAL_DEFINITIONS = splitDefinitions(LOCAL_PRELUDE);
+internSourceSymbols(PRELUDE);
+internSourceSymbols(LOCAL_PRELUDE);
+internSourceSymbols(TEST_LIBRARY);
+
+/** Installs each definition of `defs` in `env` as a {@link LazyDefinition}. */
+function installLazy(env: Environment, defs: Map<string, string>): void {
+  for (const [name, src] of defs) {
+    const k = bindingKey(name);
+    env.table.set(k, new Cell(new LazyDefinition(src, env), k));
+  }
+}
+
+/** Runs `thunk` under a fresh state with generous limits (library code, not the program's). */
+function asLibrary<T>(thunk: () => T): T {
   const st = new State();
   st.reset({ ...DEFAULT_LIMITS, timeoutMs: 60_000 });
   const prev = R;
   setState(st);
   try {
-    const run = new Run();
-    run.run(() => evalForms(new Reader(PRELUDE, "<prelude>", { internal: true }), env));
+    const r = new Run().run(thunk);
+    if (r instanceof Suspend) throw schemeError("error", "library code suspended");
+    return r as T;
   } finally {
     setState(prev);
   }
-  return env;
 }
+
+lazyHooks.force = (cell) => {
+  const def = cell.value as LazyDefinition;
+  const home = def.home.table.get(cell.name) as Cell;
+  if (home.value instanceof LazyDefinition) {
+    home.value = UNBOUND; // the definition may refer to itself
+    try {
+      asLibrary(() =>
+        evalDatum(new Reader(def.source, "<prelude>", { internal: true }).read(), def.home)
+      );
+    } catch (e) {
+      home.value = def;
+      throw e;
+    }
+  }
+  cell.value = home.value;
+};
 
 const libraryExports = new Map<LazyLibrary, Map<Sym, unknown>>();
 /** Compiles a lazy library once per process (in a copy of the base environment). */
@@ -191,18 +232,7 @@ function loadLibrary(name: string): Map<Sym, unknown> {
     installHashTables(t);
     for (const [n, p] of t) env.table.set(bindingKey(n), new Cell(p, bindingKey(n)));
   }
-  const st = new State();
-  st.reset({ ...DEFAULT_LIMITS, timeoutMs: 60_000 });
-  const prev = R;
-  setState(st);
-  try {
-    const r = new Run().run(() =>
-      evalForms(new Reader(lib.source, `<library ${name}>`, { internal: true }), env)
-    );
-    if (r instanceof Suspend) throw schemeError("error", `library ${name} suspended`);
-  } finally {
-    setState(prev);
-  }
+  asLibrary(() => evalForms(new Reader(lib.source, `<library ${name}>`, { internal: true }), env));
   exports = new Map();
   for (const [k, v] of env.table) {
     const hidden = k.name.startsWith("%") && k === bindingKey(k.name);
@@ -293,9 +323,7 @@ export class Interpreter {
     for (const [name, spec] of Object.entries(opts.primitives ?? {})) {
       this.definePrimitive(name, spec);
     }
-    this.driveSync(() =>
-      evalForms(new Reader(LOCAL_PRELUDE, "<prelude>", { internal: true }), this.env)
-    );
+    installLazy(this.env, LOCAL_DEFINITIONS);
   }
 
   /** Interns `name` as this interpreter's programs would (static symbol if there is one). */
@@ -331,6 +359,7 @@ export class Interpreter {
   /** Returns a global's value, or undefined if unbound. */
   lookup(name: string): unknown {
     const c = this.env.table.get(this.symbol(name));
+    if (c instanceof Cell && c.value instanceof LazyDefinition) lazyHooks.force(c);
     return c instanceof Cell && c.value !== UNBOUND ? c.value : undefined;
   }
 

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { type Environment, type Sym, sym } from "./types.ts";
+import { type Environment, internSourceSymbols, type Sym, sym } from "./types.ts";
 import { HASH_TABLE_NAMES } from "./primitives/hashtables.ts";
 import { LIST_LIBRARY } from "./lib/list.ts";
 import { SORT_LIBRARY } from "./lib/sort.ts";
@@ -84,9 +84,7 @@ for (const n of ["scheme hash-table", "srfi 125", "srfi 69"]) {
 // The names the lazy libraries define are static symbols from the start, so a program that reads
 // one of them before importing the library (or in the import form itself) agrees with it.
 for (const lib of new Set(Object.values(LAZY))) {
-  for (const m of lib.source.matchAll(/^\(define \(?([^\s()]+)/gm)) {
-    if (!m[1].startsWith("%")) sym(m[1]);
-  }
+  internSourceSymbols(lib.source);
   if (lib.hashTables) { for (const n of HASH_TABLE_NAMES) sym(n); }
 }
 

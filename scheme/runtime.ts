@@ -210,7 +210,8 @@ export class SymbolTable {
   readonly keywords: Map<string, Keyword> = new Map();
   /** Returns the symbol named `name` (the static one if it exists). */
   intern(name: string): Sym {
-    let s = symbolTableHooks.staticSym(name) ?? this.syms.get(name);
+    // local first: a static symbol made later (by a host) must not split an interned name
+    let s = this.syms.get(name) ?? symbolTableHooks.staticSym(name);
     if (s === undefined) {
       this.charge(name);
       s = new Sym(name);
@@ -220,7 +221,7 @@ export class SymbolTable {
   }
   /** Returns the keyword `:name` (the static one if it exists). */
   keyword(name: string): Keyword {
-    let k = symbolTableHooks.staticKeyword(name) ?? this.keywords.get(name);
+    let k = this.keywords.get(name) ?? symbolTableHooks.staticKeyword(name);
     if (k === undefined) {
       this.charge(name);
       k = new Keyword(name);

@@ -219,6 +219,41 @@ export class Cell {
 /** Marker for an unbound global cell. */
 export const UNBOUND: unique symbol = Symbol("unbound");
 
+/**
+ * The value of a global whose definition (library Scheme source) is compiled on first
+ * reference: start-up compiles nothing a program does not use. `home` is the environment the
+ * definition belongs to; copies of that environment force it there and copy the value.
+ */
+export class LazyDefinition {
+  /** Creates a lazy definition of `source` (one `(define …)` form) in `home`. */
+  constructor(public readonly source: string, public readonly home: Environment) {}
+}
+
+/** Hook set by interpreter.ts: compiles the lazy definition held by `cell`, sets its value. */
+export const lazyHooks: { force: (cell: Cell) => void } = { force: () => {} };
+
+/**
+ * Makes every identifier of library source a static symbol up front, so data and names a program
+ * reads before the library's code is compiled (lazily) are the same symbols the library uses.
+ */
+export function internSourceSymbols(source: string): void {
+  for (const m of source.matchAll(/[^\s()'`,"[\];|]+/g)) {
+    const t = m[0];
+    if (t[0] !== "%" && t[0] !== "#" && t[0] !== ":" && !/^[+-]?[\d.]/.test(t)) sym(t);
+  }
+}
+
+/** Splits library source into its top-level `(define name …)` forms, by name. */
+export function splitDefinitions(source: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const starts = [...source.matchAll(/^\(define \(?([^\s()]+)/gm)];
+  starts.forEach((m, i) => {
+    const end = i + 1 < starts.length ? starts[i + 1].index! : source.length;
+    out.set(m[1], source.slice(m.index!, end));
+  });
+  return out;
+}
+
 /** A source location. */
 export interface Loc {
   /** File name as given to the reader. */
