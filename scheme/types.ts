@@ -237,11 +237,31 @@ export const lazyHooks: { force: (cell: Cell) => void } = { force: () => {} };
  * reads before the library's code is compiled (lazily) are the same symbols the library uses.
  */
 export function internSourceSymbols(source: string): void {
-  for (const m of source.matchAll(/[^\s()'`,"[\];|]+/g)) {
-    const t = m[0];
-    if (t[0] !== "%" && t[0] !== "#" && t[0] !== ":" && !/^[+-]?[\d.]/.test(t)) sym(t);
+  const n = source.length;
+  let i = 0;
+  while (i < n) {
+    const c = source.charCodeAt(i);
+    if (DELIMITER[c] === 1) {
+      if (c === 34) { // skip a string literal
+        i++;
+        while (i < n && source.charCodeAt(i) !== 34) i += source.charCodeAt(i) === 92 ? 2 : 1;
+      } else if (c === 59) { // skip a comment
+        while (i < n && source.charCodeAt(i) !== 10) i++;
+      }
+      i++;
+      continue;
+    }
+    const start = i;
+    while (i < n && DELIMITER[source.charCodeAt(i)] !== 1) i++;
+    // identifiers only: not %internal, #syntax, :keywords or numbers
+    if (c !== 37 && c !== 35 && c !== 58 && !(c >= 48 && c <= 57) && c !== 46) {
+      const d = source.charCodeAt(start + 1);
+      if (!((c === 43 || c === 45) && d >= 48 && d <= 57)) sym(source.slice(start, i));
+    }
   }
 }
+const DELIMITER = new Uint8Array(128);
+for (const ch of " \t\n\r()'`,\"[];|") DELIMITER[ch.charCodeAt(0)] = 1;
 
 /** Splits library source into its top-level `(define name …)` forms, by name. */
 export function splitDefinitions(source: string): Map<string, string> {
