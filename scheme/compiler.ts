@@ -23,7 +23,6 @@ import { SchemeError, schemeError, SchemeLimitError } from "./errors.ts";
 import {
   alloc,
   apply,
-  applyTail,
   Capture,
   CaseLambda,
   Closure,
@@ -54,7 +53,7 @@ import { codeItems, freezeLiteral, stripAll } from "./literals.ts";
 import { libraryState } from "./libraries.ts";
 import { libraryKey } from "./expander.ts";
 import { fastIf, fastIf1, fastOp, isFastOp, isFastTest1, type Shape } from "./fastops.ts";
-import { callErr, callNode, primCallNode, unbound } from "./calls.ts";
+import { callAt, callErr, callNode, primCallNode, tailAt, unbound } from "./calls.ts";
 
 /** Compile context. */
 export interface Ctx {
@@ -797,14 +796,16 @@ function fastParts(
   const cell = r.cell;
   const f2 = p.f2;
   const site: Site = { name: p.name, loc: locOf(x) };
-  const slow = (f: Frame, a: unknown, b: unknown) => {
-    try {
-      const v = cell.value;
-      if (v === p) return f2(a, b);
-      return tail ? applyTail(v, [a, b]) : apply(v, [a, b]);
-    } catch (e) {
-      throw callErr(e, f, 3, [cell.value, a, b], nodes, tail, site);
-    }
+  const slow = (_f: Frame, a: unknown, b: unknown) => {
+    const v = cell.value;
+    if (tail && v !== p) return tailAt(v, [a, b], site);
+    const st = R;
+    const sp = st.sp;
+    st.sites[sp] = site;
+    st.sp = sp + 1;
+    const r = v === p ? f2(a, b) : apply(v, [a, b]);
+    st.sp = sp;
+    return r;
   };
   const onErr = (e: unknown, f: Frame, step: number, a: unknown, b: unknown) =>
     callErr(e, f, step, [cell.value, a, b], nodes, tail, site);
@@ -828,7 +829,7 @@ function fastTest1(test: unknown, block: Block, ctx: Ctx, thenN: Node, elseN: No
   const slow = (f: Frame, a: unknown) => {
     let t;
     try {
-      t = apply(cell.value, [a]);
+      t = callAt(cell.value, [a], site);
     } catch (e) {
       if (e instanceof Capture) {
         e.frames.push(new KF((v) => v !== false ? thenN(f) : elseN(f)));

@@ -43,6 +43,9 @@ export const errorHooks: { write: (x: unknown, max?: number) => string } = {
   write: (x) => String(x),
 };
 
+/** Hook set by runtime.ts: the Scheme backtrace at this moment (innermost first). */
+export const traceHooks: { snapshot: () => TraceFrame[] } = { snapshot: () => [] };
+
 /** Longest message text an error formats (irritants are cut with `…` past it). */
 export const MAX_MESSAGE_LENGTH = 2000;
 
@@ -51,8 +54,8 @@ export const MAX_MESSAGE_LENGTH = 2000;
  * every host exception converted by the runtime, reaches the host as a SchemeError.
  */
 export class SchemeError extends Error {
-  /** Scheme backtrace, innermost first. */
-  trace: TraceFrame[] = [];
+  /** Scheme backtrace, innermost first (the call sites active when the error was made). */
+  trace: TraceFrame[] = traceHooks.snapshot();
   /** Dynamic state at the raise point (runtime internal). */
   dyn: unknown = undefined;
   /** Creates an error carrying `payload`; its message is formatted on first use. */

@@ -425,6 +425,7 @@ export class Interpreter {
       this.state.reset({ ...this.limits, ...limits });
       this.state.dyn = null;
       this.state.depth = 0;
+      this.state.sp = 0;
     }
     return prev;
   }

@@ -22,7 +22,15 @@ import {
   symbolTableHooks,
   Values,
 } from "./types.ts";
-import { SchemeError, schemeError, SchemeExit, SchemeLimitError, toSchemeError } from "./errors.ts";
+import {
+  SchemeError,
+  schemeError,
+  SchemeExit,
+  SchemeLimitError,
+  toSchemeError,
+  type TraceFrame,
+  traceHooks,
+} from "./errors.ts";
 
 /** A runtime environment frame: slot 0 is the parent frame. */
 export type Frame = unknown[];
@@ -278,6 +286,14 @@ export class State {
   owner: unknown = null;
   /** The interpreter's own symbols (null: intern into the static table). */
   symbols: SymbolTable | null = null;
+  /**
+   * The shadow stack of active call sites (`sites[0..sp)`, innermost last): call nodes push
+   * their site around the call, so an error made anywhere below knows its backtrace without
+   * any handler on the way (see {@link traceHooks}).
+   */
+  sites: Site[] = [];
+  /** Top of {@link sites}. */
+  sp = 0;
 
   /** Snapshot of the budget (kept by a suspended evaluation). */
   saveBudget(): { tick: number; fuel: number; deadline: number; cells: number } {
@@ -305,6 +321,16 @@ export class State {
 
 /** The state of the interpreter currently running (set by {@link Run}). */
 export let R: State = new State();
+
+traceHooks.snapshot = (): TraceFrame[] => {
+  const st = R;
+  const out: TraceFrame[] = [];
+  for (let i = Math.min(st.sp, st.sites.length) - 1; i >= 0 && out.length < 24; i--) {
+    const s = st.sites[i];
+    if (s) out.push(s);
+  }
+  return out;
+};
 /** Makes `s` the current state. */
 export function setState(s: State): void {
   R = s;
@@ -384,18 +410,18 @@ export function checkBytesLength(n: number): void {
 }
 
 function trampoline(r: TailCall): unknown {
+  // the running tail call's site takes one slot of the shadow stack
+  const st = R;
+  const sp = st.sp;
+  st.sp = sp + 1;
   let v: unknown = r;
-  let t = r;
-  try {
-    do {
-      if (--R.tick < 0) tickCheck();
-      t = v as TailCall;
-      v = t.body(t.frame);
-    } while (v instanceof TailCall);
-  } catch (e) {
-    if (e instanceof SchemeError && t.site && e.trace.length < 24) e.trace.push(t.site);
-    throw e;
-  }
+  do {
+    if (--st.tick < 0) tickCheck();
+    const t = v as TailCall;
+    st.sites[sp] = t.site!;
+    v = t.body(t.frame);
+  } while (v instanceof TailCall);
+  st.sp = sp;
   return v;
 }
 
@@ -601,6 +627,7 @@ function dynErr(err: unknown, node: DynNode, saved: DynNode | null): unknown {
 export function dynCall(kind: DynKind, data: unknown, thunk: unknown): unknown {
   const saved = R.dyn;
   const depth = R.depth;
+  const sp = R.sp;
   const node = new DynNode(kind, data, saved);
   R.dyn = node;
   let r;
@@ -616,8 +643,10 @@ export function dynCall(kind: DynKind, data: unknown, thunk: unknown): unknown {
       );
       throw e;
     }
+    const se = toSchemeError(e);
     R.depth = depth;
-    return dynErr(e, node, saved);
+    R.sp = sp;
+    return dynErr(se, node, saved);
   }
   R.dyn = saved;
   return r;
@@ -635,6 +664,7 @@ function guardErr(err: unknown, node: DynNode, saved: DynNode | null, handler: u
 export function guardCall(thunk: unknown, handler: unknown): unknown {
   const saved = R.dyn;
   const depth = R.depth;
+  const sp = R.sp;
   const node = new DynNode(DynKind.Guard, null, saved);
   R.dyn = node;
   let r;
@@ -650,8 +680,10 @@ export function guardCall(thunk: unknown, handler: unknown): unknown {
       );
       throw e;
     }
+    const se = toSchemeError(e);
     R.depth = depth;
-    return guardErr(e, node, saved, handler);
+    R.sp = sp;
+    return guardErr(se, node, saved, handler);
   }
   R.dyn = saved;
   return r;
@@ -750,12 +782,14 @@ export class Run {
   private err: SchemeError | null = null;
   private savedDyn: DynNode | null = null;
   private base: number;
+  private baseSp: number;
   /** True once a nested run (a host callback) has returned: its continuations are dead. */
   finished = false;
 
   /** Creates a run on the current state; nested runs serve callbacks from primitives. */
   constructor(readonly isNested = false) {
     this.base = R.depth;
+    this.baseSp = R.sp;
   }
 
   /** Runs `thunk` to completion, or until it must await a promise. */
@@ -808,6 +842,7 @@ export class Run {
       try {
         let v: unknown;
         st.depth = this.base;
+        st.sp = this.baseSp;
         if (this.mode === Mode.Call) {
           const t = this.next!;
           this.next = null;
@@ -821,6 +856,7 @@ export class Run {
           }
           if (k.length === 0) break;
           st.depth = this.base;
+          st.sp = this.baseSp;
           if (--st.tick < 0) tickCheck();
           v = k.pop()!.fn(v);
         }
@@ -916,6 +952,7 @@ export class Run {
 export function nested(thunk: () => unknown): unknown {
   const st = R;
   const depth = st.depth;
+  const sp = st.sp;
   if (st.nesting >= MAX_HOST_NESTING) {
     throw new SchemeLimitError(
       "depth",
@@ -938,5 +975,6 @@ export function nested(thunk: () => unknown): unknown {
     run.finished = true;
     st.nesting--;
     st.depth = depth;
+    st.sp = sp;
   }
 }
