@@ -11,15 +11,18 @@ import {
   apply,
   applyTail,
   callBody,
+  callPrim,
   Capture,
   Closure,
+  Continuation,
   type Frame,
   KF,
   type Node,
-  type Prim,
+  Prim,
   R,
   type Site,
   TailCall,
+  throwTo,
 } from "./runtime.ts";
 
 /** Reads a global cell, raising for unbound variables. */
@@ -77,7 +80,8 @@ export function callAt(fn: unknown, args: unknown[], site: Site): unknown {
   const sp = st.sp;
   st.sites[sp] = site;
   st.sp = sp + 1;
-  const r = apply(fn, args);
+  // primitives and continuations directly: fewer JS frames for a capture to unwind
+  const r = fn instanceof Prim ? callPrim(fn, args, false) : apply(fn, args);
   st.sp = sp;
   return r;
 }
@@ -89,11 +93,12 @@ export function tailAt(fn: unknown, args: unknown[], site: Site): unknown {
     t.site = site;
     return t;
   }
+  if (fn instanceof Continuation) throwTo(fn, args);
   const st = R;
   const sp = st.sp;
   st.sites[sp] = site;
   st.sp = sp + 1;
-  const r = applyTail(fn, args);
+  const r = fn instanceof Prim ? callPrim(fn, args, true) : applyTail(fn, args);
   st.sp = sp;
   return r instanceof TailCall && r.site === undefined ? (r.site = site, r) : r;
 }
