@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { type Cell, UNBOUND } from "./types.ts";
+import { type Cell, UNBOUND, Values } from "./types.ts";
 import { schemeError, toSchemeError } from "./errors.ts";
 import {
   apply,
@@ -16,13 +16,13 @@ import {
   Closure,
   Continuation,
   type Frame,
+  Jump,
   KF,
   type Node,
   Prim,
   R,
   type Site,
   TailCall,
-  throwTo,
 } from "./runtime.ts";
 
 /** Reads a global cell, raising for unbound variables. */
@@ -93,7 +93,9 @@ export function tailAt(fn: unknown, args: unknown[], site: Site): unknown {
     t.site = site;
     return t;
   }
-  if (fn instanceof Continuation) throwTo(fn, args);
+  if (fn instanceof Continuation) {
+    return new Jump(fn, args.length === 1 ? args[0] : new Values(args));
+  }
   const st = R;
   const sp = st.sp;
   st.sites[sp] = site;

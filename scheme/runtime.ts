@@ -126,6 +126,16 @@ export class Capture {
   constructor(public kind: CK, public payload: unknown, public value?: unknown) {}
 }
 
+/**
+ * A continuation invoked in tail position: returned (not thrown) up the chain of tail positions,
+ * so the JS frames in between need no unwinding. `callBody` throws it as a capture for non-tail
+ * callers; the driver takes it directly when it arrives as a value.
+ */
+export class Jump {
+  /** Creates a jump to `k` with `value`. */
+  constructor(public readonly k: Continuation, public readonly value: unknown) {}
+}
+
 /** A pending tail call, returned by code in tail position and run by the trampoline. */
 export class TailCall {
   /** Creates a tail call of `body` on `frame`, made at call site `site`. */
@@ -427,7 +437,7 @@ function trampoline(r: TailCall): unknown {
 
 function spill(body: Node, frame: Frame): never {
   R.depth--;
-  throw new Capture(CK.Spill, () => callBody(body, frame));
+  throw new Capture(CK.Spill, () => callBodyTop(body, frame));
 }
 
 /**
@@ -441,11 +451,29 @@ export function callBody(body: Node, frame: Frame): unknown {
   if (--st.tick < 0) tickCheck();
   let r = body(frame);
   if (r instanceof TailCall) r = trampoline(r);
+  if (r instanceof Jump) throw new Capture(CK.Reinstate, r.k, r.value);
   // well below the last probe: probe again sooner (another path may use bigger frames)
   if (--st.depth < st.probeAt - 4 * PROBE_EVERY) {
     st.probeAt = Math.max(st.runBase + PROBE_FROM, st.depth + PROBE_EVERY);
   }
   return r;
+}
+
+/** `callBody` for the driver itself: a {@link Jump} comes back as a value. */
+function callBodyTop(body: Node, frame: Frame): unknown {
+  const st = R;
+  if (++st.depth > st.probeAt) probeStack(st, body, frame);
+  if (--st.tick < 0) tickCheck();
+  let r = body(frame);
+  if (r instanceof TailCall) r = trampoline(r);
+  st.depth--;
+  return r;
+}
+
+/** `apply` for the driver itself: a {@link Jump} comes back as a value. */
+function applyTop(fn: unknown, args: unknown[]): unknown {
+  if (fn instanceof Closure) return callBodyTop(fn.lam.body, makeFrame(fn, args));
+  return apply(fn, args);
 }
 
 function probeStack(st: State, body: Node, frame: Frame): void {
@@ -739,6 +767,7 @@ export function paramValue(p: unknown, dflt: unknown): unknown {
 /** Winds from the current dynamic state to `to` (running after/before thunks). */
 export function windTo(to: DynNode | null): void {
   const from = R.dyn;
+  if (from === to) return;
   const fromSet = new Set<DynNode>();
   for (let d = from; d; d = d.parent) fromSet.add(d);
   work(fromSet.size * 64);
@@ -852,8 +881,10 @@ export class Run {
           // a resumed frame in tail position returns a pending tail call: complete it here
           if (v instanceof TailCall) {
             st.depth = this.base;
-            v = callBody(v.body, v.frame);
+            v = callBodyTop(v.body, v.frame);
           }
+          // a continuation called in tail position: a capture with nothing left to unwind
+          if (v instanceof Jump) throw new Capture(CK.Reinstate, v.k, v.value);
           if (k.length === 0) break;
           st.depth = this.base;
           st.sp = this.baseSp;
@@ -899,7 +930,7 @@ export class Run {
               }
               const p = e.payload;
               this.mode = Mode.Call;
-              this.next = () => apply(p, [kont]);
+              this.next = () => applyTop(p, [kont]);
               break;
             }
             case CK.Reinstate: {
