@@ -71,7 +71,7 @@ type Resolved =
 
 /** Returns (creating if needed) the global cell for `s` in `env`. */
 export function globalCell(env: Environment, s: Sym): Cell {
-  const v = env.table.get(s);
+  const v = env.get(s);
   if (v instanceof Cell) return v;
   const c = new Cell(UNBOUND, s);
   if (v === undefined) env.table.set(s, c);
@@ -92,7 +92,7 @@ function lookup(id: Ident, block: Block | null, from: LamScope, env: Environment
     }
   }
   if (id instanceof Alias) return lookup(id.orig, id.block, from, id.env ?? env);
-  const v = env.table.get(id);
+  const v = env.get(id);
   if (v instanceof Macro) return { t: "macro", m: v };
   if (v instanceof Special) return { t: "special", s: v };
   const cell = globalCell(env, id);

@@ -348,7 +348,7 @@ function importForms(x: Pair): unknown {
     if (key in LAZY && names) {
       const exports = libraryHooks.load(key);
       for (const [to, from] of names) {
-        const c = env.table.get(to);
+        const c = env.get(to);
         if (c instanceof Cell) c.value = exports.get(from);
         else env.table.set(to, new Cell(exports.get(from), to));
       }

@@ -226,7 +226,7 @@ function loadLibrary(name: string): Map<Sym, unknown> {
   let exports = libraryExports.get(lib);
   if (exports) return exports;
   const env = copyEnv(baseEnv!, `library ${name}`);
-  const before = new Set(env.table.keys());
+
   if (lib.hashTables) {
     const t: PrimTable = new Map();
     installHashTables(t);
@@ -235,20 +235,18 @@ function loadLibrary(name: string): Map<Sym, unknown> {
   asLibrary(() => evalForms(new Reader(lib.source, `<library ${name}>`, { internal: true }), env));
   exports = new Map();
   for (const [k, v] of env.table) {
+    if (env.inherited.has(k)) continue;
     const hidden = k.name.startsWith("%") && k === bindingKey(k.name);
-    if (!before.has(k) && v instanceof Cell && !hidden) exports.set(k, v.value);
+    if (v instanceof Cell && !hidden) exports.set(k, v.value);
   }
   libraryExports.set(lib, exports);
   return exports;
 }
 libraryHooks.load = loadLibrary;
 
+/** A new environment inheriting (lazily, see {@link Environment.get}) from `from`. */
 function copyEnv(from: Environment, name: string): Environment {
-  const env = new Environment(null, name);
-  for (const [k, v] of from.table) {
-    env.table.set(k, v instanceof Cell ? new Cell(v.value, k) : v);
-  }
-  return env;
+  return new Environment(from, name);
 }
 
 /** Evaluates all data from `reader` as top-level forms in `env` (resumable). */
@@ -351,14 +349,14 @@ export class Interpreter {
   /** Defines a global variable. */
   define(name: string, value: unknown): void {
     const s = this.symbol(name);
-    const c = this.env.table.get(s);
+    const c = this.env.get(s);
     if (c instanceof Cell) c.value = value;
     else this.env.table.set(s, new Cell(value, s));
   }
 
   /** Returns a global's value, or undefined if unbound. */
   lookup(name: string): unknown {
-    const c = this.env.table.get(this.symbol(name));
+    const c = this.env.get(this.symbol(name));
     if (c instanceof Cell && c.value instanceof LazyDefinition) lazyHooks.force(c);
     return c instanceof Cell && c.value !== UNBOUND ? c.value : undefined;
   }

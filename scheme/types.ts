@@ -207,8 +207,28 @@ export class Parameter {
 export class Environment {
   /** Name → binding (a {@link Cell} for variables, or a syntax object). */
   readonly table: Map<Sym, unknown> = new Map();
-  /** Creates an environment, optionally inheriting bindings lazily from `parent`. */
+  /** Keys copied from the parent on first use (not defined here). */
+  readonly inherited: Set<Sym> = new Set();
+  /**
+   * Creates an environment that inherits the bindings of `parent` lazily: a binding is copied
+   * (a variable gets its own cell) the first time it is looked up, so creating an environment
+   * costs nothing and redefining a name never reaches the parent.
+   */
   constructor(public readonly parent: Environment | null = null, public readonly name = "env") {}
+
+  /** The binding of `key` here, copying it from the parent on first use. */
+  get(key: Sym): unknown {
+    let v = this.table.get(key);
+    if (v === undefined && this.parent !== null) {
+      const pv = this.parent.get(key);
+      if (pv !== undefined) {
+        v = pv instanceof Cell ? new Cell(pv.value, key) : pv;
+        this.table.set(key, v);
+        this.inherited.add(key);
+      }
+    }
+    return v;
+  }
 }
 
 /** A global variable cell. */
