@@ -19,6 +19,7 @@ for (const w of WORKLOADS) {
   });
   Deno.bench({ name: `js: ${w.name}`, group: w.name, fn: () => void w.js() });
   if (w.portable) {
+    // BiwaScheme takes seconds on the deep and looping workloads: one run each
     Deno.bench({
       name: `biwascheme: ${w.name}`,
       group: w.name,

@@ -1,11 +1,12 @@
 /**
- * `deno run -A bench/scheme_medians.ts`: measures median run times of the workloads in
- * Harness Scheme, BiwaScheme, LIPS and plain JS, and prints the Markdown table kept in
- * docs/scheme.md ("Performance").
+ * `deno run -A bench/scheme_medians.ts`: median run times of the workloads in Harness Scheme,
+ * BiwaScheme, LIPS and plain JS, measured in one process and printed as the Markdown table kept
+ * in docs/scheme.md ("Performance"). With `HS_BASELINE=/path/to/old/scheme/mod.ts` a column for
+ * that earlier build of Harness Scheme is added (before/after in the same run).
  *
  * @module
  */
-import { biwa, harness, lips, WORKLOADS } from "./scheme_workloads.ts";
+import { baseline, biwa, harness, lips, WORKLOADS } from "./scheme_workloads.ts";
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -23,33 +24,39 @@ async function time(runs: number, fn: () => unknown): Promise<number> {
   return median(ts);
 }
 
+async function timeOrNaN(runs: number, fn: () => unknown): Promise<number> {
+  try {
+    return await time(runs, fn);
+  } catch {
+    return NaN;
+  }
+}
+
 const hs = harness();
+const before = await baseline();
 const bw = biwa();
 const lp = await lips();
 const fmt = (ms: number) =>
   (ms >= 100 ? ms.toFixed(0) : ms >= 1 ? ms.toFixed(1) : ms.toFixed(3)) + " ms";
+const na = (x: number, f: (x: number) => string) => (Number.isNaN(x) ? "n/a" : f(x));
+const ratio = (x: number) => (x >= 10 ? x.toFixed(0) : x.toFixed(1)) + "×";
 const rows = [
-  "| workload | hs | plain JS | BiwaScheme | LIPS | hs vs JS | BiwaScheme / hs | LIPS / hs |",
-  "|---|---|---|---|---|---|---|---|",
+  `| workload | hs |${
+    before ? " hs before |" : ""
+  } plain JS | BiwaScheme | LIPS | hs / JS | BiwaScheme / hs | LIPS / hs |`,
+  `|---|---|${before ? "---|" : ""}---|---|---|---|---|---|`,
 ];
 for (const w of WORKLOADS) {
-  const h = await time(9, () => hs.evaluateSync(w.expr));
+  const h = await time(5, () => hs.evaluateSync(w.expr));
+  const old = before ? await timeOrNaN(3, () => before.evaluateSync(w.expr)) : NaN;
   const j = await time(21, () => w.js());
-  const b = w.portable ? await time(3, () => bw.evaluate(w.expr)) : NaN;
-  let l = NaN;
-  if (lp.ok.has(w.name)) {
-    try {
-      l = await time(1, () => lp.exec(w.expr));
-    } catch {
-      l = NaN;
-    }
-  }
-  const na = (x: number, f: (x: number) => string) => (Number.isNaN(x) ? "n/a" : f(x));
+  const b = w.portable ? await timeOrNaN(3, () => bw.evaluate(w.expr)) : NaN;
+  const l = lp.ok.has(w.name) ? await timeOrNaN(1, () => lp.exec(w.expr)) : NaN;
   rows.push(
-    `| ${w.name} | ${fmt(h)} | ${fmt(j)} | ${na(b, fmt)} | ${na(l, fmt)} | ${
-      (h / j).toFixed(1)
-    }× slower | ${na(b, (x) => (x / h).toFixed(1) + "×")} | ${
-      na(l, (x) => (x / h).toFixed(1) + "×")
+    `| ${w.name} | ${fmt(h)} |${before ? ` ${na(old, fmt)} |` : ""} ${fmt(j)}${
+      w.jsNote ? ` (${w.jsNote})` : ""
+    } | ${na(b, fmt)} | ${na(l, fmt)} | ${ratio(h / j)} | ${na(b / h, ratio)} | ${
+      na(l / h, ratio)
     } |`,
   );
 }
@@ -67,7 +74,7 @@ const viaUs = await time(5, () => {
 }) * 1000 / n;
 console.log(rows.join("\n"));
 console.log(
-  "\nn/a: not supported by that implementation (LIPS 0.20: no proper tail calls at 10^6 iterations, and it raises an unbound-variable error on nqueens/string building; dicts are a Harness extension).",
+  "\nn/a: not run by that implementation (LIPS 0.20 has no proper tail calls and overflows its stack on deep recursion, raises an unbound-variable error on nqueens/string building, and its call/cc does not re-enter; dicts are a Harness extension).",
 );
 console.log(
   `\nTS → Scheme call (callSync): ${

@@ -23,6 +23,10 @@ export interface Workload {
   js: () => unknown;
   /** Whether other Schemes run it (dicts are a Harness extension). */
   portable: boolean;
+  /** Whether LIPS can run it (it has no proper tail calls and a small stack). */
+  lips?: boolean;
+  /** What the plain-JS column measures, when it is not the same algorithm written in JS. */
+  jsNote?: string;
 }
 
 function fib(n: number): number {
@@ -31,6 +35,33 @@ function fib(n: number): number {
 function tak(x: number, y: number, z: number): number {
   return !(y < x) ? z : tak(tak(x - 1, y, z), tak(y - 1, z, x), tak(z - 1, x, y));
 }
+function ack(m: number, n: number): number {
+  return m === 0 ? n + 1 : n === 0 ? ack(m - 1, 1) : ack(m - 1, ack(m, n - 1));
+}
+/** Non-tail recursion 10^6 deep: plain JS overflows its stack, so it keeps an explicit one. */
+function deepJs(n: number): number {
+  const stack: number[] = [];
+  while (n > 0) stack.push(n--);
+  let r = 0;
+  while (stack.length) {
+    stack.pop();
+    r += 1;
+  }
+  return r;
+}
+function* counter(n: number): Generator<number> {
+  for (let i = 0; i < n; i++) yield i;
+}
+type Expr = number | string | Expr[];
+function deriv(a: Expr): Expr {
+  if (!Array.isArray(a)) return a === "x" ? 1 : 0;
+  const [op, ...args] = a;
+  if (op === "+") return ["+", ...args.map(deriv)];
+  if (op === "-") return ["-", ...args.map(deriv)];
+  if (op === "*") return ["*", a, ["+", ...args.map((x) => ["/", deriv(x), x])]];
+  throw new Error("no derivation for " + String(op));
+}
+
 function queens(n: number): number {
   const ok = (row: number, dist: number, placed: number[]): boolean =>
     placed.length === 0 ||
@@ -64,6 +95,71 @@ export const WORKLOADS: Workload[] = [
     portable: true,
   },
   {
+    name: "ack 3 7",
+    defs:
+      "(define (ack m n) (cond ((= m 0) (+ n 1)) ((= n 0) (ack (- m 1) 1)) (else (ack (- m 1) (ack m (- n 1))))))",
+    expr: "(ack 3 7)",
+    js: () => ack(3, 7),
+    portable: true,
+    lips: false,
+  },
+  {
+    name: "deep recursion 1e6",
+    defs: "(define (deep n) (if (= n 0) 0 (+ 1 (deep (- n 1)))))",
+    expr: "(deep 1000000)",
+    js: () => deepJs(1_000_000),
+    portable: true,
+    lips: false,
+    jsNote: "explicit stack (JS recursion overflows)",
+  },
+  {
+    name: "call/cc generator 1e4",
+    defs: `(define (make-gen n)
+  (define return #f)
+  (define resume #f)
+  (define (start)
+    (let loop ((i 0))
+      (if (< i n)
+          (begin (call/cc (lambda (k) (set! resume k) (return i))) (loop (+ i 1)))))
+    (return 'done))
+  (lambda () (call/cc (lambda (r) (set! return r) (if resume (resume #f) (start))))))
+(define (gen-sum n)
+  (let ((g (make-gen n)))
+    (let loop ((acc 0))
+      (let ((v (g))) (if (eq? v 'done) acc (loop (+ acc v)))))))`,
+    expr: "(gen-sum 10000)",
+    js: () => {
+      let acc = 0;
+      for (const v of counter(10000)) acc += v;
+      return acc;
+    },
+    portable: true,
+    lips: false,
+    jsNote: "function* generator",
+  },
+  {
+    name: "deriv 2e4",
+    defs: `(define (deriv a)
+  (cond ((not (pair? a)) (if (eq? a 'x) 1 0))
+        ((eq? (car a) '+) (cons '+ (map deriv (cdr a))))
+        ((eq? (car a) '-) (cons '- (map deriv (cdr a))))
+        ((eq? (car a) '*)
+         (list '* a (cons '+ (map (lambda (a) (list '/ (deriv a) a)) (cdr a)))))
+        (else (error "no derivation for" (car a)))))
+(define (deriv-bench n)
+  (let loop ((i 0) (r #f))
+    (if (= i n) r (loop (+ i 1) (deriv '(+ (* 3 x x) (* a x x) (* b x) 5))))))`,
+    expr: "(deriv-bench 20000)",
+    js: () => {
+      let r: Expr = 0;
+      for (let i = 0; i < 20000; i++) {
+        r = deriv(["+", ["*", 3, "x", "x"], ["*", "a", "x", "x"], ["*", "b", "x"], 5]);
+      }
+      return r;
+    },
+    portable: true,
+  },
+  {
     name: "tail loop 1e6",
     defs: "(define (count-to n) (let loop ((i 0)) (if (< i n) (loop (+ i 1)) i)))",
     expr: "(count-to 1000000)",
@@ -73,6 +169,7 @@ export const WORKLOADS: Workload[] = [
       return i;
     },
     portable: true,
+    lips: false,
   },
   {
     name: "nqueens 8",
@@ -134,10 +231,31 @@ export const WORKLOADS: Workload[] = [
   },
 ];
 
+const HS_LIMITS = { fuel: 1e10, timeoutMs: 600_000, maxDepth: 3_000_000, maxCells: 1e9 };
+
 /** A Harness interpreter with all workloads defined. */
 export function harness(): Interpreter {
-  const s = new Interpreter({ limits: { fuel: 1e9, timeoutMs: 600_000 } });
+  const s = new Interpreter({ limits: HS_LIMITS });
   for (const w of WORKLOADS) s.evaluateSync(w.defs);
+  return s;
+}
+
+/**
+ * The same workloads in another build of Harness Scheme (`HS_BASELINE`: path of its mod.ts, e.g.
+ * a checkout of an earlier commit), for before/after figures measured in one run.
+ */
+export async function baseline(): Promise<{ evaluateSync: (s: string) => unknown } | null> {
+  const path = Deno.env.get("HS_BASELINE");
+  if (!path) return null;
+  const mod = await import(path);
+  const s = new mod.Interpreter({ limits: HS_LIMITS });
+  for (const w of WORKLOADS) {
+    try {
+      s.evaluateSync(w.defs);
+    } catch {
+      // a workload the baseline cannot define is reported n/a
+    }
+  }
   return s;
 }
 
@@ -154,12 +272,11 @@ export async function lips(): Promise<{ exec: (s: string) => Promise<unknown>; o
   const L: any = (lipsModule as any).default ?? lipsModule;
   const ok = new Set<string>();
   for (const w of WORKLOADS) {
-    if (!w.portable) continue;
+    if (!w.portable || w.lips === false) continue;
     try {
       await L.exec(w.defs);
       const r = await L.exec(w.expr.replace(/\d+/, (d) => String(Math.min(Number(d), 5))));
-      // LIPS 0.20 has no proper tail calls: 10^6 iterations overflow its stack
-      if (r !== undefined && w.name !== "tail loop 1e6") ok.add(w.name);
+      if (r !== undefined) ok.add(w.name);
     } catch {
       // unsupported by LIPS 0.20
     }

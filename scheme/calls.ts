@@ -5,18 +5,21 @@
  *
  * @module
  */
-import { type Cell, UNBOUND } from "./types.ts";
+import { type Cell, UNBOUND, Values } from "./types.ts";
 import { schemeError, toSchemeError } from "./errors.ts";
 import {
   apply,
   applyTail,
   callBody,
+  callPrim,
   Capture,
   Closure,
+  Continuation,
   type Frame,
+  Jump,
   KF,
   type Node,
-  type Prim,
+  Prim,
   R,
   type Site,
   TailCall,
@@ -34,18 +37,17 @@ export function unbound(cell: Cell): never {
   throw schemeError("unbound", `unbound variable: ${cell.name.name}`);
 }
 
-/** Converts `e` to a SchemeError carrying one more backtrace frame (captures pass through). */
-export function addTrace(e: unknown, site: Site): unknown {
+/** Converts `e` to a SchemeError (captures pass through); its backtrace is already recorded. */
+export function addTrace(e: unknown, _site: Site): unknown {
   if (e instanceof Capture) return e;
   const se = toSchemeError(e);
   if (se.dyn === undefined) se.dyn = R.dyn;
-  if (se.trace.length < 24) se.trace.push(site);
   return se;
 }
 
 /**
- * Handles an exception at a call site: a {@link Capture} gets a frame resuming the evaluation of
- * operands from `step`; anything else gets a backtrace frame.
+ * Handles an exception while the operands of a call are evaluated: a {@link Capture} gets a frame
+ * resuming the evaluation of operands from `step`; an error passes on (converted).
  */
 export function callErr(
   e: unknown,
@@ -72,6 +74,48 @@ export function callErr(
   return addTrace(e, site);
 }
 
+/** Calls `fn` with `args` (non-tail) with `site` on the shadow stack of call sites. */
+export function callAt(fn: unknown, args: unknown[], site: Site): unknown {
+  const st = R;
+  const sp = st.sp;
+  st.sites[sp] = site;
+  st.sp = sp + 1;
+  // primitives and continuations directly: fewer JS frames for a capture to unwind
+  const r = fn instanceof Prim ? callPrim(fn, args, false) : apply(fn, args);
+  st.sp = sp;
+  return r;
+}
+
+/** Tail-calls `fn`: a closure becomes a TailCall; anything else runs now, with `site` pushed. */
+export function tailAt(fn: unknown, args: unknown[], site: Site): unknown {
+  if (fn instanceof Closure) {
+    const t = applyTail(fn, args) as TailCall;
+    t.site = site;
+    return t;
+  }
+  if (fn instanceof Continuation) {
+    return new Jump(fn, args.length === 1 ? args[0] : new Values(args));
+  }
+  const st = R;
+  const sp = st.sp;
+  st.sites[sp] = site;
+  st.sp = sp + 1;
+  const r = fn instanceof Prim ? callPrim(fn, args, true) : applyTail(fn, args);
+  st.sp = sp;
+  return r instanceof TailCall && r.site === undefined ? (r.site = site, r) : r;
+}
+
+/** Runs closure body `body` on `frame` (non-tail) with `site` on the shadow stack. */
+export function bodyAt(body: Node, frame: Frame, site: Site): unknown {
+  const st = R;
+  const sp = st.sp;
+  st.sites[sp] = site;
+  st.sp = sp + 1;
+  const r = callBody(body, frame);
+  st.sp = sp;
+  return r;
+}
+
 function resumeCall(
   f: Frame,
   nodes: Node[],
@@ -83,11 +127,11 @@ function resumeCall(
   let i = start;
   try {
     for (; i < nodes.length; i++) vals[i] = nodes[i](f);
-    const args = vals.slice(1);
-    return tail ? applyTail(vals[0], args) : apply(vals[0], args);
   } catch (e) {
     throw callErr(e, f, i, vals, nodes, tail, site);
   }
+  const args = vals.slice(1);
+  return tail ? tailAt(vals[0], args, site) : callAt(vals[0], args, site);
 }
 
 /** Pads a frame to `size` slots. */
@@ -111,16 +155,20 @@ export function primCallNode(
     const aN = argNs[0];
     const nodes = [fnN, aN];
     return (f) => {
-      let step = 1, a;
+      let a;
       try {
         a = aN(f);
-        step = 2;
-        const v = cell.value;
-        if (v === p) return f1(a);
-        return tail ? applyTail(v, [a]) : apply(v, [a]);
       } catch (e) {
-        throw callErr(e, f, step, [cell.value, a], nodes, tail, site);
+        throw callErr(e, f, 1, [cell.value], nodes, tail, site);
       }
+      const v = cell.value;
+      const st = R;
+      const sp = st.sp;
+      st.sites[sp] = site;
+      st.sp = sp + 1;
+      const r = v === p ? f1(a) : tail ? applyTail(v, [a]) : apply(v, [a]);
+      st.sp = sp;
+      return r;
     };
   }
   if (n === 2 && p.f2) {
@@ -134,13 +182,17 @@ export function primCallNode(
         a = aN(f);
         step = 2;
         b = bN(f);
-        step = 3;
-        const v = cell.value;
-        if (v === p) return f2(a, b);
-        return tail ? applyTail(v, [a, b]) : apply(v, [a, b]);
       } catch (e) {
         throw callErr(e, f, step, [cell.value, a, b], nodes, tail, site);
       }
+      const v = cell.value;
+      const st = R;
+      const sp = st.sp;
+      st.sites[sp] = site;
+      st.sp = sp + 1;
+      const r = v === p ? f2(a, b) : tail ? applyTail(v, [a, b]) : apply(v, [a, b]);
+      st.sp = sp;
+      return r;
     };
   }
   return null;
@@ -163,29 +215,31 @@ export function callNode(
           let fn;
           try {
             fn = gcell !== null ? gref(gcell) : fnN(f);
-            if (fn instanceof Closure) {
-              const lam = fn.lam;
-              if (lam.nreq === 0 && !lam.rest) {
-                return new TailCall(lam.body, grow([fn.env], lam.size), site);
-              }
-            }
-            return applyTail(fn, []);
           } catch (e) {
-            throw callErr(e, f, fn === undefined ? 0 : 1, [fn], nodes, tail, site);
+            throw callErr(e, f, 0, [], nodes, tail, site);
           }
+          if (fn instanceof Closure) {
+            const lam = fn.lam;
+            if (lam.nreq === 0 && !lam.rest) {
+              return new TailCall(lam.body, grow([fn.env], lam.size), site);
+            }
+          }
+          return tailAt(fn, [], site);
         }
         : (f) => {
           let fn;
           try {
             fn = gcell !== null ? gref(gcell) : fnN(f);
-            if (fn instanceof Closure) {
-              const lam = fn.lam;
-              if (lam.nreq === 0 && !lam.rest) return callBody(lam.body, grow([fn.env], lam.size));
-            }
-            return apply(fn, []);
           } catch (e) {
-            throw callErr(e, f, fn === undefined ? 0 : 1, [fn], nodes, tail, site);
+            throw callErr(e, f, 0, [], nodes, tail, site);
           }
+          if (fn instanceof Closure) {
+            const lam = fn.lam;
+            if (lam.nreq === 0 && !lam.rest) {
+              return bodyAt(lam.body, grow([fn.env], lam.size), site);
+            }
+          }
+          return callAt(fn, [], site);
         };
     case 1: {
       const aN = argNs[0];
@@ -196,21 +250,20 @@ export function callNode(
             fn = gcell !== null ? gref(gcell) : fnN(f);
             step = 1;
             a = aN(f);
-            step = 2;
-            if (fn instanceof Closure) {
-              const lam = fn.lam;
-              if (lam.nreq === 1 && !lam.rest) {
-                return new TailCall(
-                  lam.body,
-                  lam.size === 2 ? [fn.env, a] : grow([fn.env, a], lam.size),
-                  site,
-                );
-              }
-            }
-            return applyTail(fn, [a]);
           } catch (e) {
             throw callErr(e, f, step, [fn, a], nodes, tail, site);
           }
+          if (fn instanceof Closure) {
+            const lam = fn.lam;
+            if (lam.nreq === 1 && !lam.rest) {
+              return new TailCall(
+                lam.body,
+                lam.size === 2 ? [fn.env, a] : grow([fn.env, a], lam.size),
+                site,
+              );
+            }
+          }
+          return tailAt(fn, [a], site);
         }
         : (f) => {
           let step = 0, fn, a;
@@ -218,20 +271,20 @@ export function callNode(
             fn = gcell !== null ? gref(gcell) : fnN(f);
             step = 1;
             a = aN(f);
-            step = 2;
-            if (fn instanceof Closure) {
-              const lam = fn.lam;
-              if (lam.nreq === 1 && !lam.rest) {
-                return callBody(
-                  lam.body,
-                  lam.size === 2 ? [fn.env, a] : grow([fn.env, a], lam.size),
-                );
-              }
-            }
-            return apply(fn, [a]);
           } catch (e) {
             throw callErr(e, f, step, [fn, a], nodes, tail, site);
           }
+          const st = R;
+          const sp = st.sp;
+          st.sites[sp] = site;
+          st.sp = sp + 1;
+          let r;
+          if (fn instanceof Closure && fn.lam.nreq === 1 && !fn.lam.rest) {
+            const lam = fn.lam;
+            r = callBody(lam.body, lam.size === 2 ? [fn.env, a] : grow([fn.env, a], lam.size));
+          } else r = apply(fn, [a]);
+          st.sp = sp;
+          return r;
         };
     }
     case 2: {
@@ -245,21 +298,20 @@ export function callNode(
             a = aN(f);
             step = 2;
             b = bN(f);
-            step = 3;
-            if (fn instanceof Closure) {
-              const lam = fn.lam;
-              if (lam.nreq === 2 && !lam.rest) {
-                return new TailCall(
-                  lam.body,
-                  lam.size === 3 ? [fn.env, a, b] : grow([fn.env, a, b], lam.size),
-                  site,
-                );
-              }
-            }
-            return applyTail(fn, [a, b]);
           } catch (e) {
             throw callErr(e, f, step, [fn, a, b], nodes, tail, site);
           }
+          if (fn instanceof Closure) {
+            const lam = fn.lam;
+            if (lam.nreq === 2 && !lam.rest) {
+              return new TailCall(
+                lam.body,
+                lam.size === 3 ? [fn.env, a, b] : grow([fn.env, a, b], lam.size),
+                site,
+              );
+            }
+          }
+          return tailAt(fn, [a, b], site);
         }
         : (f) => {
           let step = 0, fn, a, b;
@@ -269,20 +321,23 @@ export function callNode(
             a = aN(f);
             step = 2;
             b = bN(f);
-            step = 3;
-            if (fn instanceof Closure) {
-              const lam = fn.lam;
-              if (lam.nreq === 2 && !lam.rest) {
-                return callBody(
-                  lam.body,
-                  lam.size === 3 ? [fn.env, a, b] : grow([fn.env, a, b], lam.size),
-                );
-              }
-            }
-            return apply(fn, [a, b]);
           } catch (e) {
             throw callErr(e, f, step, [fn, a, b], nodes, tail, site);
           }
+          const st = R;
+          const sp = st.sp;
+          st.sites[sp] = site;
+          st.sp = sp + 1;
+          let r;
+          if (fn instanceof Closure && fn.lam.nreq === 2 && !fn.lam.rest) {
+            const lam = fn.lam;
+            r = callBody(
+              lam.body,
+              lam.size === 3 ? [fn.env, a, b] : grow([fn.env, a, b], lam.size),
+            );
+          } else r = apply(fn, [a, b]);
+          st.sp = sp;
+          return r;
         };
     }
     case 3: {
@@ -297,18 +352,17 @@ export function callNode(
           b = bN(f);
           step = 3;
           c = cN(f);
-          step = 4;
-          if (fn instanceof Closure) {
-            const lam = fn.lam;
-            if (lam.nreq === 3 && !lam.rest) {
-              const nf = lam.size === 4 ? [fn.env, a, b, c] : grow([fn.env, a, b, c], lam.size);
-              return tail ? new TailCall(lam.body, nf, site) : callBody(lam.body, nf);
-            }
-          }
-          return tail ? applyTail(fn, [a, b, c]) : apply(fn, [a, b, c]);
         } catch (e) {
           throw callErr(e, f, step, [fn, a, b, c], nodes, tail, site);
         }
+        if (fn instanceof Closure) {
+          const lam = fn.lam;
+          if (lam.nreq === 3 && !lam.rest) {
+            const nf = lam.size === 4 ? [fn.env, a, b, c] : grow([fn.env, a, b, c], lam.size);
+            return tail ? new TailCall(lam.body, nf, site) : bodyAt(lam.body, nf, site);
+          }
+        }
+        return tail ? tailAt(fn, [a, b, c], site) : callAt(fn, [a, b, c], site);
       };
     }
     default:
@@ -317,23 +371,20 @@ export function callNode(
         let i = 0;
         try {
           for (; i <= n; i++) vals[i] = nodes[i](f);
-          const fn = vals[0];
-          const args = vals.slice(1);
-          if (fn instanceof Closure) {
-            const lam = fn.lam;
-            if (lam.nreq === n && !lam.rest) {
-              args.unshift(fn.env);
-              grow(args, lam.size);
-              if (tail) {
-                return new TailCall(lam.body, args, site);
-              }
-              return callBody(lam.body, args);
-            }
-          }
-          return tail ? applyTail(fn, args) : apply(fn, args);
         } catch (e) {
           throw callErr(e, f, i, vals, nodes, tail, site);
         }
+        const fn = vals[0];
+        const args = vals.slice(1);
+        if (fn instanceof Closure) {
+          const lam = fn.lam;
+          if (lam.nreq === n && !lam.rest) {
+            args.unshift(fn.env);
+            grow(args, lam.size);
+            return tail ? new TailCall(lam.body, args, site) : bodyAt(lam.body, args, site);
+          }
+        }
+        return tail ? tailAt(fn, args, site) : callAt(fn, args, site);
       };
   }
 }

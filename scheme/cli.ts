@@ -6,10 +6,17 @@
  * @module
  */
 import { Interpreter } from "./interpreter.ts";
-import { SchemeError, toSchemeError } from "./errors.ts";
+import {
+  type LimitKind,
+  SchemeError,
+  SchemeExit,
+  SchemeLimitError,
+  toSchemeError,
+} from "./errors.ts";
 import { EOF } from "./types.ts";
-import { Reader, ReadError } from "./reader.ts";
+import { ReadError } from "./reader.ts";
 import { write } from "./printer.ts";
+import { DEFAULT_LIMITS, type Limits } from "./runtime.ts";
 
 /** I/O capabilities given to the CLI by its caller. */
 export interface SchemeCliIO {
@@ -23,11 +30,86 @@ export interface SchemeCliIO {
   isTerminal: boolean;
 }
 
-const USAGE = "usage: hs scheme [file]\n";
+/** The limit flags: flag → [limit, what it raises, default]. */
+const LIMIT_FLAGS: Record<string, [keyof Limits, string]> = {
+  "--fuel": ["fuel", "procedure calls and steps of work"],
+  "--timeout": ["timeoutMs", "milliseconds of wall-clock time"],
+  "--max-depth": ["maxDepth", "nested (non-tail) calls"],
+  "--max-memory": ["maxCells", "cells allocated (a pair is one, a string 1 per 8 chars)"],
+  "--max-string": ["maxStringLength", "characters in one string"],
+  "--max-vector": ["maxVectorLength", "elements of one vector or bytevector"],
+};
+
+/** The flag that raises each kind of limit (named in the error report). */
+const FLAG_OF: Record<LimitKind, string> = {
+  fuel: "--fuel",
+  deadline: "--timeout",
+  memory: "--max-memory",
+  depth: "--max-depth",
+};
+
+const USAGE = `usage: hs scheme [options] [file [args...]]
+
+Runs a Scheme file, or reads forms from standard input: a REPL on a terminal (prompt
+"scheme> "), else each form is evaluated in turn and errors are reported as they come.
+Each file (and each form read from standard input) runs under sandbox limits; raise them with:
+
+${
+  Object.entries(LIMIT_FLAGS).map(([flag, [key, what]]) =>
+    `  ${(flag + " N").padEnd(18)}${what} (default ${DEFAULT_LIMITS[key]})`
+  ).join("\n")
+}
+  --env NAME=VALUE  a variable for get-environment-variable(s) (the view is empty otherwise)
+  -h, --help        this text
+
+The program's (command-line) is the file followed by its args. Exit code: 0, 1 after an error
+(a limit error names the flag that raises it), 2 for bad usage.
+`;
 
 function report(e: unknown): string {
   const se = e instanceof SchemeError ? e : toSchemeError(e);
-  return se.report() + "\n";
+  let text = se.report() + "\n";
+  if (se instanceof SchemeLimitError) {
+    text += `(a sandbox limit: raise it with ${FLAG_OF[se.kind]})\n`;
+  }
+  return text;
+}
+
+/** Parsed command line of `hs scheme`. */
+interface CliOptions {
+  limits: Limits;
+  env: Record<string, string>;
+  file?: string;
+  args: string[];
+}
+
+function parseArgs(argv: string[]): CliOptions | string {
+  const o: CliOptions = { limits: {}, env: {}, args: [] };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (o.file !== undefined) {
+      o.args.push(a);
+      continue;
+    }
+    const eq = a.indexOf("=");
+    const flag = a.startsWith("--") && eq > 0 ? a.slice(0, eq) : a;
+    if (flag in LIMIT_FLAGS || flag === "--env") {
+      const v = eq > 0 && a.startsWith("--") ? a.slice(eq + 1) : argv[++i];
+      if (v === undefined) return `${flag} needs a value`;
+      if (flag === "--env") {
+        const k = v.indexOf("=");
+        if (k <= 0) return `--env needs NAME=VALUE, got ${v}`;
+        o.env[v.slice(0, k)] = v.slice(k + 1);
+        continue;
+      }
+      const n = Number(v.replace(/_/g, ""));
+      if (!Number.isFinite(n) || n <= 0) return `${flag} needs a positive number, got ${v}`;
+      o.limits[LIMIT_FLAGS[flag][0]] = n;
+    } else if (a.startsWith("-") && a !== "-") {
+      return `unknown option ${a}`;
+    } else o.file = a;
+  }
+  return o;
 }
 
 function show(v: unknown): string {
@@ -39,27 +121,41 @@ function show(v: unknown): string {
  * 2 on bad usage.
  */
 export async function runSchemeCli(args: string[], io: SchemeCliIO): Promise<number> {
-  if (args.includes("-h") || args.includes("--help")) {
+  const first = args.findIndex((a) => !a.startsWith("-"));
+  const own = first < 0 ? args : args.slice(0, first);
+  if (own.includes("-h") || own.includes("--help")) {
     io.stdout(USAGE);
     return 0;
   }
-  if (args.length > 1) {
-    io.stderr(USAGE);
+  const o = parseArgs(args);
+  if (typeof o === "string") {
+    io.stderr(`hs scheme: ${o}\n\n${USAGE}`);
     return 2;
   }
-  const interp = new Interpreter({ stdout: io.stdout, stderr: io.stderr });
-  if (args.length === 1) {
+  const interp = new Interpreter({
+    stdout: io.stdout,
+    stderr: io.stderr,
+    limits: o.limits,
+    // the command line tool grants the clock and the explicit environment view
+    clock: () => performance.timeOrigin + performance.now(),
+    processContext: {
+      commandLine: o.file === undefined ? ["hs-scheme"] : [o.file, ...o.args],
+      environment: o.env,
+    },
+  });
+  if (o.file !== undefined) {
     let src: string;
     try {
-      src = await Deno.readTextFile(args[0]);
+      src = await Deno.readTextFile(o.file);
     } catch (e) {
-      io.stderr(`hs scheme: cannot read ${args[0]}: ${(e as Error).message}\n`);
+      io.stderr(`hs scheme: cannot read ${o.file}: ${(e as Error).message}\n`);
       return 1;
     }
     try {
-      await interp.evaluate(src, { file: args[0] });
+      await interp.evaluate(src, { file: o.file });
       return 0;
     } catch (e) {
+      if (e instanceof SchemeExit) return e.code;
       io.stderr(report(e));
       return 1;
     }
@@ -85,7 +181,7 @@ async function readAll(stream: ReadableStream<Uint8Array>): Promise<string> {
 
 async function pipe(interp: Interpreter, io: SchemeCliIO): Promise<number> {
   const src = await readAll(io.stdin);
-  const reader = new Reader(src, "<stdin>");
+  const reader = interp.reader(src, "<stdin>");
   let failed = false;
   for (;;) {
     let datum: unknown;
@@ -99,6 +195,7 @@ async function pipe(interp: Interpreter, io: SchemeCliIO): Promise<number> {
     try {
       await interp.evalDatum(datum);
     } catch (e) {
+      if (e instanceof SchemeExit) return e.code;
       failed = true;
       io.stderr(report(e));
     }
@@ -119,7 +216,7 @@ async function repl(interp: Interpreter, io: SchemeCliIO): Promise<number> {
       buf += dec.decode(value, { stream: true });
       // evaluate every complete datum in the buffer
       for (;;) {
-        const r = new Reader(buf, "<repl>");
+        const r = interp.reader(buf, "<repl>");
         let datum: unknown;
         try {
           datum = r.read();
@@ -139,6 +236,7 @@ async function repl(interp: Interpreter, io: SchemeCliIO): Promise<number> {
         try {
           io.stdout(show(await interp.evalDatum(datum)));
         } catch (e) {
+          if (e instanceof SchemeExit) return e.code;
           failed = true;
           io.stderr(report(e));
         }

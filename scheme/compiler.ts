@@ -10,6 +10,8 @@
 import {
   Cell,
   type Environment,
+  LazyDefinition,
+  lazyHooks,
   type Loc,
   locations,
   NIL,
@@ -19,8 +21,8 @@ import {
 } from "./types.ts";
 import { SchemeError, schemeError, SchemeLimitError } from "./errors.ts";
 import {
+  alloc,
   apply,
-  applyTail,
   Capture,
   CaseLambda,
   Closure,
@@ -46,9 +48,12 @@ import {
   Special,
   VarBinding,
 } from "./syntax.ts";
-import { makeSyntaxRules, stripAll } from "./syntax_rules.ts";
+import { makeSyntaxRules } from "./syntax_rules.ts";
+import { codeItems, freezeLiteral, stripAll } from "./literals.ts";
+import { libraryState } from "./libraries.ts";
+import { libraryKey } from "./expander.ts";
 import { fastIf, fastIf1, fastOp, isFastOp, isFastTest1, type Shape } from "./fastops.ts";
-import { callErr, callNode, primCallNode, unbound } from "./calls.ts";
+import { callAt, callErr, callNode, primCallNode, tailAt, unbound } from "./calls.ts";
 
 /** Compile context. */
 export interface Ctx {
@@ -66,7 +71,7 @@ type Resolved =
 
 /** Returns (creating if needed) the global cell for `s` in `env`. */
 export function globalCell(env: Environment, s: Sym): Cell {
-  const v = env.table.get(s);
+  const v = env.get(s);
   if (v instanceof Cell) return v;
   const c = new Cell(UNBOUND, s);
   if (v === undefined) env.table.set(s, c);
@@ -87,10 +92,12 @@ function lookup(id: Ident, block: Block | null, from: LamScope, env: Environment
     }
   }
   if (id instanceof Alias) return lookup(id.orig, id.block, from, id.env ?? env);
-  const v = env.table.get(id);
+  const v = env.get(id);
   if (v instanceof Macro) return { t: "macro", m: v };
   if (v instanceof Special) return { t: "special", s: v };
-  return { t: "global", cell: globalCell(env, id) };
+  const cell = globalCell(env, id);
+  if (cell.value instanceof LazyDefinition) lazyHooks.force(cell);
+  return { t: "global", cell };
 }
 
 let curLoc: Loc | undefined = undefined;
@@ -106,13 +113,13 @@ export function locOf(form: unknown): Loc | undefined {
 }
 
 function listItems(x: unknown, form: unknown): unknown[] {
-  const out: unknown[] = [];
-  while (x instanceof Pair) {
-    out.push(x.car);
-    x = x.cdr;
+  try {
+    return codeItems(x, form);
+  } catch (e) {
+    const p = e instanceof SchemeError ? e.payload as any : null;
+    if (p && p.loc === undefined) p.loc = locOf(form) ?? curLoc;
+    throw e;
   }
-  if (x !== NIL) syntaxErr("bad syntax (improper list)", form);
-  return out;
 }
 
 /** Compiles expression `x` in `block`. */
@@ -122,6 +129,9 @@ export function compile(x: unknown, block: Block, tail: boolean, ctx: Ctx): Node
     if (++ctx.depth > 1500) {
       throw new SchemeLimitError("depth", "expression nesting too deep");
     }
+    // compiling is work and memory too: a macro that doubles its output must meet the limits
+    if (--R.tick < 0) tickCheck();
+    alloc(COMPILED_NODE_CELLS);
     const saved = curLoc;
     curLoc = locations.get(x) ?? curLoc;
     try {
@@ -132,9 +142,12 @@ export function compile(x: unknown, block: Block, tail: boolean, ctx: Ctx): Node
     }
   }
   if (x === NIL) syntaxErr("bad syntax: empty combination ()", x);
-  const v = x;
+  const v = Array.isArray(x) || x instanceof Uint8Array ? freezeLiteral(stripAll(x)) : x;
   return () => v;
 }
+
+/** Cells charged per compiled form (a node is a few closures and arrays). */
+const COMPILED_NODE_CELLS = 8;
 
 /** Expands a macro use once, charging fuel and keeping the source location. */
 export function expandMacro(m: Macro, x: Pair, block: Block | null, ctx: Ctx): unknown {
@@ -334,6 +347,8 @@ export function compileBody(
 ): Node {
   const items: BodyItem[] = [];
   const scan = (form: unknown): void => {
+    if (--R.tick < 0) tickCheck();
+    alloc(1);
     for (;;) {
       if (form instanceof Pair) {
         const h = headOf(form, block, ctx);
@@ -418,7 +433,7 @@ function compileSpecial(sp: Special, x: Pair, block: Block, tail: boolean, ctx: 
     case "quote": {
       const items = listItems(x.cdr, x);
       if (items.length !== 1) syntaxErr("bad quote", x);
-      const v = stripAll(items[0]);
+      const v = freezeLiteral(stripAll(items[0]));
       return () => v;
     }
     case "if": {
@@ -551,13 +566,24 @@ function compileSpecial(sp: Special, x: Pair, block: Block, tail: boolean, ctx: 
       );
     }
     case "define-library": {
-      const decls = listItems(x.cdr, x).slice(1);
+      // the library's definitions go into the global environment; its name becomes importable
+      const [name, ...decls] = listItems(x.cdr, x);
       const bodies: unknown[] = [];
-      for (const d of decls) {
-        if (d instanceof Pair && isIdent(d.car) && rootSym(d.car).name === "begin") {
-          bodies.push(...listItems(d.cdr, d));
+      const declare = (d: unknown): void => {
+        if (!(d instanceof Pair) || !isIdent(d.car)) return;
+        const kind = rootSym(d.car).name;
+        if (kind === "begin") bodies.push(...listItems(d.cdr, d));
+        else if (kind === "import") bodies.unshift(d);
+        else if (kind === "cond-expand") {
+          const h = headOf(d, block, ctx);
+          const e = h instanceof Macro ? expandMacro(h, d, block, ctx) : null;
+          if (e instanceof Pair) { for (const sub of listItems(e.cdr, e)) declare(sub); }
+        } else if (kind === "export" || kind === "include" || kind === "include-ci") {
+          if (kind !== "export") syntaxErr(`define-library: ${kind} is not supported`, d);
         }
-      }
+      };
+      for (const d of decls) declare(d);
+      libraryState(ctx.env).defined.add(libraryKey(name, x));
       return compileBody(listToPairs(bodies), block, false, ctx, true);
     }
     case "syntax-rules":
@@ -770,14 +796,16 @@ function fastParts(
   const cell = r.cell;
   const f2 = p.f2;
   const site: Site = { name: p.name, loc: locOf(x) };
-  const slow = (f: Frame, a: unknown, b: unknown) => {
-    try {
-      const v = cell.value;
-      if (v === p) return f2(a, b);
-      return tail ? applyTail(v, [a, b]) : apply(v, [a, b]);
-    } catch (e) {
-      throw callErr(e, f, 3, [cell.value, a, b], nodes, tail, site);
-    }
+  const slow = (_f: Frame, a: unknown, b: unknown) => {
+    const v = cell.value;
+    if (tail && v !== p) return tailAt(v, [a, b], site);
+    const st = R;
+    const sp = st.sp;
+    st.sites[sp] = site;
+    st.sp = sp + 1;
+    const r = v === p ? f2(a, b) : apply(v, [a, b]);
+    st.sp = sp;
+    return r;
   };
   const onErr = (e: unknown, f: Frame, step: number, a: unknown, b: unknown) =>
     callErr(e, f, step, [cell.value, a, b], nodes, tail, site);
@@ -801,7 +829,7 @@ function fastTest1(test: unknown, block: Block, ctx: Ctx, thenN: Node, elseN: No
   const slow = (f: Frame, a: unknown) => {
     let t;
     try {
-      t = apply(cell.value, [a]);
+      t = callAt(cell.value, [a], site);
     } catch (e) {
       if (e instanceof Capture) {
         e.frames.push(new KF((v) => v !== false ? thenN(f) : elseN(f)));

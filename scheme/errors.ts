@@ -38,22 +38,37 @@ export interface TraceFrame {
   loc?: Loc;
 }
 
-/** Printer hook, installed by printer.ts to avoid an import cycle. */
-export const errorHooks: { write: (x: unknown) => string } = { write: (x) => String(x) };
+/** Printer hook, installed by printer.ts to avoid an import cycle (`max`: length cap). */
+export const errorHooks: { write: (x: unknown, max?: number) => string } = {
+  write: (x) => String(x),
+};
+
+/** Hook set by runtime.ts: the Scheme backtrace at this moment (innermost first). */
+export const traceHooks: { snapshot: () => TraceFrame[] } = { snapshot: () => [] };
+
+/** Longest message text an error formats (irritants are cut with `…` past it). */
+export const MAX_MESSAGE_LENGTH = 2000;
 
 /**
  * The JS exception carrying a raised Scheme object (`payload`). Everything Scheme raises, and
  * every host exception converted by the runtime, reaches the host as a SchemeError.
  */
 export class SchemeError extends Error {
-  /** Scheme backtrace, innermost first. */
-  trace: TraceFrame[] = [];
+  /** Scheme backtrace, innermost first (the call sites active when the error was made). */
+  trace: TraceFrame[] = traceHooks.snapshot();
   /** Dynamic state at the raise point (runtime internal). */
   dyn: unknown = undefined;
-  /** Creates an error carrying `payload`. */
+  /** Creates an error carrying `payload`; its message is formatted on first use. */
   constructor(public readonly payload: unknown, public continuable = false) {
-    super(describePayload(payload));
+    super();
     this.name = "SchemeError";
+    let text: string | undefined;
+    Object.defineProperty(this, "message", {
+      get: () => (text ??= describePayload(payload)),
+      set: (v: string) => void (text = v),
+      configurable: true,
+      enumerable: false,
+    });
   }
   /** Location of the innermost known frame (or of the error object). */
   get loc(): Loc | undefined {
@@ -83,18 +98,35 @@ export class SchemeLimitError extends SchemeError {
   }
 }
 
-/** Formats a raised payload as a message. */
+/**
+ * Raised by `exit` / `emergency-exit`: ends the evaluation (after the `dynamic-wind` exits, unless
+ * emergency). Scheme handlers cannot catch it; the host reads `code`.
+ */
+export class SchemeExit extends SchemeError {
+  /** Creates an exit with the process-style code (0 = success). */
+  constructor(public readonly code: number, public readonly emergency: boolean) {
+    super(new ErrorObject(`exit ${code}`, NIL, "error"));
+    this.name = "SchemeExit";
+  }
+}
+
+/** Formats a raised payload as a message of at most about {@link MAX_MESSAGE_LENGTH} chars. */
 export function describePayload(p: unknown): string {
+  const cap = (s: string) =>
+    s.length > MAX_MESSAGE_LENGTH ? s.slice(0, MAX_MESSAGE_LENGTH) + "…" : s;
   if (p instanceof ErrorObject) {
-    let s = p.message;
+    let s = cap(p.message);
     let it = p.irritants;
-    while (it instanceof Pair) {
-      s += " " + errorHooks.write(it.car);
+    let n = 0;
+    while (it instanceof Pair && s.length < MAX_MESSAGE_LENGTH) {
+      if (++n > 1000) break;
+      s += " " + errorHooks.write(it.car, MAX_MESSAGE_LENGTH - s.length);
       it = it.cdr;
     }
-    return s;
+    if (it instanceof Pair) s += " …";
+    return cap(s);
   }
-  return "non-error object raised: " + errorHooks.write(p);
+  return cap("non-error object raised: " + errorHooks.write(p, MAX_MESSAGE_LENGTH));
 }
 
 /** Creates a SchemeError with an error object of the given kind. */
@@ -122,8 +154,18 @@ export function rangeError(proc: string, what: string, got: unknown): never {
 /** Converts any thrown JS value into a SchemeError (host exceptions never leak raw). */
 export function toSchemeError(e: unknown): SchemeError {
   if (e instanceof SchemeError) return e;
-  if (e instanceof RangeError && /call stack/i.test(e.message)) {
-    return new SchemeLimitError("depth", "recursion depth exceeded");
+  const text = e instanceof Error ? String(e.message) : "";
+  // the JS engine's own limits: stack overflow is depth (tested without a regular expression,
+  // which could itself overflow here), oversized values are memory
+  if (text.indexOf("call stack") >= 0 || text.indexOf("Stack overflow") >= 0) {
+    return new SchemeLimitError("depth", "recursion depth exceeded (JS stack exhausted)");
+  }
+  if (e instanceof RangeError) {
+    if (
+      /invalid (string|array|typed array) length|bigint|size exceeded|allocation/i.test(e.message)
+    ) {
+      return new SchemeLimitError("memory", `allocation limit exceeded (${e.message})`);
+    }
   }
   const msg = e instanceof Error ? e.message : String(e);
   return schemeError("host", `host error: ${msg}`);

@@ -6,16 +6,25 @@
  *
  * @module
  */
-import { type Environment, NIL, Pair, sym } from "./types.ts";
+import { bindingKey, Cell, type Environment, NIL, Pair, Sym, sym } from "./types.ts";
 import { schemeError } from "./errors.ts";
 import { Alias, type ExpandCtx, type Ident, isIdent, Macro, rootSym } from "./syntax.ts";
-import { stripAll } from "./syntax_rules.ts";
+import { spineItems, stripAll } from "./literals.ts";
+import { alloc, intern, R, tickCheck } from "./runtime.ts";
+import {
+  FEATURES,
+  isKnownLibrary,
+  LAZY,
+  libraryHooks,
+  libraryState,
+  TEST_LIBRARIES,
+} from "./libraries.ts";
 import { readAll } from "./reader.ts";
 import { TEST_LIBRARY } from "./prelude.ts";
 
 /** A reference to global `name` that user bindings cannot capture. */
 function G(name: string): Alias {
-  return new Alias(sym(name), null, null);
+  return new Alias(bindingKey(name), null, null);
 }
 /** A fresh temporary identifier. */
 function fresh(name: string): Alias {
@@ -32,13 +41,10 @@ function LT(xs: unknown[], tail: unknown): unknown {
   return r;
 }
 function items(x: unknown, form: unknown, what: string): unknown[] {
-  const out: unknown[] = [];
-  while (x instanceof Pair) {
-    out.push(x.car);
-    x = x.cdr;
-  }
-  if (x !== NIL) bad(what, form);
-  return out;
+  const sp = spineItems(x);
+  if (sp === null) throw schemeError("syntax", `bad syntax: circular list in ${what}`);
+  if (sp.tail !== NIL) bad(what, form);
+  return sp.items;
 }
 function bad(what: string, form: unknown): never {
   throw schemeError("syntax", `bad syntax in ${what}:`, [stripAll(form)]);
@@ -216,24 +222,13 @@ const table: Record<string, (x: Pair) => unknown> = {
       LT([G("lambda"), formals], LT(body, NIL)),
     );
   },
-  import: (x) => {
-    // standard libraries are always present; (chibi test) / (srfi 64) install a test library
-    const forms: unknown[] = [];
-    for (const set of items(x.cdr, x, "import")) {
-      let lib: unknown = set;
-      while (
-        lib instanceof Pair && isIdent(lib.car) &&
-        /^(only|except|prefix|rename)$/.test(rootSym(lib.car).name)
-      ) {
-        lib = (lib.cdr as Pair).car;
-      }
-      const name = stripAll(lib);
-      const key = name instanceof Pair ? items(name, x, "import").map(String).join(" ") : "";
-      if (key === "chibi test" || key === "srfi 64") {
-        forms.push(...readAll(TEST_LIBRARY, "<test-library>"));
-      }
+  import: (x) => importForms(x),
+  "cond-expand": (x) => {
+    for (const c of items(x.cdr, x, "cond-expand")) {
+      const [req, ...body] = items(c, x, "cond-expand clause");
+      if (isNamed(req, "else") || featureMatch(req, x)) return LT([G("begin")], LT(body, NIL));
     }
-    return LT([G("begin")], LT(forms, NIL));
+    return L(G("begin"));
   },
   assert: (x) => {
     const [e] = items(x.cdr, x, "assert");
@@ -284,6 +279,89 @@ const table: Record<string, (x: Pair) => unknown> = {
   },
 };
 
+/** `(library name)` and `(import name)` spell a library as a list: its key is "scheme base". */
+export function libraryKey(name: unknown, form: unknown): string {
+  const parts = items(stripAll(name), form, "library name");
+  return parts.map((p) => (p instanceof Sym ? p.name : String(p))).join(" ");
+}
+
+function featureMatch(req: unknown, form: unknown): boolean {
+  if (isIdent(req)) return FEATURES.includes(rootSym(req).name);
+  if (!(req instanceof Pair) || !isIdent(req.car)) return bad("cond-expand requirement", form);
+  const args = items(req.cdr, form, "cond-expand requirement");
+  switch (rootSym(req.car).name) {
+    case "and":
+      return args.every((a) => featureMatch(a, form));
+    case "or":
+      return args.some((a) => featureMatch(a, form));
+    case "not":
+      return !featureMatch(args[0], form);
+    case "library":
+      return isKnownLibrary(libraryKey(args[0], form), curCtx!.env);
+  }
+  return bad("cond-expand requirement", form);
+}
+
+/** The exports of an import set after its `only` / `except` / `prefix` / `rename` modifiers. */
+function importSet(set: unknown, form: unknown): { key: string; names: Map<Sym, Sym> | null } {
+  if (set instanceof Pair && isIdent(set.car)) {
+    const op = rootSym(set.car).name;
+    if (op === "only" || op === "except" || op === "prefix" || op === "rename") {
+      const [inner, ...args] = items(set.cdr, form, "import set");
+      const r = importSet(inner, form);
+      if (r.names === null) return r; // always-present library: modifiers have nothing to rename
+      const names = new Map<Sym, Sym>();
+      const ids = args.map((a) => (isIdent(a) ? rootSym(a).name : ""));
+      for (const [to, from] of r.names) {
+        if (op === "only" && !ids.includes(to.name)) continue;
+        if (op === "except" && ids.includes(to.name)) continue;
+        let name = to;
+        if (op === "prefix") name = intern(ids[0] + to.name);
+        if (op === "rename") {
+          const pair = args.map((a) => items(a, form, "rename"))
+            .find((p) => isIdent(p[0]) && rootSym(p[0]).name === to.name);
+          if (pair) name = rootSym(pair[1] as Ident);
+        }
+        names.set(name, from);
+      }
+      return { key: r.key, names };
+    }
+  }
+  const key = libraryKey(set, form);
+  if (!isKnownLibrary(key, curCtx!.env)) {
+    throw schemeError("syntax", `import: unknown library (${key})`);
+  }
+  if (key in LAZY) {
+    const names = new Map<Sym, Sym>();
+    for (const k of libraryHooks.load(key).keys()) names.set(k, k);
+    return { key, names };
+  }
+  return { key, names: null };
+}
+
+function importForms(x: Pair): unknown {
+  const env = curCtx!.env;
+  const st = libraryState(env);
+  const forms: unknown[] = [];
+  for (const set of items(x.cdr, x, "import")) {
+    const { key, names } = importSet(set, x);
+    if (key in LAZY && names) {
+      const exports = libraryHooks.load(key);
+      for (const [to, from] of names) {
+        const c = env.get(to);
+        if (c instanceof Cell) c.value = exports.get(from);
+        else env.table.set(to, new Cell(exports.get(from), to));
+      }
+    } else if (TEST_LIBRARIES.has(key)) {
+      forms.push(...readAll(TEST_LIBRARY, "<test-library>", { internal: true }));
+    } else if (st.sources.has(key) && !st.loaded.has(key)) {
+      st.loaded.add(key);
+      forms.push(...readAll(st.sources.get(key)!, `<library ${key}>`, { symbols: R.symbols }));
+    }
+  }
+  return LT([G("begin")], LT(forms, NIL));
+}
+
 function letValues(x: Pair): unknown {
   const [bs, ...body] = items(x.cdr, x, "let-values");
   const b = items(bs, x, "let-values");
@@ -299,6 +377,9 @@ function letValues(x: Pair): unknown {
 
 function qq(t: unknown, depth: number): unknown {
   if (t instanceof Pair) {
+    // the expansion of each pair is charged, so a shared template cannot blow up
+    alloc(16);
+    if (--R.tick < 0) tickCheck();
     if (isNamed(t.car, "unquote")) {
       const arg = (t.cdr as Pair).car;
       if (depth === 1) return arg;

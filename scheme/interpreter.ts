@@ -6,14 +6,19 @@
  * @module
  */
 import {
+  bindingKey,
   Cell,
   Environment,
   EOF,
+  internSourceSymbols,
   Keyword,
+  LazyDefinition,
+  lazyHooks,
   MString,
   NIL,
   Pair,
   Parameter,
+  splitDefinitions,
   type Sym,
   sym,
   UNBOUND,
@@ -32,6 +37,7 @@ import {
   DEFAULT_LIMITS,
   KF,
   type Limits,
+  nested,
   paramValue,
   Prim,
   R,
@@ -39,13 +45,14 @@ import {
   setState,
   State,
   Suspend,
+  SymbolTable,
 } from "./runtime.ts";
 import { compileToplevel, initCompiler } from "./compiler.ts";
 import { SPECIALS } from "./syntax.ts";
 import { installDerivedForms } from "./expander.ts";
 import { Reader } from "./reader.ts";
 import { printHooks } from "./printer.ts";
-import { LOCAL_PRELUDE, PRELUDE } from "./prelude.ts";
+import { LOCAL_PRELUDE, PRELUDE, TEST_LIBRARY } from "./prelude.ts";
 import { def, type PrimTable, str } from "./primitives/util.ts";
 import { installLists } from "./primitives/lists.ts";
 import { installNumbers } from "./primitives/numbers.ts";
@@ -54,6 +61,9 @@ import { installVectors } from "./primitives/vectors.ts";
 import { installControl } from "./primitives/control.ts";
 import { installIO, type StdPorts } from "./primitives/io.ts";
 import { dictRef, installDict } from "./primitives/dict.ts";
+import { installHashTables } from "./primitives/hashtables.ts";
+import { LAZY, type LazyLibrary, libraryHooks, libraryState } from "./libraries.ts";
+import { type Clock, installProcess, type ProcessContext } from "./primitives/process.ts";
 
 initCompiler(SPECIALS.get("lambda")!, SPECIALS.get("letrec")!);
 
@@ -120,6 +130,12 @@ export interface InterpreterOptions {
   stderr?: (s: string) => void;
   /** Module loader for `require` (absent: `require` raises). */
   loader?: ModuleLoader;
+  /** What `command-line` and `get-environment-variable(s)` answer (default: nothing). */
+  processContext?: ProcessContext;
+  /** The clock `current-jiffy` and `current-second` read (default: none, they raise). */
+  clock?: Clock;
+  /** Libraries the host grants: `"name parts"` (e.g. `"harness tools"`) → Scheme source. */
+  libraries?: Record<string, string>;
 }
 
 /** Per-call evaluation options. */
@@ -148,28 +164,89 @@ function statelessPrims(): PrimTable {
 
 function buildBase(): Environment {
   const env = new Environment(null, "base");
-  for (const [name, sp] of SPECIALS) env.table.set(sym(name), sp);
+  for (const [name, sp] of SPECIALS) env.table.set(bindingKey(name), sp);
   installDerivedForms(env);
-  for (const [name, p] of statelessPrims()) env.table.set(sym(name), new Cell(p, sym(name)));
+  for (const [name, p] of statelessPrims()) {
+    env.table.set(bindingKey(name), new Cell(p, bindingKey(name)));
+  }
+  installLazy(env, PRELUDE_DEFINITIONS);
+  return env;
+}
+
+const PRELUDE_DEFINITIONS = splitDefinitions(PRELUDE);
+const LOCAL_DEFINITIONS = splitDefinitions(LOCAL_PRELUDE);
+internSourceSymbols(PRELUDE);
+internSourceSymbols(LOCAL_PRELUDE);
+internSourceSymbols(TEST_LIBRARY);
+
+/** Installs each definition of `defs` in `env` as a {@link LazyDefinition}. */
+function installLazy(env: Environment, defs: Map<string, string>): void {
+  for (const [name, src] of defs) {
+    const k = bindingKey(name);
+    env.table.set(k, new Cell(new LazyDefinition(src, env), k));
+  }
+}
+
+/** Runs `thunk` under a fresh state with generous limits (library code, not the program's). */
+function asLibrary<T>(thunk: () => T): T {
   const st = new State();
   st.reset({ ...DEFAULT_LIMITS, timeoutMs: 60_000 });
   const prev = R;
   setState(st);
   try {
-    const run = new Run();
-    run.run(() => evalForms(new Reader(PRELUDE, "<prelude>"), env));
+    const r = new Run().run(thunk);
+    if (r instanceof Suspend) throw schemeError("error", "library code suspended");
+    return r as T;
   } finally {
     setState(prev);
   }
-  return env;
 }
 
-function copyEnv(from: Environment, name: string): Environment {
-  const env = new Environment(null, name);
-  for (const [k, v] of from.table) {
-    env.table.set(k, v instanceof Cell ? new Cell(v.value, k) : v);
+lazyHooks.force = (cell) => {
+  const def = cell.value as LazyDefinition;
+  const home = def.home.table.get(cell.name) as Cell;
+  if (home.value instanceof LazyDefinition) {
+    home.value = UNBOUND; // the definition may refer to itself
+    try {
+      asLibrary(() =>
+        evalDatum(new Reader(def.source, "<prelude>", { internal: true }).read(), def.home)
+      );
+    } catch (e) {
+      home.value = def;
+      throw e;
+    }
   }
-  return env;
+  cell.value = home.value;
+};
+
+const libraryExports = new Map<LazyLibrary, Map<Sym, unknown>>();
+/** Compiles a lazy library once per process (in a copy of the base environment). */
+function loadLibrary(name: string): Map<Sym, unknown> {
+  const lib = LAZY[name];
+  let exports = libraryExports.get(lib);
+  if (exports) return exports;
+  const env = copyEnv(baseEnv!, `library ${name}`);
+
+  if (lib.hashTables) {
+    const t: PrimTable = new Map();
+    installHashTables(t);
+    for (const [n, p] of t) env.table.set(bindingKey(n), new Cell(p, bindingKey(n)));
+  }
+  asLibrary(() => evalForms(new Reader(lib.source, `<library ${name}>`, { internal: true }), env));
+  exports = new Map();
+  for (const [k, v] of env.table) {
+    if (env.inherited.has(k)) continue;
+    const hidden = k.name.startsWith("%") && k === bindingKey(k.name);
+    if (v instanceof Cell && !hidden) exports.set(k, v.value);
+  }
+  libraryExports.set(lib, exports);
+  return exports;
+}
+libraryHooks.load = loadLibrary;
+
+/** A new environment inheriting (lazily, see {@link Environment.get}) from `from`. */
+function copyEnv(from: Environment, name: string): Environment {
+  return new Environment(from, name);
 }
 
 /** Evaluates all data from `reader` as top-level forms in `env` (resumable). */
@@ -219,6 +296,8 @@ export class Interpreter {
   private running = 0;
   private loader?: ModuleLoader;
   private currentFile: string | undefined = undefined;
+  /** The symbols and keywords this interpreter's programs interned. */
+  private readonly symbols = new SymbolTable();
 
   /** Creates an interpreter with the standard library plus the given host primitives. */
   constructor(opts: InterpreterOptions = {}) {
@@ -226,18 +305,38 @@ export class Interpreter {
     this.env = copyEnv(baseEnv, "interaction");
     this.limits = { ...DEFAULT_LIMITS, ...opts.limits };
     this.state.owner = this;
+    this.state.symbols = this.symbols;
     this.loader = opts.loader;
     const t: PrimTable = new Map();
     this.ports = installIO(t, { out: opts.stdout ?? (() => {}), err: opts.stderr ?? (() => {}) });
     this.installEval(t);
-    for (const [name, p] of t) this.env.table.set(sym(name), new Cell(p, sym(name)));
+    installProcess(t, opts.processContext ?? {}, opts.clock);
+    for (const [name, src] of Object.entries(opts.libraries ?? {})) {
+      libraryState(this.env).sources.set(name, src);
+    }
+    for (const [name, p] of t) this.env.table.set(bindingKey(name), new Cell(p, bindingKey(name)));
     this.define("current-output-port", this.ports.out);
     this.define("current-error-port", this.ports.err);
     this.define("current-input-port", this.ports.in);
     for (const [name, spec] of Object.entries(opts.primitives ?? {})) {
       this.definePrimitive(name, spec);
     }
-    this.evaluateSync(LOCAL_PRELUDE, { file: "<prelude>" });
+    installLazy(this.env, LOCAL_DEFINITIONS);
+  }
+
+  /** Interns `name` as this interpreter's programs would (static symbol if there is one). */
+  symbol(name: string): Sym {
+    return this.symbols.intern(name);
+  }
+
+  /** Number of symbols and keywords this interpreter interned beyond the static ones. */
+  symbolCount(): number {
+    return this.symbols.size;
+  }
+
+  /** A reader of `source` that interns into this interpreter's symbol table. */
+  reader(source: string, file = "<eval>"): Reader {
+    return new Reader(source, file, { symbols: this.symbols });
   }
 
   /** Defines (or replaces) a host primitive. */
@@ -249,15 +348,16 @@ export class Interpreter {
 
   /** Defines a global variable. */
   define(name: string, value: unknown): void {
-    const s = sym(name);
-    const c = this.env.table.get(s);
+    const s = this.symbol(name);
+    const c = this.env.get(s);
     if (c instanceof Cell) c.value = value;
     else this.env.table.set(s, new Cell(value, s));
   }
 
   /** Returns a global's value, or undefined if unbound. */
   lookup(name: string): unknown {
-    const c = this.env.table.get(sym(name));
+    const c = this.env.get(this.symbol(name));
+    if (c instanceof Cell && c.value instanceof LazyDefinition) lazyHooks.force(c);
     return c instanceof Cell && c.value !== UNBOUND ? c.value : undefined;
   }
 
@@ -270,7 +370,7 @@ export class Interpreter {
     def(t, "interaction-environment", 0, 0, () => this.env);
     const fresh = () => {
       const e = copyEnv(baseEnv!, "environment");
-      for (const [k, v] of t) e.table.set(sym(k), new Cell(v, sym(k)));
+      for (const [k, v] of t) e.table.set(bindingKey(k), new Cell(v, bindingKey(k)));
       return e;
     };
     def(t, "environment", 0, Infinity, fresh);
@@ -301,13 +401,13 @@ export class Interpreter {
         c.frames.push(
           new KF((v) => {
             const [src, file] = v as [string, string];
-            return evalForms(new Reader(src, file), this.env);
+            return evalForms(this.reader(src, file), this.env);
           }),
         );
         throw c;
       }
       const [src, file] = lm as [string, string];
-      return evalForms(new Reader(src, file), this.env);
+      return evalForms(this.reader(src, file), this.env);
     });
   }
 
@@ -323,6 +423,7 @@ export class Interpreter {
       this.state.reset({ ...this.limits, ...limits });
       this.state.dyn = null;
       this.state.depth = 0;
+      this.state.sp = 0;
     }
     return prev;
   }
@@ -375,6 +476,11 @@ export class Interpreter {
   }
 
   private driveSync(thunk: () => unknown, limits?: Limits): unknown {
+    if (this.running > 0 && R === this.state) {
+      // a host primitive calling back into Scheme: a nested run of the running evaluation
+      // (same budget and dynamic state); captures for outer continuations pass through as is
+      return nested(thunk);
+    }
     const prev = this.enter(limits);
     try {
       const run = new Run();
@@ -395,7 +501,7 @@ export class Interpreter {
   evaluate(source: string, opts: EvalOptions = {}): Promise<unknown> {
     this.currentFile = opts.file;
     return this.drive(
-      () => evalForms(new Reader(source, opts.file ?? "<eval>"), this.env),
+      () => evalForms(this.reader(source, opts.file ?? "<eval>"), this.env),
       opts.limits,
     );
   }
@@ -404,7 +510,7 @@ export class Interpreter {
   evaluateSync(source: string, opts: EvalOptions = {}): unknown {
     this.currentFile = opts.file;
     return this.driveSync(
-      () => evalForms(new Reader(source, opts.file ?? "<eval>"), this.env),
+      () => evalForms(this.reader(source, opts.file ?? "<eval>"), this.env),
       opts.limits,
     );
   }

@@ -24,11 +24,13 @@ export {
   toList,
 } from "./interpreter.ts";
 export { DEFAULT_LIMITS, type Limits } from "./runtime.ts";
+export type { Clock, ProcessContext } from "./primitives/process.ts";
 export {
   type ErrorKind,
   ErrorObject,
   type LimitKind,
   SchemeError,
+  SchemeExit,
   SchemeLimitError,
   type TraceFrame,
 } from "./errors.ts";

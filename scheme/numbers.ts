@@ -4,18 +4,24 @@
  *
  * @module
  */
-import { Flo, Ratio } from "./types.ts";
+import { Complex, Flo, Ratio } from "./types.ts";
+import * as C from "./complex.ts";
 import { SchemeLimitError, typeError } from "./errors.ts";
-import { R } from "./runtime.ts";
+import { checkDeadline, work } from "./runtime.ts";
 
 /** Any Scheme number. */
-export type Num = number | bigint | Ratio | Flo;
+export type Num = number | bigint | Ratio | Flo | Complex;
 
 const MAX = Number.MAX_SAFE_INTEGER;
 
 /** True if `x` is a Scheme number. */
 export function isNumber(x: unknown): x is Num {
-  return typeof x === "number" || typeof x === "bigint" || x instanceof Flo || x instanceof Ratio;
+  return typeof x === "number" || typeof x === "bigint" || x instanceof Flo || x instanceof Ratio ||
+    x instanceof Complex;
+}
+/** True for real numbers (every number but a non-real complex). */
+export function isReal(x: unknown): boolean {
+  return isNumber(x) && !(x instanceof Complex);
 }
 /** True for exact integers. */
 export function isExactInteger(x: unknown): x is number | bigint {
@@ -23,6 +29,7 @@ export function isExactInteger(x: unknown): x is number | bigint {
 }
 /** True for exact numbers. */
 export function isExact(x: Num): boolean {
+  if (x instanceof Complex) return !(x.re instanceof Flo) && !(x.im instanceof Flo);
   return !(x instanceof Flo);
 }
 /** True for integers (exact or inexact). */
@@ -32,7 +39,7 @@ export function isInteger(x: unknown): boolean {
 }
 /** True for rationals (finite numbers). */
 export function isRational(x: unknown): boolean {
-  return isNumber(x) && (!(x instanceof Flo) || Number.isFinite(x.v));
+  return isNumber(x) && !(x instanceof Complex) && (!(x instanceof Flo) || Number.isFinite(x.v));
 }
 
 /** Normalises a BigInt to a JS number when it is a safe integer. */
@@ -43,16 +50,32 @@ export function normBig(b: bigint): number | bigint {
 function big(x: number | bigint): bigint {
   return typeof x === "bigint" ? x : BigInt(x);
 }
+const BIG = 1n << 2048n;
+/** True for integers big enough that one operation on them is worth charging. */
+function isBig(x: bigint): boolean {
+  return x > BIG || x < -BIG;
+}
+/**
+ * Charges the work of an operation on big integers (about n·log n in their size in words, as the
+ * engine multiplies and divides large numbers in near-linear time) and checks the deadline by the
+ * clock, since one such operation can take milliseconds.
+ */
+function chargeBig(...xs: bigint[]): void {
+  let words = 0;
+  for (const x of xs) if (isBig(x)) words += bits(x) >> 6;
+  if (words === 0) return;
+  work(words * Math.ceil(Math.log2(words + 2)) * 64);
+  checkDeadline();
+}
 function bgcd(a: bigint, b: bigint): bigint {
   if (a < 0n) a = -a;
   if (b < 0n) b = -b;
   let i = 0;
+  const big = isBig(a) || isBig(b);
   while (b !== 0n) {
     [a, b] = [b, a % b];
-    // Euclid on huge integers can take long: honour the evaluation deadline
-    if ((++i & 255) === 0 && Date.now() > R.deadline) {
-      throw new SchemeLimitError("deadline", "time limit exceeded");
-    }
+    // Euclid on huge integers can take long: charge it and honour the evaluation deadline
+    if (big && (++i & 63) === 0) chargeBig(a, b);
   }
   return a;
 }
@@ -75,6 +98,7 @@ export function makeRatio(n: bigint, d: bigint): Num {
 /** Converts any number to a JS double. */
 export function toFloat(x: Num): number {
   if (typeof x === "number") return x;
+  if (x instanceof Complex) typeError("inexact", "real number", x);
   if (x instanceof Flo) return x.v;
   if (typeof x === "bigint") return Number(x);
   return ratioToFloat(x);
@@ -105,12 +129,15 @@ export function add(a: unknown, b: unknown): Num {
     return normBig(BigInt(a) + BigInt(b));
   }
   const x = check("+", a), y = check("+", b);
+  if (x instanceof Complex || y instanceof Complex) return C.cadd(x, y);
   if (x instanceof Flo || y instanceof Flo) return new Flo(toFloat(x) + toFloat(y));
   if (x instanceof Ratio || y instanceof Ratio) {
     const [n1, d1] = nd(x), [n2, d2] = nd(y);
     return makeRatio(n1 * d2 + n2 * d1, d1 * d2);
   }
-  return normBig(big(x) + big(y));
+  const r = big(x) + big(y);
+  if (isBig(r)) chargeBig(r);
+  return normBig(r);
 }
 /** Subtraction. */
 export function sub(a: unknown, b: unknown): Num {
@@ -120,12 +147,15 @@ export function sub(a: unknown, b: unknown): Num {
     return normBig(BigInt(a) - BigInt(b));
   }
   const x = check("-", a), y = check("-", b);
+  if (x instanceof Complex || y instanceof Complex) return C.csub(x, y);
   if (x instanceof Flo || y instanceof Flo) return new Flo(toFloat(x) - toFloat(y));
   if (x instanceof Ratio || y instanceof Ratio) {
     const [n1, d1] = nd(x), [n2, d2] = nd(y);
     return makeRatio(n1 * d2 - n2 * d1, d1 * d2);
   }
-  return normBig(big(x) - big(y));
+  const r = big(x) - big(y);
+  if (isBig(r)) chargeBig(r);
+  return normBig(r);
 }
 /** Largest exact integer size, in bits (keeps single operations bounded in time). */
 export const MAX_INTEGER_BITS = 4_000_000;
@@ -147,19 +177,27 @@ export function mul(a: unknown, b: unknown): Num {
     return normBig(BigInt(a) * BigInt(b));
   }
   const x = check("*", a), y = check("*", b);
+  if (x instanceof Complex || y instanceof Complex) return C.cmul(x, y);
   if (x instanceof Flo || y instanceof Flo) return new Flo(toFloat(x) * toFloat(y));
   if (x instanceof Ratio || y instanceof Ratio) {
     const [n1, d1] = nd(x), [n2, d2] = nd(y);
     checkBits(bits(n1) + bits(n2) + bits(d1) + bits(d2));
+    chargeBig(n1, n2, d1, d2);
     return makeRatio(n1 * n2, d1 * d2);
   }
   const bx = big(x), by = big(y);
   if (typeof x === "bigint" || typeof y === "bigint") checkBits(bits(bx) + bits(by));
-  return normBig(bx * by);
+  const r = bx * by;
+  if (isBig(r)) chargeBig(r);
+  return normBig(r);
 }
 /** Division. */
 export function div(a: unknown, b: unknown): Num {
   const x = check("/", a), y = check("/", b);
+  if (x instanceof Complex || y instanceof Complex) {
+    if (isZero(y)) throw typeError("/", "non-zero divisor", y);
+    return C.cdiv(x, y);
+  }
   if (x instanceof Flo || y instanceof Flo) return new Flo(toFloat(x) / toFloat(y));
   if (isZero(y)) throw typeError("/", "non-zero divisor", y);
   if (typeof x === "number" && typeof y === "number" && x % y === 0) return x / y;
@@ -171,6 +209,8 @@ export function div(a: unknown, b: unknown): Num {
 export function compare(a: unknown, b: unknown, proc = "<"): number {
   if (typeof a === "number" && typeof b === "number") return a - b;
   const x = check(proc, a), y = check(proc, b);
+  if (x instanceof Complex) typeError(proc, "real number", x);
+  if (y instanceof Complex) typeError(proc, "real number", y);
   if (x instanceof Flo || y instanceof Flo) {
     const fx = toFloat(x), fy = toFloat(y);
     if (Number.isNaN(fx) || Number.isNaN(fy)) return NaN;
@@ -196,6 +236,9 @@ export function compare(a: unknown, b: unknown, proc = "<"): number {
 /** Numeric equality. */
 export function numEq(a: unknown, b: unknown): boolean {
   if (typeof a === "number" && typeof b === "number") return a === b;
+  if (a instanceof Complex || b instanceof Complex) {
+    return C.ceq(check("=", a), check("=", b));
+  }
   return compare(a, b, "=") === 0;
 }
 
@@ -203,11 +246,13 @@ export function numEq(a: unknown, b: unknown): boolean {
 export function isZero(x: Num): boolean {
   if (typeof x === "number") return x === 0;
   if (x instanceof Flo) return x.v === 0;
+  if (x instanceof Complex) return isZero(x.re) && isZero(x.im);
   return false;
 }
 /** Sign of a real: -1, 0, 1 (NaN for NaN). */
 export function sign(x: Num): number {
   if (typeof x === "number") return Math.sign(x);
+  if (x instanceof Complex) return typeError("sign", "real number", x);
   if (typeof x === "bigint") return x < 0n ? -1 : 1;
   if (x instanceof Flo) return Math.sign(x.v);
   return x.num < 0n ? -1 : 1;
@@ -215,12 +260,14 @@ export function sign(x: Num): number {
 /** Negation. */
 export function neg(x: unknown): Num {
   if (x instanceof Flo) return new Flo(-x.v);
+  if (x instanceof Complex) return C.makeRect(neg(x.re) as C.Real, neg(x.im) as C.Real);
   return sub(0, x);
 }
 
 /** Converts to an exact number. */
 export function exact(x: unknown): Num {
   const n = check("exact", x);
+  if (n instanceof Complex) return C.makeRect(exact(n.re) as C.Real, exact(n.im) as C.Real);
   if (!(n instanceof Flo)) return n;
   const v = n.v;
   if (!Number.isFinite(v)) typeError("exact", "finite number", n);
@@ -236,6 +283,7 @@ export function exact(x: unknown): Num {
 /** Converts to an inexact number. */
 export function inexact(x: unknown): Flo {
   const n = check("inexact", x);
+  if (n instanceof Complex) return new Complex(inexact(n.re), inexact(n.im)) as unknown as Flo;
   return n instanceof Flo ? n : new Flo(toFloat(n));
 }
 
@@ -251,11 +299,16 @@ function intArgs(proc: string, a: unknown, b: unknown): [bigint, bigint, boolean
 function wrapInt(b: bigint, inex: boolean): Num {
   return inex ? new Flo(Number(b)) : normBig(b);
 }
+/** Charges a division of `x` by `y` once its result is known. */
+function divided<T>(x: bigint, y: bigint, r: T): T {
+  if (isBig(x)) chargeBig(x, y);
+  return r;
+}
 /** truncate-quotient. */
 export function quotient(a: unknown, b: unknown): Num {
   if (typeof a === "number" && typeof b === "number" && b !== 0) return Math.trunc(a / b);
   const [x, y, i] = intArgs("quotient", a, b);
-  return wrapInt(x / y, i);
+  return divided(x, y, wrapInt(x / y, i));
 }
 /** truncate-remainder. */
 export function remainder(a: unknown, b: unknown): Num {
@@ -264,7 +317,7 @@ export function remainder(a: unknown, b: unknown): Num {
     return r === 0 ? 0 : r;
   }
   const [x, y, i] = intArgs("remainder", a, b);
-  return wrapInt(x % y, i);
+  return divided(x, y, wrapInt(x % y, i));
 }
 /** floor-remainder (modulo). */
 export function modulo(a: unknown, b: unknown): Num {
@@ -275,14 +328,14 @@ export function modulo(a: unknown, b: unknown): Num {
   const [x, y, i] = intArgs("modulo", a, b);
   let r = x % y;
   if (r !== 0n && (r < 0n) !== (y < 0n)) r += y;
-  return wrapInt(r, i);
+  return divided(x, y, wrapInt(r, i));
 }
 /** floor-quotient. */
 export function floorQuotient(a: unknown, b: unknown): Num {
   const [x, y, i] = intArgs("floor-quotient", a, b);
   let q = x / y;
   if ((x % y !== 0n) && ((x < 0n) !== (y < 0n))) q -= 1n;
-  return wrapInt(q, i);
+  return divided(x, y, wrapInt(q, i));
 }
 
 /** Greatest common divisor. */
@@ -294,20 +347,28 @@ export function gcd(a: unknown, b: unknown): Num {
 /** Integer exponentiation and general expt. */
 export function expt(a: unknown, b: unknown): Num {
   const x = check("expt", a), y = check("expt", b);
+  if (x instanceof Complex || y instanceof Complex) return C.cexpt(x, y);
+  if (
+    !isExactInteger(y) && sign(x) < 0 && !(y instanceof Flo && Number.isInteger(y.v))
+  ) return C.cexpt(x, y);
   if (isExactInteger(y) && !(x instanceof Flo)) {
     const e = big(y);
     if (e >= 0n) {
       const ecap = Number(e > 100_000_000n ? 100_000_000n : e);
       if (x instanceof Ratio) {
         checkBits((bits(x.num) + bits(x.den)) * ecap);
-        return makeRatio(x.num ** e, x.den ** e);
+        const n = x.num ** e, d = x.den ** e;
+        chargeBig(n, d);
+        return makeRatio(n, d);
       }
       const bx = big(x as number | bigint);
       if (bx === 0n) return e === 0n ? 1 : 0;
       if (bx === 1n) return 1;
       if (bx === -1n) return e % 2n === 0n ? 1 : -1;
       checkBits(bits(bx) * ecap);
-      return normBig(bx ** e);
+      const r = bx ** e;
+      chargeBig(r);
+      return normBig(r);
     }
     if (isZero(x)) typeError("expt", "non-zero base", x);
     return div(1, expt(x, neg(y)));
@@ -329,10 +390,11 @@ export function exactIntegerSqrt(n: unknown): [Num, Num] {
   if (Number.isFinite(approx) && approx < 2 ** 52) {
     x = BigInt(Math.floor(approx));
   } else {
-    // Newton's method from a power of two above the root
-    x = 1n << BigInt(Math.ceil(b.toString(2).length / 2));
+    // Newton's method from a power of two above the root (each step is charged)
+    x = 1n << BigInt(Math.ceil(bits(b) / 2) + 1);
     for (;;) {
       const y = (x + b / x) >> 1n;
+      chargeBig(b, x);
       if (y >= x) break;
       x = y;
     }
@@ -345,6 +407,7 @@ export function exactIntegerSqrt(n: unknown): [Num, Num] {
 /** sqrt: exact for exact perfect squares (and rationals of them). */
 export function sqrt(a: unknown): Num {
   const x = check("sqrt", a);
+  if (x instanceof Complex || sign(x) < 0) return C.csqrt(x);
   if (isExactInteger(x) && big(x) >= 0n) {
     const [s, r] = exactIntegerSqrt(x);
     if (isZero(r as Num)) return s;
@@ -444,9 +507,11 @@ export function parseNumber(s: string, radix = 10): Num | null {
     } else return null;
     s = s.slice(2);
   }
-  const v = parseReal(s, radix);
+  const v = parseReal(s, radix) ??
+    C.parseComplex(s, (t) => parseReal(t, radix) as C.Real | null);
   if (v === null) return null;
   if (exactness === "e") {
+    if (v instanceof Complex) return exact(v);
     return v instanceof Flo ? (Number.isFinite(v.v) ? exact(v) : null) : v;
   }
   if (exactness === "i") return inexact(v);
@@ -464,7 +529,11 @@ const PREFIX: Record<number, string> = { 2: "0b", 8: "0o", 10: "", 16: "0x" };
 function parseUInt(s: string, radix: number): bigint | null {
   if (!DIGITS[radix]?.test(s)) return null;
   checkBits(s.length * 4);
-  return BigInt(PREFIX[radix] + s);
+  if (s.length <= 15) return BigInt(PREFIX[radix] + s);
+  work(s.length);
+  const r = BigInt(PREFIX[radix] + s);
+  chargeBig(r);
+  return r;
 }
 
 function parseReal(s: string, radix: number): Num | null {
@@ -508,8 +577,18 @@ export function floToString(v: number): string {
 
 /** number->string. */
 export function numberToString(x: Num, radix = 10): string {
-  if (typeof x === "number" || typeof x === "bigint") return x.toString(radix);
-  if (x instanceof Ratio) return `${x.num.toString(radix)}/${x.den.toString(radix)}`;
+  if (typeof x === "number") return x.toString(radix);
+  if (x instanceof Complex) return C.complexToString(x, radix);
+  if (typeof x === "bigint") {
+    const s = x.toString(radix);
+    chargeBig(x);
+    return s;
+  }
+  if (x instanceof Ratio) {
+    const s = `${x.num.toString(radix)}/${x.den.toString(radix)}`;
+    chargeBig(x.num, x.den);
+    return s;
+  }
   if (radix !== 10) {
     if (Number.isInteger(x.v)) return x.v.toString(radix) + ".";
     return x.v.toString(radix);

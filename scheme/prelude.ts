@@ -5,6 +5,8 @@
  * @module
  */
 
+import { FEATURES } from "./libraries.ts";
+
 /** Scheme source of the prelude, compiled once into the shared base environment. */
 export const PRELUDE = String.raw`
 (define (call-with-values producer consumer)
@@ -77,7 +79,7 @@ export const PRELUDE = String.raw`
           (merge (sort l h) (sort (list-tail l h) (- n h))))))
   (sort l (length l)))
 (define (sort l less?) (if (vector? l) (list->vector (list-sort less? (vector->list l))) (list-sort less? l)))
-(define (features) '(r7rs exact-closed ratios full-unicode harness))
+(define (features) '(${FEATURES.join(" ")}))
 (define (read-error? x) (and (error-object? x) (eq? (error-object-kind x) 'read)))
 (define (file-error? x) (and (error-object? x) (eq? (error-object-kind x) 'file)))
 `;
@@ -100,7 +102,10 @@ export const TEST_LIBRARY = String.raw`
 (define %test-counts (vector 0 0))
 (define %test-depth 0)
 (define (%test-approx=? a b)
-  (cond ((and (number? a) (number? b) (inexact? a) (inexact? b))
+  (cond ((and (number? a) (number? b) (not (real? a)) (not (real? b)))
+         (and (%test-approx=? (real-part a) (real-part b))
+              (%test-approx=? (imag-part a) (imag-part b))))
+        ((and (number? a) (number? b) (real? a) (real? b) (inexact? a) (inexact? b))
          (or (= a b) (and (nan? a) (nan? b))
              (< (abs (- a b)) (* 1e-6 (max 1 (abs a))))))
         ((and (pair? a) (pair? b))

@@ -5,6 +5,7 @@
  */
 import {
   Char,
+  Complex,
   Dict,
   Environment,
   Eof,
@@ -22,7 +23,8 @@ import {
   Sym,
   Values,
 } from "./types.ts";
-import { errorHooks, ErrorObject } from "./errors.ts";
+import { errorHooks, ErrorObject, SchemeLimitError } from "./errors.ts";
+import { work } from "./runtime.ts";
 import { numberToString, parseNumber } from "./numbers.ts";
 
 /** Printing modes. */
@@ -79,12 +81,40 @@ function writeSymbol(name: string): string {
   return "|" + name.replace(/[\\|]/g, (m) => "\\" + m) + "|";
 }
 
+/** Options of {@link toStr}. */
+export interface PrintOptions {
+  /** Longest output: past it, `truncate` ends the text with `…`, else a memory limit error. */
+  max?: number;
+  /** Cut at `max` instead of raising. */
+  truncate?: boolean;
+  /** Charge the work to the running evaluation's fuel (set by the Scheme output procedures). */
+  charge?: boolean;
+}
+
+class Truncated {}
+const TRUNCATED = new Truncated();
+
 /** Converts a value to its printed representation. */
-export function toStr(x: unknown, mode: PrintMode = "write"): string {
-  const labels = mode === "simple" ? null : findShared(x, mode === "shared");
+export function toStr(x: unknown, mode: PrintMode = "write", opts: PrintOptions = {}): string {
+  const max = opts.max ?? Infinity;
+  const charge = opts.charge ?? false;
+  const labels = mode === "simple" ? null : findShared(x, mode === "shared", charge);
   const assigned = new Map<unknown, number>();
   let counter = 0;
-  const out: string[] = [];
+  const parts: string[] = [];
+  let len = 0;
+  let pushes = 0;
+  const out = {
+    push(s: string): void {
+      parts.push(s);
+      len += s.length;
+      if (len > max) {
+        if (opts.truncate) throw TRUNCATED;
+        throw new SchemeLimitError("memory", `string too long (more than ${max} characters)`);
+      }
+      if (charge && (++pushes & 1023) === 0) work(1024 * 64);
+    },
+  };
   const pr = (x: unknown): void => {
     if (labels && labels.has(x)) {
       const n = assigned.get(x);
@@ -147,8 +177,13 @@ export function toStr(x: unknown, mode: PrintMode = "write"): string {
     }
     out.push(atomStr(x, mode));
   };
-  pr(x);
-  return out.join("");
+  try {
+    pr(x);
+  } catch (e) {
+    if (e !== TRUNCATED) throw e;
+    return parts.join("").slice(0, max) + "…";
+  }
+  return parts.join("");
 }
 
 function atomStr(x: unknown, mode: PrintMode): string {
@@ -165,7 +200,7 @@ function atomStr(x: unknown, mode: PrintMode): string {
   }
   if (x instanceof MString) return mode === "display" ? x.s : writeString(x.s);
   if (x instanceof Sym) return mode === "display" ? x.name : writeSymbol(x.name);
-  if (x instanceof Flo || x instanceof Ratio) return numberToString(x);
+  if (x instanceof Flo || x instanceof Ratio || x instanceof Complex) return numberToString(x);
   if (x instanceof Char) {
     if (mode === "display") return String.fromCodePoint(x.code);
     const n = CHAR_OUT[x.code];
@@ -178,14 +213,14 @@ function atomStr(x: unknown, mode: PrintMode): string {
   if (x instanceof Uint8Array) return `#u8(${Array.from(x).join(" ")})`;
   if (x instanceof JsonNull) return "null";
   if (x instanceof Eof) return "#<eof>";
-  if (x instanceof Values) return x.vals.map((v) => toStr(v, mode)).join(" ");
+  if (x instanceof Values) return x.vals.map((v) => toStr(v, mode, NESTED)).join(" ");
   if (x instanceof ErrorObject) {
     return `#<error ${toStr(x.message, "write")}${
-      x.irritants instanceof Pair ? " " + toStr(x.irritants, mode).slice(1, -1) : ""
+      x.irritants instanceof Pair ? " " + toStr(x.irritants, mode, NESTED).slice(1, -1) : ""
     }>`;
   }
   if (x instanceof SRecord) {
-    return `#<${x.type.name}${x.fields.map((f) => " " + toStr(f, mode)).join("")}>`;
+    return `#<${x.type.name}${x.fields.map((f) => " " + toStr(f, mode, NESTED)).join("")}>`;
   }
   if (x instanceof RecordType) return `#<record-type ${x.name}>`;
   if (x instanceof SPromise) return "#<promise>";
@@ -197,8 +232,10 @@ function atomStr(x: unknown, mode: PrintMode): string {
   return "#<object>";
 }
 
+const NESTED: PrintOptions = { max: 100_000, truncate: true };
+
 /** Finds objects that must get datum labels: cycles only, or all shared structure. */
-function findShared(x: unknown, all: boolean): Map<unknown, number> | null {
+function findShared(x: unknown, all: boolean, charge: boolean): Map<unknown, number> | null {
   if (!(x instanceof Pair) && !Array.isArray(x)) return null;
   const seen = new Map<unknown, number>();
   const onStack = new Set<unknown>();
@@ -215,6 +252,7 @@ function findShared(x: unknown, all: boolean): Map<unknown, number> | null {
         continue;
       }
       seen.set(v, 1);
+      if (charge && (seen.size & 1023) === 0) work(1024 * 64);
       onStack.add(v);
       top[1] = 1;
       const kids: unknown[] = v instanceof Pair
@@ -240,4 +278,4 @@ export function write(x: unknown): string {
   return toStr(x, "write");
 }
 
-errorHooks.write = write;
+errorHooks.write = (x, max) => toStr(x, "write", { max, truncate: true });

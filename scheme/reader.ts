@@ -4,7 +4,20 @@
  *
  * @module
  */
-import { char, EOF, keyword, type Loc, locations, NIL, Pair, sym } from "./types.ts";
+import {
+  char,
+  EOF,
+  internalSym,
+  type Keyword,
+  keyword,
+  type Loc,
+  locations,
+  NIL,
+  Pair,
+  type Sym,
+  sym,
+} from "./types.ts";
+import type { SymbolTable } from "./runtime.ts";
 import { ErrorObject, SchemeError, SchemeLimitError } from "./errors.ts";
 import { parseNumber } from "./numbers.ts";
 
@@ -31,6 +44,10 @@ export interface ReaderOptions {
   maxDepth?: number;
   /** Start with case folding on (as after `#!fold-case`). */
   foldCase?: boolean;
+  /** The interpreter's symbol table to intern into (default: the static table). */
+  symbols?: SymbolTable | null;
+  /** Library source: `%name` reads as the internal binding key (see `internalSym`). */
+  internal?: boolean;
 }
 
 /** A read error; `incomplete` is true when the input ended inside a datum. */
@@ -63,12 +80,25 @@ export class Reader {
   private maxDepth: number;
   private depth = 0;
   private labels = new Map<number, Placeholder>();
+  private symbols: SymbolTable | null;
+  private internal: boolean;
 
   /** Creates a reader over `src`; `file` is used for locations. */
   constructor(private src: string, public readonly file = "<input>", opts: ReaderOptions = {}) {
     for (let i = 0; i < src.length; i++) if (src.charCodeAt(i) === 10) this.lineStarts.push(i + 1);
     this.fold = opts.foldCase ?? false;
     this.maxDepth = opts.maxDepth ?? 1000;
+    this.symbols = opts.symbols ?? null;
+    this.internal = opts.internal ?? false;
+  }
+
+  private sym(name: string): Sym {
+    if (this.internal && name.startsWith("%")) return internalSym(name);
+    return this.symbols ? this.symbols.intern(name) : sym(name);
+  }
+
+  private keyword(name: string): Keyword {
+    return this.symbols ? this.symbols.keyword(name) : keyword(name);
   }
 
   /** Location of offset `pos`. */
@@ -129,8 +159,11 @@ export class Reader {
           } else this.pos++;
         }
       } else if (c === "#" && s[this.pos + 1] === ";") {
+        const start = this.pos;
         this.pos += 2;
+        this.enter(start);
         const d = this.datum();
+        this.depth--;
         if (d === EOF) this.err("unexpected end of input after #;", this.pos, true);
         if (d === CLOSE || d === DOT) this.err("bad datum comment");
       } else if (c === "#" && s[this.pos + 1] === "!") {
@@ -173,7 +206,9 @@ export class Reader {
         q = ",@";
         this.pos++;
       }
+      this.enter(start);
       const d = this.sub();
+      this.depth--;
       const p = new Pair(sym(QUOTES[q]), new Pair(d, NIL));
       locations.set(p, this.locAt(start));
       return p;
@@ -181,7 +216,7 @@ export class Reader {
     if (c === '"') return this.string();
     if (c === "|") {
       this.pos++;
-      return sym(this.delimited("|"));
+      return this.sym(this.delimited("|"));
     }
     if (c === "#") return this.hash();
     const tok = this.token();
@@ -205,9 +240,9 @@ export class Reader {
     const n = parseNumber(tok);
     if (n !== null) return n;
     if (tok.length > 1 && tok[0] === ":" && tok[1] !== ":") {
-      return keyword(this.fold ? tok.slice(1).toLowerCase() : tok.slice(1));
+      return this.keyword(this.fold ? tok.slice(1).toLowerCase() : tok.slice(1));
     }
-    return sym(this.fold ? foldCase(tok) : tok);
+    return this.sym(this.fold ? foldCase(tok) : tok);
   }
 
   private enter(start: number): void {
@@ -373,6 +408,7 @@ export class Reader {
         const ph = new Placeholder();
         this.labels.set(label, ph);
         const d = this.sub();
+        if (d === ph) this.err(`datum label #${label}# refers only to itself`, start);
         ph.value = d;
         ph.set = true;
         return patch(d, ph);
@@ -436,6 +472,6 @@ export function readAll(src: string, file = "<input>", opts?: ReaderOptions): un
 }
 
 /** Reads one datum from a string (used by the `read` procedure on string ports). */
-export function readOne(src: string): unknown {
-  return new Reader(src).read();
+export function readOne(src: string, symbols?: SymbolTable | null): unknown {
+  return new Reader(src, "<string>", { symbols }).read();
 }

@@ -11,8 +11,26 @@
  *
  * @module
  */
-import { type Loc, NIL, Pair, Parameter, Values } from "./types.ts";
-import { SchemeError, schemeError, SchemeLimitError, toSchemeError } from "./errors.ts";
+import {
+  Keyword,
+  type Loc,
+  NIL,
+  Pair,
+  Parameter,
+  Sym,
+  sym,
+  symbolTableHooks,
+  Values,
+} from "./types.ts";
+import {
+  SchemeError,
+  schemeError,
+  SchemeExit,
+  SchemeLimitError,
+  toSchemeError,
+  type TraceFrame,
+  traceHooks,
+} from "./errors.ts";
 
 /** A runtime environment frame: slot 0 is the parent frame. */
 export type Frame = unknown[];
@@ -40,6 +58,8 @@ export class Closure {
 
 /** A primitive procedure implemented in JS. */
 export class Prim {
+  /** Array entry point (variadic primitives): used for calls with many arguments. */
+  fa?: (args: unknown[]) => unknown;
   /** Fast unary entry point (no arity check), used by inlined calls. */
   f1?: (a: unknown) => unknown;
   /** Fast binary entry point (no arity check), used by inlined calls. */
@@ -77,7 +97,7 @@ export class DynNode {
 
 /** A first-class continuation. */
 export class Continuation {
-  /** Captured heap frames (outermost first), dynamic state and owning run. */
+  /** Captured heap frames (innermost last), dynamic state and owning run. */
   constructor(public frames: KF[], public dyn: DynNode | null, public run: Run) {}
 }
 
@@ -104,6 +124,16 @@ export class Capture {
   frames: KF[] = [];
   /** Creates a capture. */
   constructor(public kind: CK, public payload: unknown, public value?: unknown) {}
+}
+
+/**
+ * A continuation invoked in tail position: returned (not thrown) up the chain of tail positions,
+ * so the JS frames in between need no unwinding. `callBody` throws it as a capture for non-tail
+ * callers; the driver takes it directly when it arrives as a value.
+ */
+export class Jump {
+  /** Creates a jump to `k` with `value`. */
+  constructor(public readonly k: Continuation, public readonly value: unknown) {}
 }
 
 /** A pending tail call, returned by code in tail position and run by the trampoline. */
@@ -147,6 +177,94 @@ export const DEFAULT_LIMITS: Required<Limits> = {
 };
 
 const BATCH = 10_000;
+/**
+ * Stack discipline. Compiled code runs on the JS stack; below {@link PROBE_FROM} nested calls it
+ * runs unchecked. Beyond, every {@link PROBE_EVERY} levels of nesting `callBody` probes for
+ * {@link PROBE_BYTES} of free JS stack (a small recursion that the engine stops with a
+ * RangeError when the room is not there); a failed probe is a safe point, where the pending
+ * frames move to the heap and the run continues on a fresh stack. So recursion runs at full speed
+ * as deep as the JS stack allows (thousands of frames, more when the code is optimized), and the
+ * switch to heap frames happens only when the stack is really full.
+ */
+const PROBE_FROM = 256;
+const PROBE_EVERY = 32;
+const PROBE_DEPTH = 560; // ~80 KB of probe frames: room for 32 Scheme frames and a primitive
+/** Kept for callers that read it: the depth where probing starts. */
+export const SPILL = PROBE_FROM;
+
+/** A recursion whose frames carry a dozen arguments (~150 bytes each): cheap stack to touch. */
+function probe(
+  n: number,
+  a: number,
+  b: number,
+  c: number,
+  d: number,
+  e: number,
+  f: number,
+  g: number,
+  h: number,
+  i: number,
+  j: number,
+  k: number,
+  l: number,
+): number {
+  return n === 0 ? a : probe(n - 1, b, c, d, e, f, g, h, i, j, k, l, a) + 1;
+}
+
+/** A nested run (host callback) always gets this many frames of its own before it spills. */
+const MIN_SLICE = 32;
+/** Host callbacks (`callSync` from a primitive) nested deeper than this raise a depth error. */
+export const MAX_HOST_NESTING = 200;
+
+/**
+ * The symbols and keywords an interpreter interned beyond the process-wide static ones (the names
+ * of the standard library and those a host makes with {@link sym}). They count against the
+ * interpreter's memory limit and are dropped with it.
+ */
+export class SymbolTable {
+  /** Interned symbols by name. */
+  readonly syms: Map<string, Sym> = new Map();
+  /** Interned keywords by name. */
+  readonly keywords: Map<string, Keyword> = new Map();
+  /** Returns the symbol named `name` (the static one if it exists). */
+  intern(name: string): Sym {
+    // local first: a static symbol made later (by a host) must not split an interned name
+    let s = this.syms.get(name) ?? symbolTableHooks.staticSym(name);
+    if (s === undefined) {
+      this.charge(name);
+      s = new Sym(name);
+      this.syms.set(name, s);
+    }
+    return s;
+  }
+  /** Returns the keyword `:name` (the static one if it exists). */
+  keyword(name: string): Keyword {
+    let k = this.keywords.get(name) ?? symbolTableHooks.staticKeyword(name);
+    if (k === undefined) {
+      this.charge(name);
+      k = new Keyword(name);
+      this.keywords.set(name, k);
+    }
+    return k;
+  }
+  /** Number of symbols and keywords interned here. */
+  get size(): number {
+    return this.syms.size + this.keywords.size;
+  }
+  private charge(name: string): void {
+    // a symbol costs an object, a map entry and its name: 16 cells plus the name's bytes
+    if (R.symbols === this) alloc(16 + (name.length >> 3));
+  }
+}
+
+/** Interns `name` in the running interpreter's symbol table (the static table outside one). */
+export function intern(name: string): Sym {
+  return R.symbols ? R.symbols.intern(name) : sym(name);
+}
+/** Interns keyword `:name` in the running interpreter's table. */
+export function internKeyword(name: string): Keyword {
+  return R.symbols ? R.symbols.keyword(name) : symbolTableHooks.keyword(name);
+}
 
 /** Mutable runtime state of one interpreter. */
 export class State {
@@ -158,8 +276,12 @@ export class State {
   deadline = Infinity;
   /** Nesting of callBody on the JS stack. */
   depth = 0;
-  /** JS-stack nesting that triggers a spill. */
-  spill = 400;
+  /** Depth at which callBody next probes the JS stack (see {@link PROBE_FROM}). */
+  probeAt = PROBE_FROM;
+  /** Depth of the running driver's base: a run always keeps a few frames of its own. */
+  runBase = 0;
+  /** Host callbacks currently nested (runs started by `callSync` from a primitive). */
+  nesting = 0;
   /** Current dynamic state. */
   dyn: DynNode | null = null;
   /** Cells allocated in this evaluation. */
@@ -167,11 +289,21 @@ export class State {
   /** Cell limit. */
   cellLimit = DEFAULT_LIMITS.maxCells;
   /** Maximum heap frames. */
-  maxFrames = DEFAULT_LIMITS.maxDepth * 4;
+  maxFrames = DEFAULT_LIMITS.maxDepth * 2;
   /** Effective limits. */
   limits: Required<Limits> = { ...DEFAULT_LIMITS };
   /** Owner (the interpreter), opaque here. */
   owner: unknown = null;
+  /** The interpreter's own symbols (null: intern into the static table). */
+  symbols: SymbolTable | null = null;
+  /**
+   * The shadow stack of active call sites (`sites[0..sp)`, innermost last): call nodes push
+   * their site around the call, so an error made anywhere below knows its backtrace without
+   * any handler on the way (see {@link traceHooks}).
+   */
+  sites: Site[] = [];
+  /** Top of {@link sites}. */
+  sp = 0;
 
   /** Snapshot of the budget (kept by a suspended evaluation). */
   saveBudget(): { tick: number; fuel: number; deadline: number; cells: number } {
@@ -193,12 +325,22 @@ export class State {
     this.deadline = Date.now() + limits.timeoutMs;
     this.cells = 0;
     this.cellLimit = limits.maxCells;
-    this.maxFrames = limits.maxDepth * 4;
+    this.maxFrames = limits.maxDepth * 2;
   }
 }
 
 /** The state of the interpreter currently running (set by {@link Run}). */
 export let R: State = new State();
+
+traceHooks.snapshot = (): TraceFrame[] => {
+  const st = R;
+  const out: TraceFrame[] = [];
+  for (let i = Math.min(st.sp, st.sites.length) - 1; i >= 0 && out.length < 24; i--) {
+    const s = st.sites[i];
+    if (s) out.push(s);
+  }
+  return out;
+};
 /** Makes `s` the current state. */
 export function setState(s: State): void {
   R = s;
@@ -210,13 +352,30 @@ export function tickCheck(): void {
     R.tick = -1;
     throw new SchemeLimitError("deadline", "time limit exceeded");
   }
+  if (R.fuel + R.tick <= 0) {
+    R.tick = -1;
+    R.fuel = 0;
+    throw new SchemeLimitError("fuel", "fuel exhausted");
+  }
+  // a large charge may have driven tick far below zero: take it out of the remaining fuel
+  const owed = R.tick < 0 ? -R.tick : 0;
+  R.fuel -= owed;
   if (R.fuel <= 0) {
     R.tick = -1;
+    R.fuel = 0;
     throw new SchemeLimitError("fuel", "fuel exhausted");
   }
   const b = Math.min(BATCH, R.fuel);
   R.fuel -= b;
   R.tick = b;
+}
+
+/** Checks the deadline now (after an operation whose cost is not known in advance). */
+export function checkDeadline(): void {
+  if (Date.now() > R.deadline) {
+    R.tick = -1;
+    throw new SchemeLimitError("deadline", "time limit exceeded");
+  }
 }
 
 /** Accounts for `n` allocated cells; throws a memory limit error past the limit. */
@@ -249,57 +408,87 @@ export function checkVectorLength(n: number): void {
   }
   alloc(n);
 }
-
-function trampolineFrom(v: unknown): unknown {
-  try {
-    while (v instanceof TailCall) {
-      if (--R.tick < 0) tickCheck();
-      v = v.body(v.frame);
-    }
-  } catch (e) {
-    if (e instanceof Capture) e.frames.push(TRAMP);
-    throw e;
+/** Checks a requested bytevector length (bytes count as 1/8 cell). */
+export function checkBytesLength(n: number): void {
+  if (n > R.limits.maxVectorLength) {
+    throw new SchemeLimitError(
+      "memory",
+      `bytevector too long (${n} > ${R.limits.maxVectorLength})`,
+    );
   }
-  return v;
+  alloc(n >> 3);
 }
-const TRAMP = new KF(trampolineFrom);
 
 function trampoline(r: TailCall): unknown {
+  // the running tail call's site takes one slot of the shadow stack
+  const st = R;
+  const sp = st.sp;
+  st.sp = sp + 1;
   let v: unknown = r;
-  let t = r;
-  try {
-    do {
-      if (--R.tick < 0) tickCheck();
-      t = v as TailCall;
-      v = t.body(t.frame);
-    } while (v instanceof TailCall);
-  } catch (e) {
-    if (e instanceof SchemeError && t.site && e.trace.length < 24) e.trace.push(t.site);
-    throw e;
-  }
+  do {
+    if (--st.tick < 0) tickCheck();
+    const t = v as TailCall;
+    st.sites[sp] = t.site!;
+    v = t.body(t.frame);
+  } while (v instanceof TailCall);
+  st.sp = sp;
   return v;
 }
 
 function spill(body: Node, frame: Frame): never {
   R.depth--;
-  throw new Capture(CK.Spill, () => callBody(body, frame));
+  throw new Capture(CK.Spill, () => callBodyTop(body, frame));
 }
 
-/** Runs a closure body to completion (non-tail call), trampolining tail calls. */
+/**
+ * Runs a closure body to completion (non-tail call), trampolining tail calls. It has no
+ * handler: a {@link Capture} passing through needs no frame here, because the driver runs any
+ * {@link TailCall} a resumed frame returns.
+ */
 export function callBody(body: Node, frame: Frame): unknown {
   const st = R;
-  if (++st.depth > st.spill) spill(body, frame);
+  if (++st.depth > st.probeAt) probeStack(st, body, frame);
   if (--st.tick < 0) tickCheck();
-  let r;
-  try {
-    r = body(frame);
-    if (r instanceof TailCall) r = trampoline(r);
-  } catch (e) {
-    if (e instanceof Capture) e.frames.push(TRAMP);
-    throw e;
+  let r = body(frame);
+  if (r instanceof TailCall) r = trampoline(r);
+  if (r instanceof Jump) throw new Capture(CK.Reinstate, r.k, r.value);
+  // well below the last probe: probe again sooner (another path may use bigger frames)
+  if (--st.depth < st.probeAt - 4 * PROBE_EVERY) {
+    st.probeAt = Math.max(st.runBase + PROBE_FROM, st.depth + PROBE_EVERY);
   }
+  return r;
+}
+
+/** `callBody` for the driver itself: a {@link Jump} comes back as a value. */
+function callBodyTop(body: Node, frame: Frame): unknown {
+  const st = R;
+  if (++st.depth > st.probeAt) probeStack(st, body, frame);
+  if (--st.tick < 0) tickCheck();
+  let r = body(frame);
+  if (r instanceof TailCall) r = trampoline(r);
   st.depth--;
   return r;
+}
+
+/** `apply` for the driver itself: a {@link Jump} comes back as a value. */
+function applyTop(fn: unknown, args: unknown[]): unknown {
+  if (fn instanceof Closure) return callBodyTop(fn.lam.body, makeFrame(fn, args));
+  return apply(fn, args);
+}
+
+function probeStack(st: State, body: Node, frame: Frame): void {
+  st.probeAt = st.depth + PROBE_EVERY;
+  try {
+    probe(PROBE_DEPTH, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12);
+  } catch {
+    // not enough room left: move the pending frames to the heap (unless this run has just
+    // started, e.g. a host callback nested on a nearly full stack: then the engine's own
+    // overflow, a depth error, decides)
+    if (st.depth - st.runBase > MIN_SLICE) {
+      st.probeAt = st.runBase + PROBE_FROM;
+      spill(body, frame);
+    }
+  }
 }
 
 /** Runs a pending tail call to completion. */
@@ -340,10 +529,16 @@ function isThenable(x: unknown): x is Promise<unknown> {
 export function callPrim(p: Prim, args: unknown[], tail: boolean): unknown {
   const n = args.length;
   if (n < p.min || n > p.max) arityError(p.name, n);
-  const r = p.fn(...args);
+  const r = p.fa !== undefined ? p.fa(args) : n > MAX_SPREAD ? tooManyArgs(p, n) : p.fn(...args);
   if (p.async && isThenable(r)) throw new Capture(CK.Await, r);
   if (!tail && r instanceof TailCall) return runTC(r);
   return r;
+}
+
+/** Calls of a non-variadic primitive with more arguments than this are refused (JS spread). */
+const MAX_SPREAD = 50_000;
+function tooManyArgs(p: Prim, n: number): never {
+  throw schemeError("range", `${p.name}: too many arguments (${n})`);
 }
 
 /** Hooks for applying non-procedure callables (keywords on dicts, parameters...). */
@@ -402,7 +597,11 @@ export function isProcedure(x: unknown): boolean {
 
 /** True if `node` is `dyn` or one of its ancestors. */
 export function inChain(node: DynNode, dyn: unknown): boolean {
-  for (let d = dyn as DynNode | null; d; d = d.parent) if (d === node) return true;
+  let n = 0;
+  for (let d = dyn as DynNode | null; d; d = d.parent) {
+    if (d === node) return true;
+    if ((++n & 255) === 0) work(256 * 64);
+  }
   return false;
 }
 
@@ -415,6 +614,7 @@ function dynErr(err: unknown, node: DynNode, saved: DynNode | null): unknown {
   if (e.dyn === undefined) e.dyn = R.dyn;
   R.dyn = saved;
   if (e instanceof SchemeLimitError) throw e;
+  if (e instanceof SchemeExit && (e.emergency || node.kind !== DynKind.Wind)) throw e;
   if (node.kind === DynKind.Handler && !e.continuable && inChain(node, e.dyn)) {
     // errors signalled by primitives reach the handler here, after unwinding
     const sec = secondary(e.payload);
@@ -455,6 +655,7 @@ function dynErr(err: unknown, node: DynNode, saved: DynNode | null): unknown {
 export function dynCall(kind: DynKind, data: unknown, thunk: unknown): unknown {
   const saved = R.dyn;
   const depth = R.depth;
+  const sp = R.sp;
   const node = new DynNode(kind, data, saved);
   R.dyn = node;
   let r;
@@ -470,8 +671,10 @@ export function dynCall(kind: DynKind, data: unknown, thunk: unknown): unknown {
       );
       throw e;
     }
+    const se = toSchemeError(e);
     R.depth = depth;
-    return dynErr(e, node, saved);
+    R.sp = sp;
+    return dynErr(se, node, saved);
   }
   R.dyn = saved;
   return r;
@@ -481,7 +684,7 @@ function guardErr(err: unknown, node: DynNode, saved: DynNode | null, handler: u
   const e = toSchemeError(err);
   if (e.dyn === undefined) e.dyn = R.dyn;
   R.dyn = saved;
-  if (e instanceof SchemeLimitError || !inChain(node, e.dyn)) throw e;
+  if (e instanceof SchemeLimitError || e instanceof SchemeExit || !inChain(node, e.dyn)) throw e;
   return apply(handler, [e.payload]);
 }
 
@@ -489,6 +692,7 @@ function guardErr(err: unknown, node: DynNode, saved: DynNode | null, handler: u
 export function guardCall(thunk: unknown, handler: unknown): unknown {
   const saved = R.dyn;
   const depth = R.depth;
+  const sp = R.sp;
   const node = new DynNode(DynKind.Guard, null, saved);
   R.dyn = node;
   let r;
@@ -504,8 +708,10 @@ export function guardCall(thunk: unknown, handler: unknown): unknown {
       );
       throw e;
     }
+    const se = toSchemeError(e);
     R.depth = depth;
-    return guardErr(e, node, saved, handler);
+    R.sp = sp;
+    return guardErr(se, node, saved, handler);
   }
   R.dyn = saved;
   return r;
@@ -514,7 +720,11 @@ export function guardCall(thunk: unknown, handler: unknown): unknown {
 /** Implements `raise` / `raise-continuable`: calls the current handler in the raise context. */
 export function raise(obj: unknown, continuable: boolean): unknown {
   let n = R.dyn;
-  while (n && n.kind !== DynKind.Handler && n.kind !== DynKind.Guard) n = n.parent;
+  let steps = 0;
+  while (n && n.kind !== DynKind.Handler && n.kind !== DynKind.Guard) {
+    n = n.parent;
+    if ((++steps & 255) === 0) work(256 * 64);
+  }
   if (!n || n.kind === DynKind.Guard) {
     const e = new SchemeError(obj, continuable);
     e.dyn = R.dyn;
@@ -543,7 +753,9 @@ export function raise(obj: unknown, continuable: boolean): unknown {
 
 /** Looks up the current value of a parameter object. */
 export function paramValue(p: unknown, dflt: unknown): unknown {
+  let n = 0;
   for (let d = R.dyn; d; d = d.parent) {
+    if ((++n & 255) === 0) work(256 * 64);
     if (d.kind === DynKind.Param) {
       const m = d.data as Map<unknown, unknown>;
       if (m.has(p)) return m.get(p);
@@ -555,8 +767,10 @@ export function paramValue(p: unknown, dflt: unknown): unknown {
 /** Winds from the current dynamic state to `to` (running after/before thunks). */
 export function windTo(to: DynNode | null): void {
   const from = R.dyn;
+  if (from === to) return;
   const fromSet = new Set<DynNode>();
   for (let d = from; d; d = d.parent) fromSet.add(d);
+  work(fromSet.size * 64);
   let common: DynNode | null = to;
   while (common && !fromSet.has(common)) common = common.parent;
   for (let d = from; d && d !== common; d = d.parent) {
@@ -597,11 +811,14 @@ export class Run {
   private err: SchemeError | null = null;
   private savedDyn: DynNode | null = null;
   private base: number;
+  private baseSp: number;
+  /** True once a nested run (a host callback) has returned: its continuations are dead. */
+  finished = false;
 
   /** Creates a run on the current state; nested runs serve callbacks from primitives. */
-  constructor(private readonly isNested = false) {
+  constructor(readonly isNested = false) {
     this.base = R.depth;
-    if (this.base > R.spill * 3) throw new SchemeLimitError("depth", "recursion depth exceeded");
+    this.baseSp = R.sp;
   }
 
   /** Runs `thunk` to completion, or until it must await a promise. */
@@ -625,6 +842,19 @@ export class Run {
   }
 
   private loop(): unknown {
+    const st = R;
+    const savedBase = st.runBase, savedProbe = st.probeAt;
+    st.runBase = this.base;
+    st.probeAt = this.base + PROBE_FROM;
+    try {
+      return this.steps(st);
+    } finally {
+      st.runBase = savedBase;
+      st.probeAt = savedProbe;
+    }
+  }
+
+  private steps(st: State): unknown {
     const k = this.k;
     for (;;) {
       if (this.mode === Mode.Error) {
@@ -632,7 +862,7 @@ export class Run {
         let fr: KF | undefined;
         while ((fr = k.pop()) && !fr.handler);
         if (!fr) {
-          R.depth = this.base;
+          st.depth = this.base;
           throw e;
         }
         this.mode = Mode.Call;
@@ -640,28 +870,32 @@ export class Run {
       }
       try {
         let v: unknown;
-        R.depth = this.base;
+        st.depth = this.base;
+        st.sp = this.baseSp;
         if (this.mode === Mode.Call) {
           const t = this.next!;
           this.next = null;
           v = t();
         } else v = this.value;
-        while (k.length) {
-          R.depth = this.base;
-          if (--R.tick < 0) tickCheck();
+        for (;;) {
+          // a resumed frame in tail position returns a pending tail call: complete it here
+          if (v instanceof TailCall) {
+            st.depth = this.base;
+            v = callBodyTop(v.body, v.frame);
+          }
+          // a continuation called in tail position: a capture with nothing left to unwind
+          if (v instanceof Jump) throw new Capture(CK.Reinstate, v.k, v.value);
+          if (k.length === 0) break;
+          st.depth = this.base;
+          st.sp = this.baseSp;
+          if (--st.tick < 0) tickCheck();
           v = k.pop()!.fn(v);
-        }
-        if (v instanceof TailCall) {
-          const b = v.body, f = v.frame;
-          this.mode = Mode.Call;
-          this.next = () => callBody(b, f);
-          continue;
         }
         return v;
       } catch (e) {
         if (e instanceof Capture) {
           const fs = e.frames;
-          if (--R.tick < 0) {
+          if (--st.tick < 0) {
             try {
               tickCheck();
             } catch (lim) {
@@ -671,13 +905,8 @@ export class Run {
               continue;
             }
           }
-          for (let i = fs.length - 1; i >= 0; i--) {
-            // consecutive trampolines are idempotent: keeps tail calls made from resumed
-            // code (e.g. through call/cc) in constant space
-            if (fs[i] === TRAMP && k[k.length - 1] === TRAMP) continue;
-            k.push(fs[i]);
-          }
-          if (k.length > R.maxFrames) {
+          for (let i = fs.length - 1; i >= 0; i--) k.push(fs[i]);
+          if (k.length > st.maxFrames) {
             k.length = 0;
             this.mode = Mode.Error;
             this.err = new SchemeLimitError("depth", "recursion depth exceeded");
@@ -689,36 +918,59 @@ export class Run {
               this.next = e.payload as () => unknown;
               break;
             case CK.CallCC: {
-              const kont = new Continuation(k.slice(), R.dyn, this);
+              let kont: Continuation;
+              try {
+                alloc(k.length);
+                kont = new Continuation(k.slice(), st.dyn, this);
+              } catch (lim) {
+                k.length = 0;
+                this.mode = Mode.Error;
+                this.err = toSchemeError(lim);
+                continue;
+              }
               const p = e.payload;
               this.mode = Mode.Call;
-              this.next = () => apply(p, [kont]);
+              this.next = () => applyTop(p, [kont]);
               break;
             }
             case CK.Reinstate: {
               const kont = e.payload as Continuation;
               k.length = 0;
-              if (kont.run !== this && this.isNested) {
-                R.depth = this.base;
-                throw e;
+              if (kont.run !== this) {
+                if (kont.run.isNested && kont.run.finished) {
+                  this.mode = Mode.Error;
+                  this.err = schemeError(
+                    "error",
+                    "cannot re-enter a continuation captured in a host callback that has returned",
+                  );
+                  continue;
+                }
+                if (this.isNested) {
+                  // the continuation belongs to an outer run: unwind the host frames to it
+                  st.depth = this.base;
+                  throw e;
+                }
               }
               this.mode = Mode.Call;
               this.next = () => {
                 windTo(kont.dyn);
+                work(kont.frames.length * 64);
                 for (const f of kont.frames) k.push(f);
                 return e.value;
               };
               break;
             }
             case CK.Await:
-              this.savedDyn = R.dyn;
-              R.depth = this.base;
+              this.savedDyn = st.dyn;
+              st.depth = this.base;
               return new Suspend(e.payload as Promise<unknown>);
           }
         } else {
           const se = toSchemeError(e);
-          if (se.dyn === undefined) se.dyn = R.dyn;
-          if (se instanceof SchemeLimitError) k.length = 0;
+          if (se.dyn === undefined) se.dyn = st.dyn;
+          if (se instanceof SchemeLimitError || (se instanceof SchemeExit && se.emergency)) {
+            k.length = 0;
+          }
           this.mode = Mode.Error;
           this.err = se;
         }
@@ -729,11 +981,21 @@ export class Run {
 
 /** Runs `thunk` synchronously in a nested driver (for callbacks from primitives). */
 export function nested(thunk: () => unknown): unknown {
-  const depth = R.depth;
+  const st = R;
+  const depth = st.depth;
+  const sp = st.sp;
+  if (st.nesting >= MAX_HOST_NESTING) {
+    throw new SchemeLimitError(
+      "depth",
+      "recursion depth exceeded (host callbacks nested too deep)",
+    );
+  }
+  st.nesting++;
   const run = new Run(true);
   try {
     const r = run.run(thunk);
     if (r instanceof Suspend) {
+      r.promise.catch(() => {});
       throw schemeError(
         "error",
         "asynchronous primitive called where only synchronous ones are allowed",
@@ -741,6 +1003,9 @@ export function nested(thunk: () => unknown): unknown {
     }
     return r;
   } finally {
-    R.depth = depth;
+    run.finished = true;
+    st.nesting--;
+    st.depth = depth;
+    st.sp = sp;
   }
 }

@@ -16,7 +16,8 @@ import {
   Macro,
   rootSym,
 } from "./syntax.ts";
-import { alloc } from "./runtime.ts";
+import { alloc, R, tickCheck } from "./runtime.ts";
+import { spineItems, stripAll } from "./literals.ts";
 
 class Seq {
   constructor(public items: Map<Ident, unknown>[]) {}
@@ -95,17 +96,14 @@ export function makeSyntaxRules(
       if (p.cdr instanceof Pair && isEllipsis(p.cdr.car)) {
         const after = p.cdr.cdr;
         const minAfter = listLen(after);
-        const items: unknown[] = [];
-        let x = f;
-        while (x instanceof Pair) {
-          items.push(x.car);
-          x = x.cdr;
-        }
-        const n = items.length - minAfter;
+        const spine = spineItems(f);
+        if (spine === null) return false; // a circular form matches no pattern
+        const n = spine.items.length - minAfter;
         if (n < 0) return false;
         const seq: Binds[] = [];
         let cur = f;
         for (let i = 0; i < n; i++) {
+          if (--R.tick < 0) tickCheck();
           const mb: Binds = new Map();
           if (!match(p.car, (cur as Pair).car, mb)) return false;
           seq.push(mb);
@@ -145,6 +143,7 @@ export function makeSyntaxRules(
     }
     if (t instanceof Pair) {
       alloc(1);
+      if (--R.tick < 0) tickCheck();
       if (!escaped && isEllipsis(t.car) && t.cdr instanceof Pair) {
         return expand(t.cdr.car, b, renames, true);
       }
@@ -189,6 +188,8 @@ export function makeSyntaxRules(
     }
     const out: unknown[] = [];
     for (let i = 0; i < n; i++) {
+      if (--R.tick < 0) tickCheck();
+      alloc(1);
       const nb: Binds = new Map(b);
       for (const v of vars) {
         const m = (b.get(v) as Seq).items[i];
@@ -226,38 +227,5 @@ function equalDatum(a: unknown, b: unknown): boolean {
   return false;
 }
 
-/** Replaces aliases by their root symbols throughout a datum (for `quote`). */
-export function stripAll(x: unknown): unknown {
-  if (x instanceof Alias) return rootSym(x);
-  if (x instanceof Pair) {
-    if (!containsAlias(x, 0)) return x;
-    const items: unknown[] = [];
-    let p: unknown = x;
-    while (p instanceof Pair) {
-      items.push(stripAll(p.car));
-      p = p.cdr;
-    }
-    let r = stripAll(p);
-    for (let i = items.length - 1; i >= 0; i--) r = new Pair(items[i], r);
-    return r;
-  }
-  if (
-    Array.isArray(x) && x.some((e) => e instanceof Alias || e instanceof Pair || Array.isArray(e))
-  ) {
-    return x.map(stripAll);
-  }
-  return x;
-}
-
-function containsAlias(x: unknown, depth: number): boolean {
-  if (depth > 10000) return false;
-  while (x instanceof Pair) {
-    if (x.car instanceof Alias) return true;
-    if ((x.car instanceof Pair || Array.isArray(x.car)) && containsAlias(x.car, depth + 1)) {
-      return true;
-    }
-    x = x.cdr;
-  }
-  if (Array.isArray(x)) return x.some((e) => e instanceof Alias || containsAlias(e, depth + 1));
-  return x instanceof Alias;
-}
+/** Replaces aliases by their root symbols throughout a datum (see literals.ts). */
+export { stripAll };

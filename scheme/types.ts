@@ -38,7 +38,11 @@ export class Sym {
   }
 }
 const symtab = new Map<string, Sym>();
-/** Returns the interned symbol named `name`. */
+/**
+ * Returns the process-wide (static) symbol named `name`: the names of the standard library and
+ * those a host makes. Programs intern their own symbols in their interpreter's table (see
+ * `SymbolTable` in runtime.ts), which finds the static symbol first, so both agree.
+ */
 export function sym(name: string): Sym {
   let s = symtab.get(name);
   if (!s) {
@@ -46,6 +50,24 @@ export function sym(name: string): Sym {
     symtab.set(name, s);
   }
   return s;
+}
+
+const internals = new Map<string, Sym>();
+/**
+ * The key of an internal binding (`%name`): an uninterned symbol that no program can spell, so
+ * the runtime's helpers stay unreachable from Scheme code.
+ */
+export function internalSym(name: string): Sym {
+  let s = internals.get(name);
+  if (!s) {
+    s = new Sym(name);
+    internals.set(name, s);
+  }
+  return s;
+}
+/** The binding key for a standard name: internal for `%…` names, static otherwise. */
+export function bindingKey(name: string): Sym {
+  return name.startsWith("%") ? internalSym(name) : sym(name);
 }
 let gensymCounter = 0;
 /** Returns a fresh uninterned symbol. */
@@ -59,7 +81,7 @@ export class Keyword {
   constructor(public readonly name: string) {}
 }
 const kwtab = new Map<string, Keyword>();
-/** Returns the interned keyword `:name` (pass the name without the colon). */
+/** Returns the process-wide interned keyword `:name` (pass the name without the colon). */
 export function keyword(name: string): Keyword {
   let k = kwtab.get(name);
   if (!k) {
@@ -68,6 +90,17 @@ export function keyword(name: string): Keyword {
   }
   return k;
 }
+
+/** Read access to the static tables, for the per-interpreter symbol tables of runtime.ts. */
+export const symbolTableHooks: {
+  staticSym: (name: string) => Sym | undefined;
+  staticKeyword: (name: string) => Keyword | undefined;
+  keyword: (name: string) => Keyword;
+} = {
+  staticSym: (name) => symtab.get(name),
+  staticKeyword: (name) => kwtab.get(name),
+  keyword,
+};
 
 /** A Unicode character (one code point). Interned: compare with `===`. */
 export class Char {
@@ -105,6 +138,18 @@ export class Ratio {
 export class Flo {
   /** Wraps a JS double. */
   constructor(public readonly v: number) {}
+}
+
+/**
+ * A non-real complex number: rectangular parts, each an exact or inexact real. Complex numbers
+ * whose imaginary part is an exact zero are reals and never built.
+ */
+export class Complex {
+  /** Use `makeRect` (complex.ts) to build complex numbers. */
+  constructor(
+    public readonly re: number | bigint | Ratio | Flo,
+    public readonly im: number | bigint | Ratio | Flo,
+  ) {}
 }
 
 /** Multiple values (anything but exactly one value). */
@@ -162,8 +207,28 @@ export class Parameter {
 export class Environment {
   /** Name → binding (a {@link Cell} for variables, or a syntax object). */
   readonly table: Map<Sym, unknown> = new Map();
-  /** Creates an environment, optionally inheriting bindings lazily from `parent`. */
+  /** Keys copied from the parent on first use (not defined here). */
+  readonly inherited: Set<Sym> = new Set();
+  /**
+   * Creates an environment that inherits the bindings of `parent` lazily: a binding is copied
+   * (a variable gets its own cell) the first time it is looked up, so creating an environment
+   * costs nothing and redefining a name never reaches the parent.
+   */
   constructor(public readonly parent: Environment | null = null, public readonly name = "env") {}
+
+  /** The binding of `key` here, copying it from the parent on first use. */
+  get(key: Sym): unknown {
+    let v = this.table.get(key);
+    if (v === undefined && this.parent !== null) {
+      const pv = this.parent.get(key);
+      if (pv !== undefined) {
+        v = pv instanceof Cell ? new Cell(pv.value, key) : pv;
+        this.table.set(key, v);
+        this.inherited.add(key);
+      }
+    }
+    return v;
+  }
 }
 
 /** A global variable cell. */
@@ -173,6 +238,61 @@ export class Cell {
 }
 /** Marker for an unbound global cell. */
 export const UNBOUND: unique symbol = Symbol("unbound");
+
+/**
+ * The value of a global whose definition (library Scheme source) is compiled on first
+ * reference: start-up compiles nothing a program does not use. `home` is the environment the
+ * definition belongs to; copies of that environment force it there and copy the value.
+ */
+export class LazyDefinition {
+  /** Creates a lazy definition of `source` (one `(define …)` form) in `home`. */
+  constructor(public readonly source: string, public readonly home: Environment) {}
+}
+
+/** Hook set by interpreter.ts: compiles the lazy definition held by `cell`, sets its value. */
+export const lazyHooks: { force: (cell: Cell) => void } = { force: () => {} };
+
+/**
+ * Makes every identifier of library source a static symbol up front, so data and names a program
+ * reads before the library's code is compiled (lazily) are the same symbols the library uses.
+ */
+export function internSourceSymbols(source: string): void {
+  const n = source.length;
+  let i = 0;
+  while (i < n) {
+    const c = source.charCodeAt(i);
+    if (DELIMITER[c] === 1) {
+      if (c === 34) { // skip a string literal
+        i++;
+        while (i < n && source.charCodeAt(i) !== 34) i += source.charCodeAt(i) === 92 ? 2 : 1;
+      } else if (c === 59) { // skip a comment
+        while (i < n && source.charCodeAt(i) !== 10) i++;
+      }
+      i++;
+      continue;
+    }
+    const start = i;
+    while (i < n && DELIMITER[source.charCodeAt(i)] !== 1) i++;
+    // identifiers only: not %internal, #syntax, :keywords or numbers
+    if (c !== 37 && c !== 35 && c !== 58 && !(c >= 48 && c <= 57) && c !== 46) {
+      const d = source.charCodeAt(start + 1);
+      if (!((c === 43 || c === 45) && d >= 48 && d <= 57)) sym(source.slice(start, i));
+    }
+  }
+}
+const DELIMITER = new Uint8Array(128);
+for (const ch of " \t\n\r()'`,\"[];|") DELIMITER[ch.charCodeAt(0)] = 1;
+
+/** Splits library source into its top-level `(define name …)` forms, by name. */
+export function splitDefinitions(source: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const starts = [...source.matchAll(/^\(define \(?([^\s()]+)/gm)];
+  starts.forEach((m, i) => {
+    const end = i + 1 < starts.length ? starts[i + 1].index! : source.length;
+    out.set(m[1], source.slice(m.index!, end));
+  });
+  return out;
+}
 
 /** A source location. */
 export interface Loc {
@@ -203,6 +323,14 @@ export function arrayToList(xs: readonly unknown[], tail: unknown = NIL): unknow
   let r = tail;
   for (let i = xs.length - 1; i >= 0; i--) r = new Pair(xs[i], r);
   return r;
+}
+
+/** Immutable bytevectors (literals); pairs and vectors that are literals are frozen instead. */
+export const immutableBytes: WeakSet<Uint8Array> = new WeakSet();
+
+/** True if `x` is a literal constant (frozen pair or vector, literal bytevector). */
+export function isImmutable(x: object): boolean {
+  return x instanceof Uint8Array ? immutableBytes.has(x) : Object.isFrozen(x);
 }
 
 /** Converts a proper list to an array; returns null for improper or cyclic lists. */

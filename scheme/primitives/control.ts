@@ -18,7 +18,7 @@ import {
   R,
   raise,
 } from "../runtime.ts";
-import { def, listArg, type PrimTable, symb } from "./util.ts";
+import { def, defv, listArg, type PrimTable, symb } from "./util.ts";
 
 function proc(name: string, x: unknown): unknown {
   if (!isProcedure(x)) typeError(name, "procedure", x);
@@ -34,7 +34,7 @@ export function installControl(t: PrimTable): void {
       : [];
     return applyTail(proc("apply", fn), all);
   });
-  def(t, "values", 0, Infinity, (...xs: unknown[]) => (xs.length === 1 ? xs[0] : new Values(xs)));
+  defv(t, "values", 0, (xs) => (xs.length === 1 ? xs[0] : new Values(xs)));
   def(t, "%values->list", 1, 1, (v) => {
     const xs = v instanceof Values ? v.vals : [v];
     let r: unknown = NIL;

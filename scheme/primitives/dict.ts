@@ -4,10 +4,10 @@
  *
  * @module
  */
-import { Dict, Keyword, keyword, MString, NIL, NULL, Pair, Sym } from "../types.ts";
+import { Dict, Keyword, MString, NIL, NULL, Pair, Sym } from "../types.ts";
 import { schemeError, typeError } from "../errors.ts";
-import { alloc } from "../runtime.ts";
-import { def, listArg, type PrimTable } from "./util.ts";
+import { alloc, internKeyword } from "../runtime.ts";
+import { def, defv, listArg, type PrimTable } from "./util.ts";
 
 /** Converts a dict key argument (keyword, string or symbol) to its string form. */
 export function dictKey(proc: string, k: unknown): string {
@@ -62,10 +62,10 @@ export function installDict(t: PrimTable): void {
     1,
     (k) => (k instanceof Keyword ? k.name : typeError("keyword->string", "keyword", k)),
   );
-  def(t, "string->keyword", 1, 1, (s) => keyword(dictKey("string->keyword", s)));
+  def(t, "string->keyword", 1, 1, (s) => internKeyword(dictKey("string->keyword", s)));
   def(t, "null", 0, 0, () => NULL);
   def(t, "json-null?", 1, 1, (x) => x === NULL);
-  def(t, "dict", 0, Infinity, (...xs: unknown[]) => {
+  defv(t, "dict", 0, (xs) => {
     if (xs.length % 2) throw schemeError("error", "dict: odd number of arguments");
     const m = new Map<string, unknown>();
     for (let i = 0; i < xs.length; i += 2) m.set(dictKey("dict", xs[i]), xs[i + 1]);
@@ -127,7 +127,7 @@ export function installDict(t: PrimTable): void {
     return new Dict(m);
   });
   def(t, "dict-count", 1, 1, (d) => dict("dict-count", d).map.size);
-  def(t, "dict-merge", 0, Infinity, (...ds: unknown[]) => {
+  defv(t, "dict-merge", 0, (ds) => {
     const m = new Map<string, unknown>();
     for (const d of ds) for (const [k, v] of dict("dict-merge", d).map) m.set(k, v);
     alloc(m.size);

@@ -6,10 +6,11 @@
  */
 import { char, EOF, Eof, Parameter } from "../types.ts";
 import { typeError } from "../errors.ts";
-import { checkStringLength, paramValue } from "../runtime.ts";
+import { alloc, checkStringLength, paramValue, R } from "../runtime.ts";
+import { SchemeLimitError } from "../errors.ts";
 import { toStr } from "../printer.ts";
 import { Reader } from "../reader.ts";
-import { chr, def, idx, type PrimTable, str } from "./util.ts";
+import { chr, def, idx, mutable, type PrimTable, str } from "./util.ts";
 
 /** A port. Textual input ports hold a string; output ports accumulate or forward to a sink. */
 export class Port {
@@ -17,6 +18,8 @@ export class Port {
   pos = 0;
   /** Accumulated output. */
   chunks: string[] = [];
+  /** Length of the accumulated text (string output ports). */
+  length = 0;
   /** Accumulated binary output. */
   bytes: number[] = [];
   /** Open flag. */
@@ -33,6 +36,14 @@ export class Port {
     if (!this.open) typeError("write", "open output port", this);
     if (this.sink) this.sink(s);
     else {
+      // the port's text counts against the string limit and memory, as one growing string
+      if ((this.length += s.length) > R.limits.maxStringLength) {
+        throw new SchemeLimitError(
+          "memory",
+          `string port too long (${this.length} > ${R.limits.maxStringLength})`,
+        );
+      }
+      alloc(s.length >> 3);
       this.chunks.push(s);
       if (this.chunks.length > 64) this.chunks = [this.chunks.join("")];
     }
@@ -92,7 +103,9 @@ export function installIO(
     if (!(p instanceof Port) || p.input || p.binary) {
       return typeError("get-output-string", "string output port", p);
     }
-    return p.chunks.join("");
+    const text = p.chunks.join("");
+    p.chunks = [text];
+    return text;
   });
   def(t, "open-input-bytevector", 1, 1, (b) => {
     if (!(b instanceof Uint8Array)) return typeError("open-input-bytevector", "bytevector", b);
@@ -111,7 +124,7 @@ export function installIO(
 
   const wr = (mode: "write" | "display" | "shared" | "simple") => (x: unknown, p: unknown) => {
     const port = outPort(mode, p, ports.out);
-    const s = toStr(x, mode);
+    const s = toStr(x, mode, { max: R.limits.maxStringLength, charge: true });
     checkStringLength(s.length);
     port.write(s);
   };
@@ -139,17 +152,24 @@ export function installIO(
   def(t, "write-u8", 1, 2, (b, p) => {
     const port = outPort("write-u8", p, ports.out);
     if (!port.binary) typeError("write-u8", "binary port", port);
+    if (port.bytes.length >= R.limits.maxVectorLength) {
+      throw new SchemeLimitError("memory", "bytevector port too long");
+    }
+    alloc(1);
     port.bytes.push(b as number);
   });
   def(t, "write-bytevector", 1, 4, (bv, p, a, b) => {
     const port = outPort("write-bytevector", p, ports.out);
-    const arr = bv as Uint8Array;
-    port.bytes.push(
-      ...arr.subarray(
-        a === undefined ? 0 : a as number,
-        b === undefined ? arr.length : b as number,
-      ),
+    if (!(bv instanceof Uint8Array)) return typeError("write-bytevector", "bytevector", bv);
+    const part = bv.subarray(
+      a === undefined ? 0 : idx("write-bytevector", a),
+      b === undefined ? bv.length : idx("write-bytevector", b),
     );
+    if (port.bytes.length + part.length > R.limits.maxVectorLength) {
+      throw new SchemeLimitError("memory", "bytevector port too long");
+    }
+    alloc(part.length);
+    for (let i = 0; i < part.length; i++) port.bytes.push(part[i]);
   });
 
   const text = (p: Port) => p.data as string;
@@ -190,7 +210,7 @@ export function installIO(
   def(t, "read", 0, 1, (p) => {
     const port = inPort("read", p, ports.in);
     const s = text(port);
-    const r = new Reader(s.slice(port.pos), "<string>");
+    const r = new Reader(s.slice(port.pos), "<string>", { symbols: R.symbols });
     const d = r.read();
     port.pos += r.pos;
     return d;
@@ -208,6 +228,7 @@ export function installIO(
   def(t, "u8-ready?", 0, 1, () => true);
   def(t, "read-bytevector!", 1, 4, (bv, p, a, b) => {
     if (!(bv instanceof Uint8Array)) return typeError("read-bytevector!", "bytevector", bv);
+    mutable("read-bytevector!", bv);
     const port = inPort("read-bytevector!", p, ports.in);
     const src = port.data as Uint8Array;
     if (port.pos >= src.length) return EOF;

@@ -3,10 +3,10 @@
  *
  * @module
  */
-import { Char, Dict, Flo, MString, NIL, Pair, Ratio, Record, Sym, sym } from "../types.ts";
+import { Char, Complex, Dict, Flo, MString, NIL, Pair, Ratio, Record, Sym } from "../types.ts";
 import { typeError } from "../errors.ts";
-import { alloc, work } from "../runtime.ts";
-import { def, idx, listArg, pair, type PrimTable, str, symb } from "./util.ts";
+import { alloc, intern, work } from "../runtime.ts";
+import { def, defv, idx, listArg, mutablePair, pair, type PrimTable, str, symb } from "./util.ts";
 
 /** `eqv?` */
 export function eqv(a: unknown, b: unknown): boolean {
@@ -14,6 +14,7 @@ export function eqv(a: unknown, b: unknown): boolean {
   if (a instanceof Flo && b instanceof Flo) return Object.is(a.v, b.v);
   if (typeof a === "bigint" && typeof b === "bigint") return a === b;
   if (a instanceof Ratio && b instanceof Ratio) return a.num === b.num && a.den === b.den;
+  if (a instanceof Complex && b instanceof Complex) return eqv(a.re, b.re) && eqv(a.im, b.im);
   if (a instanceof MString || b instanceof MString) return false;
   if (typeof a === "string" && typeof b === "string") return a === "" && b === "";
   return false;
@@ -126,7 +127,7 @@ export function installLists(t: PrimTable): void {
   const not = (x: unknown) => x === false;
   def(t, "not", 1, 1, not).f1 = not;
   def(t, "boolean?", 1, 1, (x) => typeof x === "boolean");
-  def(t, "boolean=?", 2, Infinity, (...xs: unknown[]) => {
+  defv(t, "boolean=?", 2, (xs) => {
     for (const x of xs) if (typeof x !== "boolean") typeError("boolean=?", "boolean", x);
     return xs.every((x) => x === xs[0]);
   });
@@ -141,8 +142,8 @@ export function installLists(t: PrimTable): void {
   const cdr = (x: unknown) => x instanceof Pair ? x.cdr : typeError("cdr", "pair", x);
   def(t, "car", 1, 1, car).f1 = car;
   def(t, "cdr", 1, 1, cdr).f1 = cdr;
-  def(t, "set-car!", 2, 2, (p, v) => void (pair("set-car!", p).car = v));
-  def(t, "set-cdr!", 2, 2, (p, v) => void (pair("set-cdr!", p).cdr = v));
+  def(t, "set-car!", 2, 2, (p, v) => void (mutablePair("set-car!", p).car = v));
+  def(t, "set-cdr!", 2, 2, (p, v) => void (mutablePair("set-cdr!", p).cdr = v));
   for (const a of ["a", "d"]) {
     for (const b of ["a", "d"]) {
       cxr(t, a + b);
@@ -174,7 +175,7 @@ export function installLists(t: PrimTable): void {
     for (let i = 0; i < k; i++) r = new Pair(fill, r);
     return r;
   });
-  def(t, "list", 0, Infinity, (...xs: unknown[]) => {
+  defv(t, "list", 0, (xs) => {
     alloc(xs.length);
     let r: unknown = NIL;
     for (let i = xs.length - 1; i >= 0; i--) r = new Pair(xs[i], r);
@@ -188,7 +189,7 @@ export function installLists(t: PrimTable): void {
     for (let i = xs.length - 1; i >= 0; i--) r = new Pair(xs[i], r);
     return r;
   };
-  def(t, "append", 0, Infinity, (...ls: unknown[]) => {
+  defv(t, "append", 0, (ls) => {
     if (ls.length === 0) return NIL;
     let r = ls[ls.length - 1];
     for (let i = ls.length - 2; i >= 0; i--) r = append2(ls[i], r);
@@ -214,16 +215,23 @@ export function installLists(t: PrimTable): void {
   });
   def(t, "list-set!", 3, 3, (l, k, v) => {
     let n = idx("list-set!", k);
+    work(n);
     while (n-- > 0) l = pair("list-set!", l).cdr;
-    pair("list-set!", l).car = v;
+    mutablePair("list-set!", l).car = v;
   });
   def(t, "list-copy", 1, 1, (l) => {
     const xs: unknown[] = [];
+    let slow = l;
     while (l instanceof Pair) {
       xs.push(l.car);
       l = l.cdr;
+      if ((xs.length & 1) === 0) {
+        slow = (slow as Pair).cdr;
+        if (slow === l) return typeError("list-copy", "list", "<circular list>");
+      }
+      if ((xs.length & 4095) === 0) alloc(4096);
     }
-    alloc(xs.length);
+    alloc(xs.length & 4095);
     let r = l;
     for (let i = xs.length - 1; i >= 0; i--) r = new Pair(xs[i], r);
     return r;
@@ -236,16 +244,24 @@ export function installLists(t: PrimTable): void {
   def(t, "%assoc", 2, 2, ass("assoc", equal));
   def(t, "last-pair", 1, 1, (l) => {
     let p = pair("last-pair", l);
-    while (p.cdr instanceof Pair) p = p.cdr;
+    let slow = p, n = 0;
+    while (p.cdr instanceof Pair) {
+      p = p.cdr;
+      if ((++n & 1) === 0) {
+        slow = slow.cdr as Pair;
+        if (slow === p) return typeError("last-pair", "list", "<circular list>");
+      }
+      if ((n & 1023) === 0) work(1024 * 64);
+    }
     return p;
   });
   def(t, "symbol?", 1, 1, (x) => x instanceof Sym);
-  def(t, "symbol=?", 2, Infinity, (...xs: unknown[]) => {
+  defv(t, "symbol=?", 2, (xs) => {
     for (const x of xs) symb("symbol=?", x);
     return xs.every((x) => x === xs[0]);
   });
   def(t, "symbol->string", 1, 1, (s) => symb("symbol->string", s).name);
-  def(t, "string->symbol", 1, 1, (s) => sym(str("string->symbol", s)));
+  def(t, "string->symbol", 1, 1, (s) => intern(str("string->symbol", s)));
   def(t, "string->uninterned-symbol", 1, 1, (s) => new Sym(str("string->uninterned-symbol", s)));
   def(t, "char?", 1, 1, (x) => x instanceof Char);
 }

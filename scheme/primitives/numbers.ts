@@ -3,10 +3,11 @@
  *
  * @module
  */
-import { Flo, Ratio } from "../types.ts";
+import { Complex, Flo, Ratio } from "../types.ts";
+import * as C from "../complex.ts";
 import { typeError } from "../errors.ts";
 import * as N from "../numbers.ts";
-import { def, type PrimTable, str } from "./util.ts";
+import { def, defv, type PrimTable, str } from "./util.ts";
 
 const MAX = Number.MAX_SAFE_INTEGER;
 
@@ -29,9 +30,24 @@ function compareChain(name: string, ok: (c: number) => boolean) {
   };
 }
 
+/** Complex versions of the elementary functions, and the real domain outside of which they apply. */
+const COMPLEX_FN: Record<string, [(z: Complex) => N.Num, (x: number) => boolean]> = {
+  exp: [C.cexp, () => true],
+  log: [C.clog, (x) => x >= 0 || Number.isNaN(x)],
+  sin: [C.csin, () => true],
+  cos: [C.ccos, () => true],
+  tan: [C.ctan, () => true],
+  asin: [(z) => C.casin(z), (x) => Math.abs(x) <= 1 || Number.isNaN(x)],
+  acos: [(z) => C.cacos(z), (x) => Math.abs(x) <= 1 || Number.isNaN(x)],
+  atan: [(z) => C.catan(z), () => true],
+};
+
 function float1(name: string, f: (x: number) => number) {
+  const [cf, inDomain] = COMPLEX_FN[name];
   return (x: unknown) => {
     const n = num(name, x);
+    if (n instanceof Complex) return cf(n);
+    if (!inDomain(N.toFloat(n))) return cf(new Complex(n, 0));
     if (n === 0 && (name === "sin" || name === "tan" || name === "asin" || name === "atan")) {
       return 0;
     }
@@ -45,25 +61,41 @@ function float1(name: string, f: (x: number) => number) {
 export function installNumbers(t: PrimTable): void {
   def(t, "number?", 1, 1, N.isNumber);
   def(t, "complex?", 1, 1, N.isNumber);
-  def(t, "real?", 1, 1, N.isNumber);
+  def(t, "real?", 1, 1, N.isReal);
   def(t, "rational?", 1, 1, N.isRational);
   def(t, "integer?", 1, 1, N.isInteger);
   def(t, "exact?", 1, 1, (x) => N.isExact(num("exact?", x)));
   def(t, "inexact?", 1, 1, (x) => !N.isExact(num("inexact?", x)));
   def(t, "exact-integer?", 1, 1, N.isExactInteger);
   def(t, "exact-rational?", 1, 1, (x) => N.isExactInteger(x) || x instanceof Ratio);
-  def(t, "nan?", 1, 1, (x) => num("nan?", x) instanceof Flo && Number.isNaN((x as Flo).v));
-  def(t, "infinite?", 1, 1, (x) => {
-    const n = num("infinite?", x);
-    return n instanceof Flo && (n.v === Infinity || n.v === -Infinity);
-  });
-  def(t, "finite?", 1, 1, (x) => {
-    const n = num("finite?", x);
-    return !(n instanceof Flo) || Number.isFinite(n.v);
-  });
+  const realParts = (n: N.Num) => (n instanceof Complex ? [n.re, n.im] : [n]);
+  def(
+    t,
+    "nan?",
+    1,
+    1,
+    (x) => realParts(num("nan?", x)).some((p) => p instanceof Flo && Number.isNaN(p.v)),
+  );
+  def(
+    t,
+    "infinite?",
+    1,
+    1,
+    (x) =>
+      realParts(num("infinite?", x)).some((p) =>
+        p instanceof Flo && (p.v === Infinity || p.v === -Infinity)
+      ),
+  );
+  def(
+    t,
+    "finite?",
+    1,
+    1,
+    (x) => realParts(num("finite?", x)).every((p) => !(p instanceof Flo) || Number.isFinite(p.v)),
+  );
 
   const eq2 = (a: unknown, b: unknown) =>
-    typeof a === "number" && typeof b === "number" ? a === b : N.compare(a, b, "=") === 0;
+    typeof a === "number" && typeof b === "number" ? a === b : N.numEq(a, b);
   const lt2 = (a: unknown, b: unknown) =>
     typeof a === "number" && typeof b === "number" ? a < b : N.compare(a, b, "<") < 0;
   const gt2 = (a: unknown, b: unknown) =>
@@ -72,7 +104,11 @@ export function installNumbers(t: PrimTable): void {
     typeof a === "number" && typeof b === "number" ? a <= b : N.compare(a, b, "<=") <= 0;
   const ge2 = (a: unknown, b: unknown) =>
     typeof a === "number" && typeof b === "number" ? a >= b : N.compare(a, b, ">=") >= 0;
-  def(t, "=", 1, Infinity, compareChain("=", (c) => c === 0)).f2 = eq2;
+  defv(t, "=", 1, (xs) => {
+    for (const x of xs) num("=", x);
+    for (let i = 0; i + 1 < xs.length; i++) if (!N.numEq(xs[i], xs[i + 1])) return false;
+    return true;
+  }).f2 = eq2;
   def(t, "<", 1, Infinity, compareChain("<", (c) => c < 0)).f2 = lt2;
   def(t, ">", 1, Infinity, compareChain(">", (c) => c > 0)).f2 = gt2;
   def(t, "<=", 1, Infinity, compareChain("<=", (c) => c <= 0)).f2 = le2;
@@ -113,17 +149,17 @@ export function installNumbers(t: PrimTable): void {
     return N.sub(a, b);
   };
   const mul2 = (a: unknown, b: unknown) => N.mul(a, b);
-  def(t, "+", 0, Infinity, (...xs: unknown[]) => {
+  defv(t, "+", 0, (xs) => {
     let r: unknown = 0;
     for (const x of xs) r = add2(r, num("+", x));
     return r;
   }).f2 = add2;
-  def(t, "*", 0, Infinity, (...xs: unknown[]) => {
+  defv(t, "*", 0, (xs) => {
     let r: unknown = 1;
     for (const x of xs) r = N.mul(r, num("*", x));
     return r;
   }).f2 = mul2;
-  const minus = def(t, "-", 1, Infinity, (...xs: unknown[]) => {
+  const minus = defv(t, "-", 1, (xs) => {
     if (xs.length === 1) return N.neg(xs[0]);
     let r: unknown = xs[0];
     for (let i = 1; i < xs.length; i++) r = N.sub(r, xs[i]);
@@ -131,7 +167,7 @@ export function installNumbers(t: PrimTable): void {
   });
   minus.f2 = sub2;
   minus.f1 = (x) => N.neg(x);
-  def(t, "/", 1, Infinity, (...xs: unknown[]) => {
+  defv(t, "/", 1, (xs) => {
     if (xs.length === 1) return N.div(1, xs[0]);
     let r: unknown = xs[0];
     for (let i = 1; i < xs.length; i++) r = N.div(r, xs[i]);
@@ -142,7 +178,7 @@ export function installNumbers(t: PrimTable): void {
     if (n instanceof Flo) return new Flo(Math.abs(n.v));
     return N.sign(n) < 0 ? N.neg(n) : n;
   });
-  def(t, "magnitude", 1, 1, (x) => (N.sign(num("magnitude", x)) < 0 ? N.neg(x) : x));
+  def(t, "magnitude", 1, 1, (x) => C.magnitude(num("magnitude", x)));
   def(t, "quotient", 2, 2, N.quotient).f2 = N.quotient;
   def(t, "remainder", 2, 2, N.remainder).f2 = N.remainder;
   def(t, "modulo", 2, 2, N.modulo).f2 = N.modulo;
@@ -150,8 +186,8 @@ export function installNumbers(t: PrimTable): void {
   def(t, "truncate-remainder", 2, 2, N.remainder);
   def(t, "floor-quotient", 2, 2, N.floorQuotient);
   def(t, "floor-remainder", 2, 2, N.modulo);
-  def(t, "gcd", 0, Infinity, (...xs: unknown[]) => xs.reduce((a: N.Num, b) => N.gcd(a, b), 0));
-  def(t, "lcm", 0, Infinity, (...xs: unknown[]) =>
+  defv(t, "gcd", 0, (xs) => xs.reduce((a: N.Num, b) => N.gcd(a, b), 0));
+  defv(t, "lcm", 0, (xs) =>
     xs.reduce((a: N.Num, b) => {
       if (N.isZero(a) || N.isZero(int("lcm", b))) {
         return N.isExact(a) && N.isExact(b as N.Num) ? 0 : new Flo(0);
@@ -169,6 +205,8 @@ export function installNumbers(t: PrimTable): void {
   def(t, "exp", 1, 1, float1("exp", Math.exp));
   def(t, "log", 1, 2, (x, b) => {
     if (b === undefined) return float1("log", Math.log)(x);
+    const lx = float1("log", Math.log)(x), lb = float1("log", Math.log)(b);
+    if (lx instanceof Complex || lb instanceof Complex) return N.div(lx, lb);
     return new Flo(Math.log(N.toFloat(num("log", x))) / Math.log(N.toFloat(num("log", b))));
   });
   def(t, "sin", 1, 1, float1("sin", Math.sin));
@@ -178,6 +216,8 @@ export function installNumbers(t: PrimTable): void {
   def(t, "acos", 1, 1, float1("acos", Math.acos));
   def(t, "atan", 1, 2, (y, x) => {
     if (x === undefined) return float1("atan", Math.atan)(y);
+    real("atan", y);
+    real("atan", x);
     if (
       N.isExact(num("atan", y)) && N.isZero(y as N.Num) && N.isExact(num("atan", x)) &&
       N.sign(x as N.Num) > 0
@@ -212,22 +252,22 @@ export function installNumbers(t: PrimTable): void {
     const v = N.parseNumber(str("string->number", s), radix as number);
     return v === null ? false : v;
   });
-  // complex numbers are not supported; these accept reals (imaginary part 0)
-  def(t, "real-part", 1, 1, (x) => num("real-part", x));
-  def(t, "imag-part", 1, 1, (x) => (num("imag-part", x), 0));
-  def(t, "angle", 1, 1, (x) => (N.sign(num("angle", x)) < 0 ? new Flo(Math.PI) : 0));
-  def(t, "make-rectangular", 2, 2, (re, im) => {
-    if (!N.isZero(num("make-rectangular", im))) {
-      typeError("make-rectangular", "zero imaginary part (no complex numbers)", im);
-    }
-    return num("make-rectangular", re);
-  });
-  def(t, "make-polar", 2, 2, (m, a) => {
-    if (!N.isZero(num("make-polar", a))) {
-      typeError("make-polar", "zero angle (no complex numbers)", a);
-    }
-    return num("make-polar", m);
-  });
+  const real = (name: string, x: unknown): C.Real => {
+    const n = num(name, x);
+    if (n instanceof Complex) typeError(name, "real number", n);
+    return n as C.Real;
+  };
+  def(t, "real-part", 1, 1, (x) => C.parts(num("real-part", x))[0]);
+  def(t, "imag-part", 1, 1, (x) => C.parts(num("imag-part", x))[1]);
+  def(t, "angle", 1, 1, (x) => C.angle(num("angle", x)));
+  def(
+    t,
+    "make-rectangular",
+    2,
+    2,
+    (re, im) => C.makeRect(real("make-rectangular", re), real("make-rectangular", im)),
+  );
+  def(t, "make-polar", 2, 2, (m, a) => C.makePolar(real("make-polar", m), real("make-polar", a)));
   def(t, "exact-nonnegative-integer?", 1, 1, (x) => N.isExactInteger(x) && N.sign(x) >= 0);
 }
 

@@ -5,12 +5,13 @@
  */
 import { Char, char, MString, NIL, Pair } from "../types.ts";
 import { rangeError, typeError } from "../errors.ts";
-import { alloc, checkStringLength, work } from "../runtime.ts";
+import { alloc, checkBytesLength, checkStringLength, work } from "../runtime.ts";
 import { foldCase } from "../reader.ts";
 import {
   chr,
   codePoints,
   def,
+  defv,
   idx,
   isSimple,
   listArg,
@@ -26,6 +27,20 @@ function cps(s: string): number[] | string {
 /** Length of a string in code points. */
 export function strLength(s: string): number {
   return isSimple(s) ? s.length : codePoints(s).length;
+}
+/** Checks the length of a string a primitive produced (and charges it). */
+function made(s: string): string {
+  checkStringLength(s.length);
+  return s;
+}
+/** Number of bytes of the UTF-8 encoding of `s`. */
+function utf8Length(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    n += c < 0x80 ? 1 : c < 0x800 ? 2 : c >= 0xd800 && c < 0xdc00 ? (i++, 4) : 3;
+  }
+  return n;
 }
 /** Substring by code-point indices. */
 export function substr(s: string, start: number, end: number): string {
@@ -120,13 +135,10 @@ export function installStrings(t: PrimTable): void {
     checkStringLength(k);
     return new MString((c === undefined ? " " : ch(chr("make-string", c))).repeat(k));
   });
-  def(
-    t,
-    "string",
-    0,
-    Infinity,
-    (...cs: unknown[]) => new MString(cs.map((c) => ch(chr("string", c))).join("")),
-  );
+  defv(t, "string", 0, (cs) => {
+    checkStringLength(cs.length);
+    return new MString(cs.map((c) => ch(chr("string", c))).join(""));
+  });
   def(t, "string-length", 1, 1, (s) => {
     const v = str("string-length", s);
     work(v.length);
@@ -150,10 +162,12 @@ export function installStrings(t: PrimTable): void {
   });
   def(t, "substring", 2, 3, (s, a, b) => {
     const v = str("substring", s);
+    work(v.length);
     const [x, y] = range("substring", strLength(v), a, b);
+    checkStringLength(y - x);
     return substr(v, x, y);
   });
-  def(t, "string-append", 0, Infinity, (...ss: unknown[]) => {
+  defv(t, "string-append", 0, (ss) => {
     const parts = ss.map((s) => str("string-append", s));
     let n = 0;
     for (const p of parts) n += p.length;
@@ -176,7 +190,9 @@ export function installStrings(t: PrimTable): void {
   });
   def(t, "string-copy", 1, 3, (s, a, b) => {
     const v = str("string-copy", s);
+    work(v.length);
     const [x, y] = range("string-copy", strLength(v), a, b);
+    checkStringLength(y - x);
     return new MString(substr(v, x, y));
   });
   def(t, "string-copy!", 3, 5, (to, at, from, a, b) => {
@@ -200,9 +216,14 @@ export function installStrings(t: PrimTable): void {
     for (let i = x; i < y; i++) arr[i] = code;
     m.s = fromCps(arr);
   });
-  def(t, "string-upcase", 1, 1, (s) => str("string-upcase", s).toUpperCase());
-  def(t, "string-downcase", 1, 1, (s) => str("string-downcase", s).toLowerCase());
-  def(t, "string-foldcase", 1, 1, (s) => foldCase(str("string-foldcase", s)));
+  const cased = (name: string, f: (s: string) => string) => (s: unknown) => {
+    const v = str(name, s);
+    work(v.length);
+    return made(f(v));
+  };
+  def(t, "string-upcase", 1, 1, cased("string-upcase", (s) => s.toUpperCase()));
+  def(t, "string-downcase", 1, 1, cased("string-downcase", (s) => s.toLowerCase()));
+  def(t, "string-foldcase", 1, 1, cased("string-foldcase", foldCase));
   def(t, "string->vector", 1, 3, (s, a, b) => {
     const arr = codePoints(str("string->vector", s));
     const [x, y] = range("string->vector", arr.length, a, b);
@@ -212,35 +233,53 @@ export function installStrings(t: PrimTable): void {
   def(t, "vector->string", 1, 3, (v, a, b) => {
     if (!Array.isArray(v)) return typeError("vector->string", "vector", v);
     const [x, y] = range("vector->string", v.length, a, b);
+    checkStringLength(y - x);
     return fromCps(v.slice(x, y).map((c) => chr("vector->string", c).code));
   });
   def(t, "string->utf8", 1, 3, (s, a, b) => {
     const v = str("string->utf8", s);
     const [x, y] = range("string->utf8", strLength(v), a, b);
-    return new TextEncoder().encode(substr(v, x, y));
+    const part = substr(v, x, y);
+    work(part.length);
+    checkBytesLength(utf8Length(part));
+    return new TextEncoder().encode(part);
   });
   def(t, "utf8->string", 1, 3, (bv, a, b) => {
     if (!(bv instanceof Uint8Array)) return typeError("utf8->string", "bytevector", bv);
     const [x, y] = range("utf8->string", bv.length, a, b);
+    checkStringLength(y - x);
     return new TextDecoder().decode(bv.subarray(x, y));
   });
   def(t, "string-join", 1, 2, (l, sep) => {
     const parts = listArg("string-join", l).map((s) => str("string-join", s));
-    return parts.join(sep === undefined ? " " : str("string-join", sep));
+    const d = sep === undefined ? " " : str("string-join", sep);
+    let n = d.length * Math.max(0, parts.length - 1);
+    for (const p of parts) n += p.length;
+    checkStringLength(n);
+    return parts.join(d);
   });
   def(t, "string-index", 2, 2, (s, c) => {
-    const arr = codePoints(str("string-index", s));
-    const i = arr.indexOf(chr("string-index", c).code);
+    const v = str("string-index", s);
+    const code = chr("string-index", c).code;
+    work(v.length);
+    if (isSimple(v)) {
+      const i = code > 0xffff ? -1 : v.indexOf(String.fromCharCode(code));
+      return i < 0 ? false : i;
+    }
+    const i = codePoints(v).indexOf(code);
     return i < 0 ? false : i;
   });
   def(t, "string-contains", 2, 2, (s, sub) => {
     const v = str("string-contains", s), w = str("string-contains", sub);
+    // indexOf is linear in practice but may compare the needle at each position
+    work(v.length + Math.min(v.length * w.length, 1e9) / 8);
     const i = v.indexOf(w);
     return i < 0 ? false : strLength(v.slice(0, i));
   });
   def(t, "string-split", 2, 2, (s, sep) => {
     const v = str("string-split", s);
     const d = sep instanceof Char ? ch(sep) : str("string-split", sep);
+    work(v.length);
     const parts = v.split(d);
     alloc(parts.length);
     let r: unknown = NIL;

@@ -3,8 +3,8 @@
  *
  * @module
  */
-import { Char, isString, MString, NIL, Pair, Sym } from "../types.ts";
-import { typeError } from "../errors.ts";
+import { Char, isImmutable, isString, MString, NIL, Pair, Sym } from "../types.ts";
+import { schemeError, typeError } from "../errors.ts";
 import { Prim, work } from "../runtime.ts";
 
 /** A table of primitives by Scheme name. */
@@ -22,6 +22,43 @@ export function def(
   const p = new Prim(name, fn, min, max);
   t.set(name, p);
   return p;
+}
+
+/**
+ * Defines a variadic primitive from a function of the argument array (calls with very many
+ * arguments, e.g. through `apply`, need no JS spread).
+ */
+export function defv(
+  t: PrimTable,
+  name: string,
+  min: number,
+  fa: (args: unknown[]) => unknown,
+): Prim {
+  const p = new Prim(name, (...xs: unknown[]) => fa(xs), min, Infinity);
+  p.fa = (args) => {
+    if (args.length < min) {
+      throw schemeError("arity", `${name}: wrong number of arguments (${args.length})`);
+    }
+    return fa(args);
+  };
+  t.set(name, p);
+  return p;
+}
+
+/** Raises the error for mutating a literal constant. */
+export function immutableError(proc: string, x: unknown): never {
+  throw schemeError("type", `${proc}: cannot mutate an immutable literal constant`, [x]);
+}
+/** Checks for a pair that may be mutated (not part of a literal). */
+export function mutablePair(proc: string, x: unknown): Pair {
+  if (!(x instanceof Pair)) return typeError(proc, "pair", x);
+  if (Object.isFrozen(x)) immutableError(proc, x);
+  return x;
+}
+/** Checks that a vector or bytevector may be mutated (not a literal). */
+export function mutable<T extends object>(proc: string, x: T): T {
+  if (isImmutable(x)) immutableError(proc, x);
+  return x;
 }
 
 /** Checks for a string and returns its JS contents. */

@@ -5,8 +5,8 @@
  */
 import { NIL, Pair } from "../types.ts";
 import { rangeError, typeError } from "../errors.ts";
-import { alloc, checkVectorLength, work } from "../runtime.ts";
-import { def, idx, listArg, type PrimTable, range } from "./util.ts";
+import { alloc, checkBytesLength, checkVectorLength, work } from "../runtime.ts";
+import { def, defv, idx, immutableError, listArg, mutable, type PrimTable, range } from "./util.ts";
 
 function vec(proc: string, x: unknown): unknown[] {
   if (Array.isArray(x)) return x;
@@ -29,7 +29,7 @@ export function installVectors(t: PrimTable): void {
     checkVectorLength(k);
     return new Array(k).fill(fill === undefined ? false : fill);
   });
-  def(t, "vector", 0, Infinity, (...xs: unknown[]) => {
+  defv(t, "vector", 0, (xs) => {
     alloc(xs.length);
     return xs;
   });
@@ -47,6 +47,7 @@ export function installVectors(t: PrimTable): void {
     if (typeof k !== "number" || k < 0 || k >= a.length) {
       return rangeError("vector-set!", "index", k);
     }
+    if (Object.isFrozen(a)) immutableError("vector-set!", a);
     a[k] = x;
   });
   def(t, "vector->list", 1, 3, (v, a, b) => {
@@ -63,7 +64,7 @@ export function installVectors(t: PrimTable): void {
     return xs;
   });
   def(t, "vector-fill!", 2, 4, (v, fill, a, b) => {
-    const arr = vec("vector-fill!", v);
+    const arr = mutable("vector-fill!", vec("vector-fill!", v));
     const [x, y] = range("vector-fill!", arr.length, a, b);
     work(y - x);
     arr.fill(fill, x, y);
@@ -75,33 +76,31 @@ export function installVectors(t: PrimTable): void {
     return arr.slice(x, y);
   });
   def(t, "vector-copy!", 3, 5, (to, at, from, a, b) => {
-    const dst = vec("vector-copy!", to), src = vec("vector-copy!", from);
+    const dst = mutable("vector-copy!", vec("vector-copy!", to)), src = vec("vector-copy!", from);
     const [x, y] = range("vector-copy!", src.length, a, b);
     const k = idx("vector-copy!", at);
     if (k + (y - x) > dst.length) rangeError("vector-copy!", "destination index", at);
     work(y - x);
-    dst.splice(k, y - x, ...src.slice(x, y));
+    const part = src.slice(x, y);
+    for (let i = 0; i < part.length; i++) dst[k + i] = part[i];
   });
-  def(t, "vector-append", 0, Infinity, (...vs: unknown[]) => {
-    const out: unknown[] = [];
-    for (const v of vs) out.push(...vec("vector-append", v));
-    checkVectorLength(out.length);
-    return out;
+  defv(t, "vector-append", 0, (vs) => {
+    let n = 0;
+    for (const v of vs) n += vec("vector-append", v).length;
+    checkVectorLength(n);
+    return ([] as unknown[]).concat(...(vs as unknown[][]));
   });
 
   def(t, "bytevector?", 1, 1, (x) => x instanceof Uint8Array);
   def(t, "make-bytevector", 1, 2, (n, fill) => {
     const k = idx("make-bytevector", n);
-    checkVectorLength(k);
+    checkBytesLength(k);
     return new Uint8Array(k).fill(fill === undefined ? 0 : byte("make-bytevector", fill));
   });
-  def(
-    t,
-    "bytevector",
-    0,
-    Infinity,
-    (...xs: unknown[]) => new Uint8Array(xs.map((x) => byte("bytevector", x))),
-  );
+  defv(t, "bytevector", 0, (xs) => {
+    checkBytesLength(xs.length);
+    return new Uint8Array(xs.map((x) => byte("bytevector", x)));
+  });
   def(t, "bytevector-length", 1, 1, (b) => bytes("bytevector-length", b).length);
   def(t, "bytevector-u8-ref", 2, 2, (b, k) => {
     const a = bytes("bytevector-u8-ref", b);
@@ -110,7 +109,7 @@ export function installVectors(t: PrimTable): void {
     return a[i];
   });
   def(t, "bytevector-u8-set!", 3, 3, (b, k, v) => {
-    const a = bytes("bytevector-u8-set!", b);
+    const a = mutable("bytevector-u8-set!", bytes("bytevector-u8-set!", b));
     const i = idx("bytevector-u8-set!", k);
     if (i >= a.length) rangeError("bytevector-u8-set!", "index", k);
     a[i] = byte("bytevector-u8-set!", v);
@@ -118,19 +117,21 @@ export function installVectors(t: PrimTable): void {
   def(t, "bytevector-copy", 1, 3, (b, x, y) => {
     const a = bytes("bytevector-copy", b);
     const [s, e] = range("bytevector-copy", a.length, x, y);
+    checkBytesLength(e - s);
     return a.slice(s, e);
   });
   def(t, "bytevector-copy!", 3, 5, (to, at, from, x, y) => {
-    const dst = bytes("bytevector-copy!", to), src = bytes("bytevector-copy!", from);
+    const dst = mutable("bytevector-copy!", bytes("bytevector-copy!", to));
+    const src = bytes("bytevector-copy!", from);
     const [s, e] = range("bytevector-copy!", src.length, x, y);
     const k = idx("bytevector-copy!", at);
     if (k + (e - s) > dst.length) rangeError("bytevector-copy!", "destination index", at);
     dst.set(src.slice(s, e), k);
   });
-  def(t, "bytevector-append", 0, Infinity, (...bs: unknown[]) => {
+  defv(t, "bytevector-append", 0, (bs) => {
     const parts = bs.map((b) => bytes("bytevector-append", b));
     const n = parts.reduce((a, p) => a + p.length, 0);
-    checkVectorLength(n);
+    checkBytesLength(n);
     const out = new Uint8Array(n);
     let o = 0;
     for (const p of parts) {

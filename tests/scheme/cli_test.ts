@@ -54,7 +54,8 @@ Deno.test("cli: file mode", async () => {
     ok(bad.err.includes("prog.scm:2:1"), bad.err);
     const missing = await run([`${dir}/nope.scm`], "");
     assertEquals(missing.code, 1);
-    assertEquals((await run(["a", "b"], "")).code, 2);
+    assertEquals((await run(["--bogus"], "")).code, 2);
+    assertEquals((await run(["--fuel"], "")).code, 2);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

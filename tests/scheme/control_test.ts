@@ -1,6 +1,7 @@
 // R7RS sections 6.10-6.13: control features, exceptions, eval, input and output.
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { ev, make, table } from "./helpers.ts";
+import { Interpreter, write } from "../../scheme/mod.ts";
 
 Deno.test("6.10 procedures, apply, map, for-each", () => {
   table([
@@ -190,4 +191,33 @@ Deno.test("6.13 string ports and I/O", () => {
     "done",
   );
   assertEquals(out.join(""), "hi\nsym!");
+});
+
+Deno.test("continuations called in tail position (returned as jumps, not thrown)", () => {
+  const out: string[] = [];
+  const s = new Interpreter({ stdout: (x) => out.push(x) });
+  const v = (src: string) => write(s.evaluateSync(src));
+  // the receiver escapes in tail position, from an if branch, after a resumed frame
+  assertEquals(v("(+ 1 (call/cc (lambda (k) (if #t (k 41) 0))))"), "42");
+  assertEquals(v("(let ((x (call/cc (lambda (k) (k 1))))) (* x 10))"), "10");
+  // through dynamic-wind: the after thunk runs once
+  assertEquals(
+    v('(list (call/cc (lambda (k) (dynamic-wind (lambda () (display "[")) (lambda () (k \'out)) (lambda () (display "]"))))))'),
+    "(out)",
+  );
+  assertEquals(out.join(""), "[]");
+  // a generator whose yields and resumptions are all tail calls of continuations
+  s.evaluateSync(`(define (make-gen n)
+    (define return #f) (define resume #f)
+    (define (start) (let loop ((i 0)) (if (< i n) (begin (call/cc (lambda (k) (set! resume k) (return i))) (loop (+ i 1))))) (return 'done))
+    (lambda () (call/cc (lambda (r) (set! return r) (if resume (resume #f) (start))))))`);
+  assertEquals(
+    v("(let ((g (make-gen 5))) (let loop ((acc '())) (let ((x (g))) (if (eq? x 'done) (reverse acc) (loop (cons x acc))))))"),
+    "(0 1 2 3 4)",
+  );
+  // a continuation called in tail position inside a host callback escapes to the outer evaluation
+  s.definePrimitive("host-call", (f) => s.callSync(f));
+  assertEquals(v("(call/cc (lambda (out) (host-call (lambda () (out 'escaped)))))"), "escaped");
+  // multiple values through a jump
+  assertEquals(v("(call-with-values (lambda () (call/cc (lambda (k) (k 1 2)))) list)"), "(1 2)");
 });
