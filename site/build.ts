@@ -25,7 +25,10 @@ export interface BuildDirs {
   out: string;
 }
 
-/** Parses `--out DIR` and `--gen DIR`. */
+/**
+ * Parses `--out DIR` and `--gen DIR`. The source folder must be inside site/ (Vite
+ * resolves the pages' imports, e.g. `vue`, from site/node_modules).
+ */
 export function parseArgs(args: string[]): BuildDirs {
   const dirs = { gen: DEFAULT_GEN, out: DEFAULT_OUT };
   for (let i = 0; i < args.length; i++) {
@@ -33,6 +36,7 @@ export function parseArgs(args: string[]): BuildDirs {
     else if (args[i] === "--gen") dirs.gen = resolve(args[++i]);
     else throw new Error(`unknown argument ${args[i]}`);
   }
+  if (!dirs.gen.startsWith(`${SITE}/`)) throw new Error(`--gen must be a folder inside ${SITE}`);
   return dirs;
 }
 

@@ -12,7 +12,7 @@
  */
 import { join } from "node:path";
 import { REPO, SCREENSHOTS } from "./lib/paths.ts";
-import { hsArgv, hsEnv, runHs } from "./lib/hs.ts";
+import { hsArgv, hsEnv, runHs, sandboxEnv } from "./lib/hs.ts";
 import { capturePty } from "./lib/pty.ts";
 import { ansiToHtml, THEME } from "./lib/terminal.ts";
 import { chromiumMissing, launchChromium } from "./lib/browser.ts";
@@ -72,19 +72,6 @@ async function startModel(script: unknown, dir: string) {
   };
 }
 
-/** True when bubblewrap can sandbox child processes here. */
-function bwrapWorks(): boolean {
-  try {
-    return new Deno.Command("bwrap", {
-      args: ["--ro-bind", "/", "/", "--unshare-all", "--die-with-parent", "--", "/bin/true"],
-      stdout: "null",
-      stderr: "null",
-    }).outputSync().success;
-  } catch {
-    return false;
-  }
-}
-
 /** Captures the REPL session; returns the terminal's bytes. */
 export async function captureRepl(): Promise<Uint8Array> {
   const root = await Deno.makeTempDir({ prefix: "hs-screens-" });
@@ -103,7 +90,7 @@ export async function captureRepl(): Promise<Uint8Array> {
       TERM: "xterm-256color",
       HARNESS_PROVIDER: "scripted",
       HARNESS_NO_TRUST_PROMPT: "1",
-      ...(bwrapWorks() ? {} : { HARNESS_UNSANDBOXED: "1" }),
+      ...sandboxEnv(),
     });
     delete env.NO_COLOR;
     const out = await capturePty([...hsArgv(), "repl"], [

@@ -66,3 +66,21 @@ export async function runHs(
   const dec = new TextDecoder();
   return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
 }
+
+/** True when bubblewrap can sandbox child processes here (else `hs` needs HARNESS_UNSANDBOXED=1). */
+export function bwrapWorks(): boolean {
+  try {
+    return new Deno.Command(Deno.env.get("HARNESS_BWRAP") ?? "bwrap", {
+      args: ["--ro-bind", "/", "/", "--unshare-all", "--die-with-parent", "--", "/bin/true"],
+      stdout: "null",
+      stderr: "null",
+    }).outputSync().success;
+  } catch {
+    return false;
+  }
+}
+
+/** Extra environment so `hs` runs child processes where bubblewrap is missing. */
+export function sandboxEnv(): Record<string, string> {
+  return bwrapWorks() ? {} : { HARNESS_UNSANDBOXED: "1" };
+}
