@@ -37,7 +37,7 @@ Deno.test("the documentation site builds, its links resolve, and a browser can s
           "--gen",
           gen,
         ],
-        env: { NO_COLOR: "1" },
+        env: { NO_COLOR: "1", SITE_BASE: "/" },
         stdin: "null",
         stdout: "piped",
         stderr: "piped",
