@@ -7,21 +7,33 @@
 
 /** Splits markdown into lines, marking those inside fenced code blocks. */
 export function fencedLines(md: string): { line: string; code: boolean }[] {
-  const out: { line: string; code: boolean }[] = [];
+  return scanFences(md).lines;
+}
+
+/** The 1-based line of a code fence that is never closed (the rest renders as code), if any. */
+export function unclosedFence(md: string): number | undefined {
+  return scanFences(md).unclosedAt;
+}
+
+function scanFences(md: string) {
+  const lines: { line: string; code: boolean }[] = [];
   let fence: string | undefined;
-  for (const line of md.split("\n")) {
-    const m = /^\s*(`{3,}|~{3,})/.exec(line);
-    if (fence === undefined && m) {
+  let openedAt = 0;
+  md.split("\n").forEach((line, i) => {
+    const m = /^\s*(`{3,}|~{3,})(.*)$/.exec(line);
+    // A backtick fence's info string has no backtick (else it is inline code).
+    if (fence === undefined && m && !(m[1][0] === "`" && m[2].includes("`"))) {
       fence = m[1];
-      out.push({ line, code: true });
+      openedAt = i + 1;
+      lines.push({ line, code: true });
     } else if (fence !== undefined) {
-      out.push({ line, code: true });
+      lines.push({ line, code: true });
       if (m && m[1][0] === fence[0] && m[1].length >= fence.length && line.trim() === m[1]) {
         fence = undefined;
       }
-    } else out.push({ line, code: false });
-  }
-  return out;
+    } else lines.push({ line, code: false });
+  });
+  return { lines, unclosedAt: fence === undefined ? undefined : openedAt };
 }
 
 /**

@@ -10,7 +10,7 @@
  */
 import { dirname, join, normalize, relative } from "node:path";
 import { REPO, SCREENSHOTS, SITE } from "./paths.ts";
-import { joinTagLines, rewriteLinks, section } from "./markdown.ts";
+import { joinTagLines, rewriteLinks, section, unclosedFence } from "./markdown.ts";
 import { buildNav } from "./guide.ts";
 
 /** Options of {@link syncSite}. */
@@ -56,6 +56,13 @@ export async function siteFiles(opts: SyncOptions): Promise<Map<string, Uint8Arr
   for await (const e of Deno.readDir(join(REPO, "docs"))) {
     if (!e.isFile || !e.name.endsWith(".md")) continue;
     const md = await Deno.readTextFile(join(REPO, "docs", e.name));
+    const open = unclosedFence(md);
+    if (open !== undefined) {
+      throw new Error(
+        `docs/${e.name}:${open}: this code fence is never closed, so the rest of the page ` +
+          "renders as code (a block that shows ``` needs a longer fence, ````)",
+      );
+    }
     docs.set(e.name, /^# (.+)$/m.exec(md)?.[1].replace(/`/g, "") ?? e.name);
     const page = joinTagLines(
       rewriteLinks(md, (t) => mapLink(t, join(REPO, "docs"), opts.repoFiles)),
