@@ -100,6 +100,11 @@ Deno.test("the documentation site builds, its links resolve, and a browser can s
           assert.match(h1 ?? "", /effect floor/i);
           assert.ok(await page.locator(".vp-doc div[class*='language-'] button.copy").count() > 0);
           await page.screenshot({ path: join(shots, "guide.png") });
+          // dark/light: the appearance switch toggles the theme
+          const dark = async () => (await page.locator("html.dark").count()) === 1;
+          const before = await dark();
+          await page.locator("button.VPSwitchAppearance").first().click();
+          assert.equal(await dark(), !before);
           await page.close();
         } finally {
           await browser.close();
