@@ -27,7 +27,7 @@ function toolDone(stdout: string): { id: string; error: boolean; result: string 
 /** What a user must never see: Deno's own permission wording or warnings. */
 function assertNoDenoWording(text: string): void {
   assert.doesNotMatch(text, /run again with the --allow|Warning|experimental feature/, text);
-  assert.doesNotMatch(text, /error: Uncaught|    at file:\/\//, text);
+  assert.doesNotMatch(text, /error: Uncaught| {4}at file:\/\//, text);
 }
 
 Deno.test("A1: after the trust prompt's y, the trusted provider's host is reachable", async () => {
