@@ -28,7 +28,7 @@ async function main(args: string[]): Promise<number> {
     env: Deno.env.toObject(),
     cwd: Deno.cwd(),
     scheme: async (a) => {
-      const { runSchemeCli } = await import("./scheme/cli.ts");
+      const { runSchemeCli } = await import("./scheme/mod.ts");
       return await runSchemeCli(a, {
         stdin: Deno.stdin.readable,
         stdout: out,

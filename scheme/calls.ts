@@ -5,14 +5,13 @@
  *
  * @module
  */
-import { type Cell, UNBOUND, Values } from "./types.ts";
-import { schemeError, toSchemeError } from "./errors.ts";
 import {
   apply,
   applyTail,
   callBody,
   callPrim,
   Capture,
+  type Cell,
   Closure,
   Continuation,
   type Frame,
@@ -21,9 +20,13 @@ import {
   type Node,
   Prim,
   R,
+  schemeError,
   type Site,
   TailCall,
-} from "./runtime.ts";
+  toSchemeError,
+  UNBOUND,
+  Values,
+} from "./base/mod.ts";
 
 /** Reads a global cell, raising for unbound variables. */
 export function gref(cell: Cell): unknown {

@@ -7,16 +7,17 @@
  */
 import { Interpreter } from "./interpreter.ts";
 import {
+  DEFAULT_LIMITS,
+  EOF,
   type LimitKind,
+  type Limits,
+  ReadError,
   SchemeError,
   SchemeExit,
   SchemeLimitError,
   toSchemeError,
-} from "./errors.ts";
-import { EOF } from "./types.ts";
-import { ReadError } from "./reader.ts";
-import { write } from "./printer.ts";
-import { DEFAULT_LIMITS, type Limits } from "./runtime.ts";
+  write,
+} from "./base/mod.ts";
 
 /** I/O capabilities given to the CLI by its caller. */
 export interface SchemeCliIO {

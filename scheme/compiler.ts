@@ -8,34 +8,34 @@
  * @module
  */
 import {
+  alloc,
+  apply,
+  Capture,
+  CaseLambda,
   Cell,
+  Closure,
   type Environment,
+  type Frame,
+  guardCall,
+  KF,
+  Lambda,
   LazyDefinition,
   lazyHooks,
   type Loc,
   locations,
   NIL,
-  Pair,
-  type Sym,
-  UNBOUND,
-} from "./types.ts";
-import { SchemeError, schemeError, SchemeLimitError } from "./errors.ts";
-import {
-  alloc,
-  apply,
-  Capture,
-  CaseLambda,
-  Closure,
-  type Frame,
-  guardCall,
-  KF,
-  Lambda,
   type Node,
+  Pair,
   Prim,
   R,
+  SchemeError,
+  schemeError,
+  SchemeLimitError,
   type Site,
+  type Sym,
   tickCheck,
-} from "./runtime.ts";
+  UNBOUND,
+} from "./base/mod.ts";
 import {
   Alias,
   Block,

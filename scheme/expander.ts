@@ -6,11 +6,23 @@
  *
  * @module
  */
-import { bindingKey, Cell, type Environment, NIL, Pair, Sym, sym } from "./types.ts";
-import { schemeError } from "./errors.ts";
+import {
+  alloc,
+  bindingKey,
+  Cell,
+  type Environment,
+  intern,
+  NIL,
+  Pair,
+  R,
+  readAll,
+  schemeError,
+  Sym,
+  sym,
+  tickCheck,
+} from "./base/mod.ts";
 import { Alias, type ExpandCtx, type Ident, isIdent, Macro, rootSym } from "./syntax.ts";
 import { spineItems, stripAll } from "./literals.ts";
-import { alloc, intern, R, tickCheck } from "./runtime.ts";
 import {
   FEATURES,
   isKnownLibrary,
@@ -19,7 +31,6 @@ import {
   libraryState,
   TEST_LIBRARIES,
 } from "./libraries.ts";
-import { readAll } from "./reader.ts";
 import { TEST_LIBRARY } from "./prelude.ts";
 
 /** A reference to global `name` that user bindings cannot capture. */

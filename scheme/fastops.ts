@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { Node } from "./runtime.ts";
+import type { Node } from "./base/mod.ts";
 
 /** Where an operand comes from. */
 export type Shape =

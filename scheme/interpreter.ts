@@ -6,64 +6,74 @@
  * @module
  */
 import {
-  bindingKey,
-  Cell,
-  Environment,
-  EOF,
-  internSourceSymbols,
-  Keyword,
-  LazyDefinition,
-  lazyHooks,
-  MString,
-  NIL,
-  Pair,
-  Parameter,
-  splitDefinitions,
-  type Sym,
-  sym,
-  UNBOUND,
-} from "./types.ts";
-import { SchemeError, schemeError, SchemeLimitError, toSchemeError, typeError } from "./errors.ts";
-import {
   apply,
   applyHooks,
   arityError,
+  bindingKey,
   callBody,
   Capture,
   CaseLambda,
+  Cell,
   CK,
   Closure,
   Continuation,
   DEFAULT_LIMITS,
+  Environment,
+  EOF,
+  internSourceSymbols,
+  Keyword,
   KF,
+  LazyDefinition,
+  lazyHooks,
   type Limits,
+  MString,
   nested,
+  NIL,
+  Pair,
+  Parameter,
   paramValue,
   Prim,
+  printHooks,
   R,
+  Reader,
   Run,
+  SchemeError,
+  schemeError,
+  SchemeLimitError,
   setState,
+  splitDefinitions,
   State,
   Suspend,
+  type Sym,
+  sym,
   SymbolTable,
-} from "./runtime.ts";
+  toSchemeError,
+  typeError,
+  UNBOUND,
+} from "./base/mod.ts";
 import { compileToplevel, initCompiler } from "./compiler.ts";
 import { SPECIALS } from "./syntax.ts";
 import { installDerivedForms } from "./expander.ts";
-import { Reader } from "./reader.ts";
-import { printHooks } from "./printer.ts";
 import { LOCAL_PRELUDE, PRELUDE, TEST_LIBRARY } from "./prelude.ts";
-import { def, type PrimTable, str } from "./primitives/util.ts";
-import { installLists } from "./primitives/lists.ts";
-import { installNumbers } from "./primitives/numbers.ts";
-import { installStrings } from "./primitives/strings.ts";
-import { installVectors } from "./primitives/vectors.ts";
-import { installControl } from "./primitives/control.ts";
-import { installIO, type StdPorts } from "./primitives/io.ts";
-import { dictRef, installDict } from "./primitives/dict.ts";
-import { installHashTables } from "./primitives/hashtables.ts";
+import {
+  type Clock,
+  def,
+  dictRef,
+  installControl,
+  installDict,
+  installHashTables,
+  installIO,
+  installLists,
+  installNumbers,
+  installProcess,
+  installStrings,
+  installVectors,
+  type PrimTable,
+  type ProcessContext,
+  type StdPorts,
+  str,
+} from "./primitives/mod.ts";
 import { LAZY, type LazyLibrary, libraryHooks, libraryState } from "./libraries.ts";
-import { type Clock, installProcess, type ProcessContext } from "./primitives/process.ts";
 
 initCompiler(SPECIALS.get("lambda")!, SPECIALS.get("letrec")!);
 

@@ -18,9 +18,20 @@
  *
  * @module
  */
-import { Char, Dict, Flo, Keyword, MString, NIL, NULL, Pair, Ratio, Sym } from "./types.ts";
-import { typeError } from "./errors.ts";
-import { toFloat } from "./numbers.ts";
+import {
+  Char,
+  Dict,
+  Flo,
+  Keyword,
+  MString,
+  NIL,
+  NULL,
+  Pair,
+  Ratio,
+  Sym,
+  toFloat,
+  typeError,
+} from "./base/mod.ts";
 
 /** A JSON value. */
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };

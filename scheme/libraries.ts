@@ -6,11 +6,9 @@
  *
  * @module
  */
-import { type Environment, internSourceSymbols, type Sym, sym } from "./types.ts";
-import { HASH_TABLE_NAMES } from "./primitives/hashtables.ts";
-import { LIST_LIBRARY } from "./lib/list.ts";
-import { SORT_LIBRARY } from "./lib/sort.ts";
-import { HASH_TABLE_LIBRARY } from "./lib/hash_table.ts";
+import { type Environment, internSourceSymbols, type Sym, sym } from "./base/mod.ts";
+import { HASH_TABLE_NAMES } from "./primitives/mod.ts";
+import { HASH_TABLE_LIBRARY, LIST_LIBRARY, SORT_LIBRARY } from "./lib/mod.ts";
 
 /** The features `cond-expand` tests and `(features)` lists. */
 export const FEATURES: readonly string[] = [

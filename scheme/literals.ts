@@ -5,10 +5,8 @@
  *
  * @module
  */
-import { immutableBytes, NIL, Pair } from "./types.ts";
-import { schemeError } from "./errors.ts";
+import { alloc, immutableBytes, NIL, Pair, schemeError, work } from "./base/mod.ts";
 import { Alias, rootSym } from "./syntax.ts";
-import { alloc, work } from "./runtime.ts";
 
 /** True if a macro alias is reachable from `x` (each pair and vector visited once). */
 function hasAlias(x: unknown): boolean {

@@ -23,8 +23,8 @@ export {
   symbol,
   toList,
 } from "./interpreter.ts";
-export { DEFAULT_LIMITS, type Limits } from "./runtime.ts";
-export type { Clock, ProcessContext } from "./primitives/process.ts";
+export { DEFAULT_LIMITS, type Limits } from "./base/mod.ts";
+export type { Clock, ProcessContext } from "./primitives/mod.ts";
 export {
   type ErrorKind,
   ErrorObject,
@@ -33,10 +33,10 @@ export {
   SchemeExit,
   SchemeLimitError,
   type TraceFrame,
-} from "./errors.ts";
+} from "./base/mod.ts";
 export { fromJS, fromJson, type Json, toJS, toJson } from "./json.ts";
-export { display, toStr, write } from "./printer.ts";
-export { readAll, Reader, ReadError } from "./reader.ts";
+export { display, toStr, write } from "./base/mod.ts";
+export { readAll, Reader, ReadError } from "./base/mod.ts";
 export {
   arrayToList,
   Char,
@@ -59,4 +59,5 @@ export {
   Sym,
   sym,
   Values,
-} from "./types.ts";
+} from "./base/mod.ts";
+export { runSchemeCli, type SchemeCliIO } from "./cli.ts";

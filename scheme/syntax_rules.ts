@@ -5,8 +5,7 @@
  *
  * @module
  */
-import { type Environment, NIL, Pair, sym } from "./types.ts";
-import { schemeError } from "./errors.ts";
+import { alloc, type Environment, NIL, Pair, R, schemeError, sym, tickCheck } from "./base/mod.ts";
 import {
   Alias,
   type Block,
@@ -16,7 +15,6 @@ import {
   Macro,
   rootSym,
 } from "./syntax.ts";
-import { alloc, R, tickCheck } from "./runtime.ts";
 import { spineItems, stripAll } from "./literals.ts";
 
 class Seq {

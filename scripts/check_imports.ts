@@ -97,13 +97,11 @@ export function violations(edges: ImportEdge[]): Violation[] {
       continue;
     }
     if (fromDir === toDir) continue;
-    // scheme/ is checked for layering and cycles; its folder rules follow its own restructure
-    if (fromArea === "scheme" && toArea === "scheme") continue;
     if (fromDir === "." ? false : (fromDir + "/").startsWith(toDir === "." ? "" : toDir + "/")) {
       out.push({ rule: "upward import", message: `${from} imports ${to} from a folder above it` });
       continue;
     }
-    if (!to.endsWith("/mod.ts") && !(from === "main.ts" && to === "scheme/cli.ts")) {
+    if (!to.endsWith("/mod.ts")) {
       out.push({
         rule: "deep import",
         message: `${from} imports ${to}: import ${toDir}/mod.ts (the folder's public surface)`,

@@ -248,6 +248,14 @@ export function computeGrant(input: GrantInput): Grant {
     }
   }
 
+  // `hs auth set --local` writes the nearest project .harness/ (temp file + rename)
+  if (word === "auth") {
+    const project = walkHarnessDirs(cwd, paths.home).filter((d) => d.kind === "project").at(-1);
+    if (project) write.add(project.dir);
+  }
+  // what may be written may be read (bubblewrap binds only what the process can stat)
+  for (const w of write) read.add(w);
+
   for (const x of ["bwrap", "setsid", "kill"]) {
     const p = which(x, env.PATH);
     if (p) run.add(p);

@@ -4,20 +4,29 @@
  *
  * @module
  */
-import { NIL, Pair, Parameter, Record, RecordType, SPromise, Sym, sym, Values } from "../types.ts";
-import { ErrorObject, typeError } from "../errors.ts";
 import {
   applyTail,
   Capture,
   CK,
   dynCall,
   DynKind,
+  ErrorObject,
   isProcedure,
+  NIL,
+  Pair,
+  Parameter,
   paramValue,
   Prim,
   R,
   raise,
-} from "../runtime.ts";
+  Record,
+  RecordType,
+  SPromise,
+  Sym,
+  sym,
+  typeError,
+  Values,
+} from "../base/mod.ts";
 import { def, defv, listArg, type PrimTable, symb } from "./util.ts";
 
 function proc(name: string, x: unknown): unknown {

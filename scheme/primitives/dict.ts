@@ -4,9 +4,19 @@
  *
  * @module
  */
-import { Dict, Keyword, MString, NIL, NULL, Pair, Sym } from "../types.ts";
-import { schemeError, typeError } from "../errors.ts";
-import { alloc, internKeyword } from "../runtime.ts";
+import {
+  alloc,
+  Dict,
+  internKeyword,
+  Keyword,
+  MString,
+  NIL,
+  NULL,
+  Pair,
+  schemeError,
+  Sym,
+  typeError,
+} from "../base/mod.ts";
 import { def, defv, listArg, type PrimTable } from "./util.ts";
 
 /** Converts a dict key argument (keyword, string or symbol) to its string form. */

@@ -5,11 +5,23 @@
  *
  * @module
  */
-import { Char, Complex, Dict, Flo, MString, Pair, Ratio, Sym } from "../types.ts";
-import { typeError } from "../errors.ts";
-import { alloc, apply, work } from "../runtime.ts";
+import {
+  alloc,
+  apply,
+  Char,
+  Complex,
+  Dict,
+  Flo,
+  foldCase,
+  MString,
+  NIL as NILV,
+  Pair,
+  Ratio,
+  Sym,
+  typeError,
+  work,
+} from "../base/mod.ts";
 import { equal } from "./lists.ts";
-import { foldCase } from "../reader.ts";
 import { def, type PrimTable, str } from "./util.ts";
 
 /** The equivalences a table can be keyed by. */
@@ -159,7 +171,6 @@ function toList(xs: unknown[]): unknown {
   for (let i = xs.length - 1; i >= 0; i--) r = new Pair(xs[i], r);
   return r;
 }
-import { NIL as NILV } from "../types.ts";
 
 /** Marker returned by `%ht-ref` for a missing key. */
 export const MISSING: unique symbol = Symbol("missing");

@@ -4,12 +4,20 @@
  *
  * @module
  */
-import { char, EOF, Eof, Parameter } from "../types.ts";
-import { typeError } from "../errors.ts";
-import { alloc, checkStringLength, paramValue, R } from "../runtime.ts";
-import { SchemeLimitError } from "../errors.ts";
-import { toStr } from "../printer.ts";
-import { Reader } from "../reader.ts";
+import {
+  alloc,
+  char,
+  checkStringLength,
+  EOF,
+  Eof,
+  Parameter,
+  paramValue,
+  R,
+  Reader,
+  SchemeLimitError,
+  toStr,
+  typeError,
+} from "../base/mod.ts";
 import { chr, def, idx, mutable, type PrimTable, str } from "./util.ts";
 
 /** A port. Textual input ports hold a string; output ports accumulate or forward to a sink. */

@@ -3,9 +3,22 @@
  *
  * @module
  */
-import { Char, Complex, Dict, Flo, MString, NIL, Pair, Ratio, Record, Sym } from "../types.ts";
-import { typeError } from "../errors.ts";
-import { alloc, intern, work } from "../runtime.ts";
+import {
+  alloc,
+  Char,
+  Complex,
+  Dict,
+  Flo,
+  intern,
+  MString,
+  NIL,
+  Pair,
+  Ratio,
+  Record,
+  Sym,
+  typeError,
+  work,
+} from "../base/mod.ts";
 import { def, defv, idx, listArg, mutablePair, pair, type PrimTable, str, symb } from "./util.ts";
 
 /** `eqv?` */

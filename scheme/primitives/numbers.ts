@@ -3,10 +3,9 @@
  *
  * @module
  */
-import { Complex, Flo, Ratio } from "../types.ts";
-import * as C from "../complex.ts";
-import { typeError } from "../errors.ts";
-import * as N from "../numbers.ts";
+import { Complex, Flo, Ratio, typeError, Values as ValuesCtor } from "../base/mod.ts";
+import * as C from "../base/mod.ts";
+import * as N from "../base/mod.ts";
 import { def, defv, type PrimTable, str } from "./util.ts";
 
 const MAX = Number.MAX_SAFE_INTEGER;
@@ -270,5 +269,3 @@ export function installNumbers(t: PrimTable): void {
   def(t, "make-polar", 2, 2, (m, a) => C.makePolar(real("make-polar", m), real("make-polar", a)));
   def(t, "exact-nonnegative-integer?", 1, 1, (x) => N.isExactInteger(x) && N.sign(x) >= 0);
 }
-
-import { Values as ValuesCtor } from "../types.ts";

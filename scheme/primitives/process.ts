@@ -6,8 +6,7 @@
  *
  * @module
  */
-import { Flo, NIL, Pair } from "../types.ts";
-import { schemeError, SchemeExit } from "../errors.ts";
+import { Flo, NIL, Pair, schemeError, SchemeExit } from "../base/mod.ts";
 import { def, type PrimTable, str } from "./util.ts";
 
 /** What the host grants the process-context and time procedures. */

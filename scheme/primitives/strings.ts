@@ -3,10 +3,20 @@
  *
  * @module
  */
-import { Char, char, MString, NIL, Pair } from "../types.ts";
-import { rangeError, typeError } from "../errors.ts";
-import { alloc, checkBytesLength, checkStringLength, work } from "../runtime.ts";
-import { foldCase } from "../reader.ts";
+import {
+  alloc,
+  Char,
+  char,
+  checkBytesLength,
+  checkStringLength,
+  foldCase,
+  MString,
+  NIL,
+  Pair,
+  rangeError,
+  typeError,
+  work,
+} from "../base/mod.ts";
 import {
   chr,
   codePoints,

@@ -3,9 +3,19 @@
  *
  * @module
  */
-import { Char, isImmutable, isString, MString, NIL, Pair, Sym } from "../types.ts";
-import { schemeError, typeError } from "../errors.ts";
-import { Prim, work } from "../runtime.ts";
+import {
+  Char,
+  isImmutable,
+  isString,
+  MString,
+  NIL,
+  Pair,
+  Prim,
+  schemeError,
+  Sym,
+  typeError,
+  work,
+} from "../base/mod.ts";
 
 /** A table of primitives by Scheme name. */
 export type PrimTable = Map<string, Prim>;

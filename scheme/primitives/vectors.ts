@@ -3,9 +3,16 @@
  *
  * @module
  */
-import { NIL, Pair } from "../types.ts";
-import { rangeError, typeError } from "../errors.ts";
-import { alloc, checkBytesLength, checkVectorLength, work } from "../runtime.ts";
+import {
+  alloc,
+  checkBytesLength,
+  checkVectorLength,
+  NIL,
+  Pair,
+  rangeError,
+  typeError,
+  work,
+} from "../base/mod.ts";
 import { def, defv, idx, immutableError, listArg, mutable, type PrimTable, range } from "./util.ts";
 
 function vec(proc: string, x: unknown): unknown[] {

@@ -1,11 +1,11 @@
 /**
- * The numeric tower: exact integers (JS safe integers, else BigInt), exact rationals
- * ({@link Ratio}) and inexact reals ({@link Flo}).
+ * The numeric tower: exact integers (JS safe integers, else BigInt), exact rationals,
+ * inexact reals ({@link Flo}) and complex numbers ({@link Complex}), in one module since
+ * each level of the tower is built with the others.
  *
  * @module
  */
 import { Complex, Flo, Ratio } from "./types.ts";
-import * as C from "./complex.ts";
 import { SchemeLimitError, typeError } from "./errors.ts";
 import { checkDeadline, work } from "./runtime.ts";
 
@@ -129,7 +129,7 @@ export function add(a: unknown, b: unknown): Num {
     return normBig(BigInt(a) + BigInt(b));
   }
   const x = check("+", a), y = check("+", b);
-  if (x instanceof Complex || y instanceof Complex) return C.cadd(x, y);
+  if (x instanceof Complex || y instanceof Complex) return cadd(x, y);
   if (x instanceof Flo || y instanceof Flo) return new Flo(toFloat(x) + toFloat(y));
   if (x instanceof Ratio || y instanceof Ratio) {
     const [n1, d1] = nd(x), [n2, d2] = nd(y);
@@ -147,7 +147,7 @@ export function sub(a: unknown, b: unknown): Num {
     return normBig(BigInt(a) - BigInt(b));
   }
   const x = check("-", a), y = check("-", b);
-  if (x instanceof Complex || y instanceof Complex) return C.csub(x, y);
+  if (x instanceof Complex || y instanceof Complex) return csub(x, y);
   if (x instanceof Flo || y instanceof Flo) return new Flo(toFloat(x) - toFloat(y));
   if (x instanceof Ratio || y instanceof Ratio) {
     const [n1, d1] = nd(x), [n2, d2] = nd(y);
@@ -177,7 +177,7 @@ export function mul(a: unknown, b: unknown): Num {
     return normBig(BigInt(a) * BigInt(b));
   }
   const x = check("*", a), y = check("*", b);
-  if (x instanceof Complex || y instanceof Complex) return C.cmul(x, y);
+  if (x instanceof Complex || y instanceof Complex) return cmul(x, y);
   if (x instanceof Flo || y instanceof Flo) return new Flo(toFloat(x) * toFloat(y));
   if (x instanceof Ratio || y instanceof Ratio) {
     const [n1, d1] = nd(x), [n2, d2] = nd(y);
@@ -196,7 +196,7 @@ export function div(a: unknown, b: unknown): Num {
   const x = check("/", a), y = check("/", b);
   if (x instanceof Complex || y instanceof Complex) {
     if (isZero(y)) throw typeError("/", "non-zero divisor", y);
-    return C.cdiv(x, y);
+    return cdiv(x, y);
   }
   if (x instanceof Flo || y instanceof Flo) return new Flo(toFloat(x) / toFloat(y));
   if (isZero(y)) throw typeError("/", "non-zero divisor", y);
@@ -237,7 +237,7 @@ export function compare(a: unknown, b: unknown, proc = "<"): number {
 export function numEq(a: unknown, b: unknown): boolean {
   if (typeof a === "number" && typeof b === "number") return a === b;
   if (a instanceof Complex || b instanceof Complex) {
-    return C.ceq(check("=", a), check("=", b));
+    return ceq(check("=", a), check("=", b));
   }
   return compare(a, b, "=") === 0;
 }
@@ -260,14 +260,14 @@ export function sign(x: Num): number {
 /** Negation. */
 export function neg(x: unknown): Num {
   if (x instanceof Flo) return new Flo(-x.v);
-  if (x instanceof Complex) return C.makeRect(neg(x.re) as C.Real, neg(x.im) as C.Real);
+  if (x instanceof Complex) return makeRect(neg(x.re) as Real, neg(x.im) as Real);
   return sub(0, x);
 }
 
 /** Converts to an exact number. */
 export function exact(x: unknown): Num {
   const n = check("exact", x);
-  if (n instanceof Complex) return C.makeRect(exact(n.re) as C.Real, exact(n.im) as C.Real);
+  if (n instanceof Complex) return makeRect(exact(n.re) as Real, exact(n.im) as Real);
   if (!(n instanceof Flo)) return n;
   const v = n.v;
   if (!Number.isFinite(v)) typeError("exact", "finite number", n);
@@ -347,10 +347,10 @@ export function gcd(a: unknown, b: unknown): Num {
 /** Integer exponentiation and general expt. */
 export function expt(a: unknown, b: unknown): Num {
   const x = check("expt", a), y = check("expt", b);
-  if (x instanceof Complex || y instanceof Complex) return C.cexpt(x, y);
+  if (x instanceof Complex || y instanceof Complex) return cexpt(x, y);
   if (
     !isExactInteger(y) && sign(x) < 0 && !(y instanceof Flo && Number.isInteger(y.v))
-  ) return C.cexpt(x, y);
+  ) return cexpt(x, y);
   if (isExactInteger(y) && !(x instanceof Flo)) {
     const e = big(y);
     if (e >= 0n) {
@@ -407,7 +407,7 @@ export function exactIntegerSqrt(n: unknown): [Num, Num] {
 /** sqrt: exact for exact perfect squares (and rationals of them). */
 export function sqrt(a: unknown): Num {
   const x = check("sqrt", a);
-  if (x instanceof Complex || sign(x) < 0) return C.csqrt(x);
+  if (x instanceof Complex || sign(x) < 0) return csqrt(x);
   if (isExactInteger(x) && big(x) >= 0n) {
     const [s, r] = exactIntegerSqrt(x);
     if (isZero(r as Num)) return s;
@@ -508,7 +508,7 @@ export function parseNumber(s: string, radix = 10): Num | null {
     s = s.slice(2);
   }
   const v = parseReal(s, radix) ??
-    C.parseComplex(s, (t) => parseReal(t, radix) as C.Real | null);
+    parseComplex(s, (t) => parseReal(t, radix) as Real | null);
   if (v === null) return null;
   if (exactness === "e") {
     if (v instanceof Complex) return exact(v);
@@ -578,7 +578,7 @@ export function floToString(v: number): string {
 /** number->string. */
 export function numberToString(x: Num, radix = 10): string {
   if (typeof x === "number") return x.toString(radix);
-  if (x instanceof Complex) return C.complexToString(x, radix);
+  if (x instanceof Complex) return complexToString(x, radix);
   if (typeof x === "bigint") {
     const s = x.toString(radix);
     chargeBig(x);
@@ -600,4 +600,213 @@ export function numberToString(x: Num, radix = 10): string {
 export function toIndex(proc: string, x: unknown): number {
   if (typeof x !== "number" || x < 0) return typeError(proc, "index", x);
   return x;
+}
+
+// ---------------------------------------------------------------------------
+// Complex numbers (`(scheme complex)`): rectangular arithmetic that keeps exactness (`1+2i`
+// times `3-i` is exact `5+5i`), polar constructors, the elementary functions over the complex
+// plane, and the literal syntax (`1+2i`, `-i`, `1.5e3-2/3i`, `1@0.5`).
+// ---------------------------------------------------------------------------
+
+/** A real number (every Num but Complex). */
+export type Real = Exclude<Num, Complex>;
+
+/** Builds `re + im·i`, a real when `im` is an exact zero. */
+export function makeRect(re: Real, im: Real): Num {
+  if (im === 0) return re;
+  return new Complex(re, im);
+}
+
+/** Real and imaginary parts of any number. */
+export function parts(x: Num): [Real, Real] {
+  return x instanceof Complex ? [x.re, x.im] : [x as Real, 0];
+}
+
+const r = (x: Num) => x as Real;
+
+/** Sum. */
+export function cadd(a: Num, b: Num): Num {
+  const [p, q] = parts(a), [u, v] = parts(b);
+  return makeRect(r(add(p, u)), r(add(q, v)));
+}
+/** Difference. */
+export function csub(a: Num, b: Num): Num {
+  const [p, q] = parts(a), [u, v] = parts(b);
+  return makeRect(r(sub(p, u)), r(sub(q, v)));
+}
+/** Product. */
+export function cmul(a: Num, b: Num): Num {
+  const [p, q] = parts(a), [u, v] = parts(b);
+  return makeRect(r(sub(mul(p, u), mul(q, v))), r(add(mul(p, v), mul(q, u))));
+}
+/** Quotient. */
+export function cdiv(a: Num, b: Num): Num {
+  const [p, q] = parts(a), [u, v] = parts(b);
+  const d = add(mul(u, u), mul(v, v));
+  return makeRect(
+    r(div(add(mul(p, u), mul(q, v)), d)),
+    r(div(sub(mul(q, u), mul(p, v)), d)),
+  );
+}
+/** Numeric equality of complex numbers. */
+export function ceq(a: Num, b: Num): boolean {
+  const [p, q] = parts(a), [u, v] = parts(b);
+  return numEq(p, u) && numEq(q, v);
+}
+
+const f = (x: Real) => toFloat(x);
+
+/** `magnitude`: exact for exact parts whose squares sum to a perfect square. */
+export function magnitude(x: Num): Num {
+  if (!(x instanceof Complex)) return sign(x) < 0 ? neg(x) : x;
+  if (isExact(x.re) && isExact(x.im)) {
+    const s = sqrt(add(mul(x.re, x.re), mul(x.im, x.im)));
+    return s;
+  }
+  return new Flo(Math.hypot(f(x.re), f(x.im)));
+}
+/** `angle`. */
+export function angle(x: Num): Num {
+  if (!(x instanceof Complex)) {
+    if (x instanceof Flo) {
+      return new Flo(Math.atan2(0, x.v) === 0 && x.v < 0 ? Math.PI : Math.atan2(0, x.v));
+    }
+    return sign(x) < 0 ? new Flo(Math.PI) : 0;
+  }
+  return new Flo(Math.atan2(f(x.im), f(x.re)));
+}
+/** `make-polar`. */
+export function makePolar(m: Real, a: Real): Num {
+  if (a === 0) return m;
+  const mf = f(m), af = f(a);
+  return makeRect(new Flo(mf * Math.cos(af)), new Flo(mf * Math.sin(af)));
+}
+
+/** Inexact complex from two doubles. */
+function fc(re: number, im: number): Num {
+  return new Complex(new Flo(re), new Flo(im));
+}
+
+/** Complex `exp`. */
+export function cexp(z: Complex): Num {
+  const e = Math.exp(f(z.re)), b = f(z.im);
+  return fc(e * Math.cos(b), e * Math.sin(b));
+}
+/** Complex `log` (principal branch); also the log of a negative real. */
+export function clog(z: Num): Num {
+  const [a, b] = parts(z);
+  return fc(Math.log(Math.hypot(f(a), f(b))), Math.atan2(f(b), f(a)));
+}
+/** Complex square root (principal branch), exact when it can be. */
+export function csqrt(z: Num): Num {
+  const [a, b] = parts(z);
+  if (b === 0 && sign(a) < 0) {
+    // sqrt of a negative real: ±i·sqrt(|a|), exact if |a| is an exact square
+    const s = sqrt(neg(a));
+    return s instanceof Flo ? fc(0, s.v) : makeRect(0, r(s));
+  }
+  if (z instanceof Complex && isExact(a) && isExact(b)) {
+    // exact square roots of exact complex numbers when (m+a)/2 and (m-a)/2 are exact squares
+    const m = magnitude(z);
+    if (isExact(m)) {
+      const x = sqrt(div(add(m, a), 2)), y = sqrt(div(sub(m, a), 2));
+      if (isExact(x) && isExact(y)) return makeRect(r(x), r(sign(b) < 0 ? neg(y) : y));
+    }
+  }
+  // on the negative real axis (a signed zero imaginary part included) the root is +i·sqrt|a|
+  if (isZero(b) && sign(a) < 0) return fc(0, Math.sqrt(-f(a)));
+  const mag = Math.sqrt(Math.hypot(f(a), f(b))), ang = Math.atan2(f(b), f(a)) / 2;
+  return fc(mag * Math.cos(ang), mag * Math.sin(ang));
+}
+/** Complex `expt`: exact for exact bases and exact integer exponents. */
+export function cexpt(a: Num, b: Num): Num {
+  if (isExactInteger(b) && isExact(parts(a)[0]) && isExact(parts(a)[1])) {
+    let e = typeof b === "bigint" ? b : BigInt(b);
+    let base = a, acc: Num = 1;
+    const negative = e < 0n;
+    if (negative) e = -e;
+    while (e > 0n) {
+      if (e & 1n) acc = cmul(acc, base);
+      base = cmul(base, base);
+      e >>= 1n;
+    }
+    return negative ? cdiv(1, acc) : acc;
+  }
+  if (parts(a)[0] === 0 && parts(a)[1] === 0) return isExact(parts(b)[0]) ? 0 : new Flo(0);
+  return cexpFull(cmul(b, clog(a)));
+}
+function cexpFull(z: Num): Num {
+  return z instanceof Complex ? cexp(z) : new Flo(Math.exp(f(z as Real)));
+}
+const I: Num = new Complex(0, 1);
+/** Complex sine. */
+export function csin(z: Complex): Num {
+  const a = f(z.re), b = f(z.im);
+  return fc(Math.sin(a) * Math.cosh(b), Math.cos(a) * Math.sinh(b));
+}
+/** Complex cosine. */
+export function ccos(z: Complex): Num {
+  const a = f(z.re), b = f(z.im);
+  return fc(Math.cos(a) * Math.cosh(b), -Math.sin(a) * Math.sinh(b));
+}
+/** Complex tangent. */
+export function ctan(z: Complex): Num {
+  return cdiv(csin(z), ccos(z));
+}
+/** Complex arcsine: -i log(iz + sqrt(1 - z²)). */
+export function casin(z: Num): Num {
+  return cmul(new Complex(0, -1), clog(cadd(cmul(I, z), csqrt(csub(1, cmul(z, z))))));
+}
+/** Complex arccosine: π/2 - asin z. */
+export function cacos(z: Num): Num {
+  return csub(new Flo(Math.PI / 2), casin(z));
+}
+/** Complex arctangent: (i/2)(log(1 - iz) - log(1 + iz)). */
+export function catan(z: Num): Num {
+  const iz = cmul(I, z);
+  return cmul(new Complex(0, new Flo(0.5)), csub(clog(csub(1, iz)), clog(cadd(1, iz))));
+}
+
+/** Writes a complex number: `1+2i`, `-i`, `1.5-0.5i` (exact zero real parts are left out). */
+export function complexToString(z: Complex, radix: number): string {
+  const re = z.re === 0 ? "" : numberToString(z.re, radix);
+  let im = numberToString(z.im, radix);
+  if (im === "1") im = "";
+  else if (im === "-1") im = "-";
+  if (!/^[+-]/.test(im)) im = "+" + im;
+  return `${re}${im}i`;
+}
+
+/**
+ * Parses the complex forms of a numeric literal (after its prefixes): `a+bi`, `a-bi`, `+bi`,
+ * `+i`, `a@b`; `parseReal` parses the real parts. Null if `s` is not one.
+ */
+export function parseComplex(s: string, parseReal: (s: string) => Real | null): Num | null {
+  const at = s.indexOf("@");
+  if (at > 0) {
+    const m = parseReal(s.slice(0, at)), a = parseReal(s.slice(at + 1));
+    return m === null || a === null ? null : makePolar(m, a);
+  }
+  const last = s[s.length - 1];
+  if (last !== "i" && last !== "I") return null;
+  const body = s.slice(0, -1);
+  // the sign that starts the imaginary part: the last + or - not in an exponent
+  let k = -1;
+  for (let i = body.length - 1; i >= 0; i--) {
+    const c = body[i];
+    if (
+      (c === "+" || c === "-") &&
+      !(i > 0 && /[eE]/.test(body[i - 1]) && /[0-9.]/.test(body[i - 2] ?? ""))
+    ) {
+      k = i;
+      break;
+    }
+  }
+  if (k < 0) return null;
+  const reText = body.slice(0, k), imText = body.slice(k);
+  const im = imText === "+" ? 1 : imText === "-" ? -1 : parseReal(imText);
+  const re = reText === "" ? 0 : parseReal(reText);
+  if (re === null || im === null) return null;
+  if (isExact(im) && isZero(im)) return re;
+  return new Complex(re, im);
 }
