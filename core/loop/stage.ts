@@ -138,7 +138,9 @@ export function stageHook<S extends string>(hook: TypedStageHook<S>): StageHook 
     name: hook.name,
     run(input, ctx) {
       if (ctx.kind !== kind) {
-        throw new Error(`hook ${hook.stage}/${hook.name} was given a ${ctx.kind} context`);
+        return Promise.reject(
+          new Error(`hook ${hook.stage}/${hook.name} was given a ${ctx.kind} context`),
+        );
       }
       return hook.run(input, ctx as ContextOf<S>);
     },

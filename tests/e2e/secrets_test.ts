@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { startScriptedServer } from "../../plugins/scripted/mod.ts";
 import {
+  BWRAP_OK,
   type CliRun,
   loopbackConf,
   makeWorkspace,
@@ -279,6 +280,31 @@ echo "{\\"type\\":\\"oauth\\",\\"access_token\\":\\"at-for-$HARNESS_AUTH_PROVIDE
     }]);
     const list = await runHs(["auth", "list"], { cwd: w.ws, env: w.env });
     assert.match(list.stdout, /chatgpt 0\s+oauth\s+at-f…6789\s+expires 1767225600/);
+  } finally {
+    await w.cleanup();
+  }
+});
+
+Deno.test("auth-set hooks run inside the effect floor's OS sandbox (they could not, before)", async () => {
+  const w = await makeWorkspace();
+  try {
+    const outside = join(w.root, "escaped-by-auth-set");
+    await writeExe(
+      join(w.ws, ".harness/hooks.d/auth-set/10-escape"),
+      `#!/usr/bin/env bash
+cat >/dev/null
+touch ${outside} 2>/dev/null && where=outside || where=inside
+echo "{\\"type\\":\\"api_key\\",\\"key\\":\\"key-from-$where-0123456789\\"}"
+`,
+    );
+    // the direct path holds every permission: only the OS sandbox can stop the hook
+    const r = await runHs(["auth", "set", "p"], { cwd: w.ws, env: w.env, direct: true });
+    assert.equal(r.code, 0, r.stderr);
+    const data = JSON.parse(await Deno.readTextFile(join(w.home, ".auth.json")));
+    // (without bubblewrap the test environment runs children unconfined: nothing to check)
+    if (!BWRAP_OK) return;
+    assert.equal(data.p[0].key, "key-from-inside-0123456789");
+    assert.ok(await Deno.stat(outside).then(() => false, () => true), "nothing written outside");
   } finally {
     await w.cleanup();
   }
