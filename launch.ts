@@ -6,6 +6,14 @@
  *
  * @module
  */
-import { runLauncher } from "./cli/launch/mod.ts";
-
-if (import.meta.main) Deno.exit(await runLauncher(Deno.args));
+if (import.meta.main) {
+  const args = Deno.args;
+  if (args.length === 1 && ["version", "--version", "-v"].includes(args[0])) {
+    // answered before anything else is loaded
+    const { VERSION, versionLine } = await import("./core/base/mod.ts");
+    console.log(`hs ${versionLine(VERSION)}`);
+    Deno.exit(0);
+  }
+  const { runLauncher } = await import("./cli/launch/mod.ts");
+  Deno.exit(await runLauncher(args));
+}

@@ -13,14 +13,12 @@ async function main(args: string[]): Promise<number> {
     console.log(`hs ${versionLine(VERSION)}`);
     return 0;
   }
-  const [{ runCli, writeAllSync }, { Harness }] = await Promise.all([
-    import("./cli/mod.ts"),
-    import("./mod.ts"),
-  ]);
+  const { runCli, writeAllSync } = await import("./cli/mod.ts");
   const out = (s: string) => writeAllSync(Deno.stdout, s);
   const err = (s: string) => writeAllSync(Deno.stderr, s);
   return await runCli(args, {
-    createHarness: (opts) => Harness.create(opts),
+    // the harness and its plugins load only for commands that use one
+    createHarness: async (opts) => (await import("./mod.ts")).Harness.create(opts),
     stdout: out,
     stderr: err,
     stdinIsTerminal: Deno.stdin.isTerminal(),

@@ -78,7 +78,7 @@ await Deno.writeTextFile(
   join(home, "trust.json"),
   JSON.stringify({ version: 1, trusted: { [root]: { at: "bench" } } }),
 );
-const script = Array.from({ length: RUNS + 1 }, () => [
+const script = Array.from({ length: 2 * (RUNS + 1) }, () => [
   { toolCalls: [{ id: "t1", name: "read_file", input: { path: "notes.txt" } }] },
   { text: "done" },
 ]).flat();

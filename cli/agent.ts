@@ -9,14 +9,8 @@
  */
 import type { Command } from "@commander-js/extra-typings";
 import { join } from "node:path";
-import {
-  type HarnessCore,
-  HarnessError,
-  type HarnessEvent,
-  resolvePaths,
-  type RunResult,
-  statOrUndefined,
-} from "../core/mod.ts";
+import type { HarnessCore, HarnessEvent, RunResult } from "../core/mod.ts";
+import { HarnessError, resolvePaths, statOrUndefined } from "../core/base/mod.ts";
 import type { CliContext } from "./context.ts";
 import type { CommandContext } from "./command.ts";
 import { addAgentFlags, type AgentFlags } from "./flags.ts";

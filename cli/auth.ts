@@ -9,19 +9,12 @@
  */
 import type { Command } from "@commander-js/extra-typings";
 import { join } from "node:path";
-import {
-  type AuthEntry,
-  authFiles,
-  displayPath,
-  type HarnessCore,
-  HarnessError,
-  listAuth,
-  parseAuthEntry,
-  removeKey,
-  setEntry,
-  statOrUndefined,
-  walkHarnessDirs,
-} from "../core/mod.ts";
+import type { AuthEntry, HarnessCore } from "../core/mod.ts";
+
+/** The credential store, loaded when a command uses it (it validates with zod). */
+const store = () => import("../core/providers/mod.ts");
+import { displayPath, HarnessError, statOrUndefined } from "../core/base/mod.ts";
+import { walkHarnessDirs } from "../core/discovery/mod.ts";
 import type { CliContext } from "./context.ts";
 import type { CommandContext } from "./command.ts";
 
@@ -105,7 +98,7 @@ async function fromAuthSetHooks(h: HarnessCore, name: string): Promise<AuthEntry
     const msg = typeof r.output.error === "string" ? r.output.error : "auth-set hook failed";
     throw new HarnessError(`auth-set: ${msg}`, "see HARNESS_LOG for the hook's stderr");
   }
-  const entry = parseAuthEntry(r.output);
+  const entry = (await store()).parseAuthEntry(r.output);
   if (!entry) {
     throw new HarnessError(
       `auth-set hooks printed no credential for "${name}"`,
@@ -142,7 +135,7 @@ export async function authSet(
     }
     entry = { type: "api_key", key };
   }
-  await setEntry(path, name, entry);
+  await (await store()).setEntry(path, name, entry);
   cli.stdout(
     `stored ${entry.type === "api_key" ? "a key" : "an OAuth token"} for ${name} in ${
       displayPath(path, h.env)
@@ -161,6 +154,7 @@ export async function authSet(
 
 /** `hs auth list`: masked credentials of every auth file that exists. */
 export async function authList(h: HarnessCore, cli: CliContext): Promise<number> {
+  const { authFiles, listAuth } = await store();
   let code = 0;
   let any = false;
   for (const path of [...authFiles(h.env, h.paths.cwd)].reverse()) {
@@ -203,6 +197,7 @@ export async function authRm(
   if (!/^\d+$/.test(index)) {
     throw new HarnessError(`invalid index "${index}"`, "use the number shown by: hs auth list");
   }
+  const { listAuth, removeKey } = await store();
   const rows = statOrUndefined(path) ? await listAuth(path) : [];
   const shown = displayPath(path, h.env);
   if (!rows.some((r) => r.provider === name)) {

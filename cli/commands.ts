@@ -10,19 +10,17 @@
  * @module
  */
 import { join } from "node:path";
+import type { CommandDefinition, HarnessCore } from "../core/mod.ts";
 import {
   childKind,
-  type CommandDefinition,
   dirEntries,
-  type HarnessCore,
   ownerLabel,
   readTextOrUndefined,
   resolvePaths,
-  runExecutable,
   statOrUndefined,
-  unconfined,
-  walkHarnessDirs,
-} from "../core/mod.ts";
+} from "../core/base/mod.ts";
+import { walkHarnessDirs } from "../core/discovery/mod.ts";
+import { runExecutable, unconfined } from "../core/exec/mod.ts";
 import type { CliContext } from "./context.ts";
 
 /** A command `hs <name>` may run besides the built-ins. */

@@ -7,7 +7,7 @@
  * @module
  */
 import { CommanderError } from "@commander-js/extra-typings";
-import { HarnessError, permissionDenied } from "../core/mod.ts";
+import { HarnessError, permissionDenied } from "../core/base/mod.ts";
 
 /** Prints an error; returns the exit code. */
 export function reportError(err: unknown, stderr: (s: string) => void): number {

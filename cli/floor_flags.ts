@@ -5,15 +5,10 @@
  * @module
  */
 import type { Command } from "@commander-js/extra-typings";
-import {
-  type Effect,
-  EFFECTS,
-  type FloorRequest,
-  HarnessError,
-  parseConfig,
-  PRESETS,
-  terminalAsker,
-} from "../core/mod.ts";
+import { FLOOR_PRESETS, HarnessError } from "../core/base/mod.ts";
+import { type Effect, EFFECTS } from "../core/sandbox/mod.ts";
+import type { FloorRequest } from "../core/mod.ts";
+import { terminalAsker } from "./asker.ts";
 import type { CliContext } from "./context.ts";
 
 /** Floor flags as commander parses them. */
@@ -67,10 +62,10 @@ export function floorRequestOf(
 ): FloorRequest {
   let preset: FloorRequest["preset"];
   if (flags.floor !== undefined) {
-    if (!(PRESETS as readonly string[]).includes(flags.floor)) {
+    if (!(FLOOR_PRESETS as readonly string[]).includes(flags.floor)) {
       throw new HarnessError(
         `unknown floor preset "${flags.floor}"`,
-        `use one of: ${PRESETS.join(", ")}`,
+        `use one of: ${FLOOR_PRESETS.join(", ")}`,
         2,
       );
     }
@@ -84,15 +79,15 @@ export function floorRequestOf(
     if (a) allow[e] = a;
     if (d) deny[e] = d;
   }
-  const config = parseConfig(cli.env);
+  // HARNESS_FLOOR and HARNESS_UNSANDBOXED are applied by the harness (its settings)
   return {
-    preset: preset ?? config.floor,
+    preset,
     allow: Object.fromEntries(
       Object.entries(allow).map(([k, v]) => [k, v!.includes("all") ? "all" : v]),
     ) as FloorRequest["allow"],
     deny,
     yes: flags.yes === true,
-    unsandboxed: flags.unsandboxed === true || config.unsandboxed,
+    unsandboxed: flags.unsandboxed === true,
     asker: interactive ? terminalAsker : undefined,
     warn: (line) => cli.stderr(line + "\n"),
   };

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { killAllChildren } from "../core/mod.ts";
+import { killAllChildren } from "../core/exec/mod.ts";
 
 /** Two SIGINTs closer than this are the same key press. */
 export const SAME_PRESS_MS = 200;

@@ -8,16 +8,15 @@
  * @module
  */
 import type { Command } from "@commander-js/extra-typings";
+import type { HarnessCore, ProviderInfo } from "../core/mod.ts";
 import {
   displayPath,
   errorMessage,
-  type HarnessCore,
   HarnessError,
   ownerLabel,
   parseKeyValues,
-  type ProviderInfo,
   readTextOrUndefined,
-} from "../core/mod.ts";
+} from "../core/base/mod.ts";
 import { colorEnabled, styles } from "./render.ts";
 import type { CliContext } from "./context.ts";
 import type { CommandContext } from "./command.ts";

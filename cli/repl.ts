@@ -7,10 +7,10 @@
  * @module
  */
 import type { Command } from "@commander-js/extra-typings";
-import * as readline from "node:readline/promises";
-import process from "node:process";
+import type * as Readline from "node:readline/promises";
 import { join } from "node:path";
-import { type HarnessCore, readTextOrUndefined } from "../core/mod.ts";
+import type { HarnessCore } from "../core/mod.ts";
+import { readTextOrUndefined } from "../core/base/mod.ts";
 import type { CliContext } from "./context.ts";
 import type { CommandContext } from "./command.ts";
 import { addAgentFlags } from "./flags.ts";
@@ -29,6 +29,10 @@ export async function runRepl(
   cli: CliContext,
   opts: { session?: string; provider?: string; model?: string },
 ): Promise<number> {
+  const [readline, { default: process }] = await Promise.all([
+    import("node:readline/promises"),
+    import("node:process"),
+  ]);
   const st = styles(colorEnabled(cli.stdoutIsTerminal));
   const historyFile = join(h.paths.home, "history");
   const history = (readTextOrUndefined(historyFile) ?? "").split("\n").filter(Boolean).reverse()
@@ -46,7 +50,7 @@ export async function runRepl(
       terminal: true,
       history,
       historySize: 500,
-    } as readline.ReadLineOptions);
+    } as Readline.ReadLineOptions);
     const interrupted = new Promise<"sigint">((resolve) =>
       rl.once("SIGINT", () => resolve("sigint"))
     );

@@ -5,7 +5,8 @@
  * @module
  */
 import type { Command } from "@commander-js/extra-typings";
-import { HarnessError, listSessions, resolvePaths } from "../core/mod.ts";
+import { HarnessError, resolvePaths } from "../core/base/mod.ts";
+import { listSessions } from "../core/session/mod.ts";
 import type { CommandContext } from "./command.ts";
 import { agentCommand } from "./agent.ts";
 import { addAgentFlags } from "./flags.ts";

@@ -5,7 +5,7 @@
  * @module
  */
 import type { Command } from "@commander-js/extra-typings";
-import { HarnessError } from "../core/mod.ts";
+import { HarnessError } from "../core/base/mod.ts";
 import type { CommandContext } from "./command.ts";
 
 /** Registers `hs scheme`. */

@@ -6,7 +6,8 @@
  */
 import type { Command } from "@commander-js/extra-typings";
 import { join } from "node:path";
-import { HarnessError, listSessions, resolvePaths, Session, statOrUndefined } from "../core/mod.ts";
+import { HarnessError, resolvePaths, statOrUndefined } from "../core/base/mod.ts";
+import { listSessions, Session } from "../core/session/mod.ts";
 import type { CliContext } from "./context.ts";
 import type { CommandContext } from "./command.ts";
 import { colorEnabled, styles } from "./render.ts";

@@ -5,7 +5,8 @@
  * @module
  */
 import type { Command } from "@commander-js/extra-typings";
-import { type HarnessCore, ownerLabel } from "../core/mod.ts";
+import type { HarnessCore } from "../core/mod.ts";
+import { ownerLabel } from "../core/base/mod.ts";
 import type { CliContext } from "./context.ts";
 import type { CommandContext } from "./command.ts";
 import { colorEnabled, styles } from "./render.ts";

@@ -6,7 +6,8 @@
  */
 import type { Command } from "@commander-js/extra-typings";
 import { resolve } from "node:path";
-import { resolvePaths, TrustStore, walkHarnessDirs } from "../core/mod.ts";
+import { resolvePaths } from "../core/base/mod.ts";
+import { walkHarnessDirs } from "../core/discovery/mod.ts";
 import type { CommandContext } from "./command.ts";
 
 /** Registers `hs trust`. */
@@ -20,6 +21,7 @@ export function register(program: Command, ctx: CommandContext): void {
     .action(async (path, o) => {
       const target = resolve(cli.cwd, path);
       const home = resolvePaths(cli.env, cli.cwd).home;
+      const { TrustStore } = await import("../core/trust/mod.ts");
       const store = new TrustStore(home);
       if (o.list) {
         for (const t of store.list()) cli.stdout(t + "\n");

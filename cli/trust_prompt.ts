@@ -7,7 +7,8 @@
  * @module
  */
 import { join } from "node:path";
-import { type HarnessCore, statOrUndefined } from "../core/mod.ts";
+import type { HarnessCore } from "../core/mod.ts";
+import { statOrUndefined } from "../core/base/mod.ts";
 import type { CliContext } from "./context.ts";
 
 const CODE_DIRS = ["tools", "hooks.d", "commands", "providers", "plugins", "packs"];

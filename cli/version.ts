@@ -4,7 +4,7 @@
  * @module
  */
 import type { Command } from "@commander-js/extra-typings";
-import { VERSION, versionLine } from "../core/mod.ts";
+import { VERSION, versionLine } from "../core/base/mod.ts";
 import type { CommandContext } from "./command.ts";
 
 /** The version line. */

@@ -170,7 +170,12 @@ export class HarnessCore {
       isTrusted: (dir) => this.trust.isTrusted(dir),
     });
     if (!opts.floor && opts.floorRequest) {
-      this.effectFloor = EffectFloor.build(opts.floorRequest, {
+      const req = opts.floorRequest;
+      const settings = {
+        preset: req.preset ?? this.config.floor,
+        unsandboxed: req.unsandboxed || this.config.unsandboxed,
+      };
+      this.effectFloor = EffectFloor.build({ ...req, ...settings }, {
         workspace: cwd,
         home: this.paths.home,
         userHome: this.env.HOME ?? "/",

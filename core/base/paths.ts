@@ -50,3 +50,9 @@ export function resolvePaths(env: Record<string, string | undefined>, cwd: strin
   const log = env.HARNESS_LOG || join(home, "harness.log");
   return { cwd, home, sessions, log };
 }
+
+/** `path` with the user's home directory shown as `~`. */
+export function displayPath(path: string, env: Record<string, string | undefined>): string {
+  const home = env.HOME;
+  return home && home !== "/" && path.startsWith(home + "/") ? `~${path.slice(home.length)}` : path;
+}

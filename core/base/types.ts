@@ -8,6 +8,9 @@
  * @module
  */
 
+/** Effect floor presets (`--floor`, `HARNESS_FLOOR`, `floor.json` `preset`). */
+export const FLOOR_PRESETS = ["read-only", "workspace", "full"] as const;
+
 /** A JSON value. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 

@@ -7,10 +7,10 @@
  * @module
  */
 import { z } from "zod";
-import { HarnessError } from "../base/mod.ts";
 
-/** Effect floor presets (`--floor`, `HARNESS_FLOOR`, `floor.json` `preset`). */
-export const FLOOR_PRESETS = ["read-only", "workspace", "full"] as const;
+import { FLOOR_PRESETS, HarnessError } from "../base/mod.ts";
+
+export { FLOOR_PRESETS };
 
 /** Settings of one harness, from `HARNESS_*` variables. */
 export interface HarnessConfig {

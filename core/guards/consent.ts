@@ -5,37 +5,12 @@
  *
  * @module
  */
-import process from "node:process";
-import readline from "node:readline";
 
 /** An answer to a consent question. */
 export type Answer = "once" | "always" | "never";
 
 /** Asks the user; resolves to the answer. */
 export type Asker = (question: string) => Promise<Answer>;
-
-/** Parses a typed answer (anything unclear is "never"). */
-export function parseAnswer(text: string): Answer {
-  const t = text.trim().toLowerCase();
-  if (t === "o" || t === "once" || t === "y" || t === "yes") return "once";
-  if (t === "a" || t === "always") return "always";
-  return "never";
-}
-
-/** Asks on the terminal (stdin/stdout) with readline; the REPL is not reading during a turn. */
-export const terminalAsker: Asker = async (question) => {
-  const rl = readline.createInterface({ input: process.stdin, output: process.stdout });
-  try {
-    const closed = new Promise<string>((resolve) => rl.once("close", () => resolve("")));
-    const asked = new Promise<string>((resolve) => rl.question(question, resolve));
-    const answer = await Promise.race([asked, closed]);
-    return parseAnswer(answer);
-  } catch {
-    return "never";
-  } finally {
-    rl.close();
-  }
-};
 
 /** Remembers "always" / "never" per key for one session. */
 export class ConsentStore {

@@ -8,7 +8,7 @@
  */
 import { isAbsolute, join, resolve } from "node:path";
 import { z } from "zod";
-import { FLOOR_PRESETS } from "../config/mod.ts";
+import { FLOOR_PRESETS } from "../base/mod.ts";
 import {
   type Denials,
   type Effect,

@@ -11,7 +11,13 @@
  */
 import { dirname, join } from "node:path";
 import { z } from "zod";
-import { type AuthProvider, HarnessError, readTextOrUndefined, resolvePaths } from "../base/mod.ts";
+import {
+  type AuthProvider,
+  displayPath,
+  HarnessError,
+  readTextOrUndefined,
+  resolvePaths,
+} from "../base/mod.ts";
 
 /** Paths of `.auth.json` files, most local first. */
 export function authFiles(env: Record<string, string | undefined>, cwd: string): string[] {
@@ -34,12 +40,6 @@ export interface FoundCredential {
   key: string;
   /** e.g. `stored key in ~/.harness/.auth.json` or `auth plugin "vault"`. */
   source: string;
-}
-
-/** `path` with the user's home directory shown as `~`. */
-export function displayPath(path: string, env: Record<string, string | undefined>): string {
-  const home = env.HOME;
-  return home && home !== "/" && path.startsWith(home + "/") ? `~${path.slice(home.length)}` : path;
 }
 
 /** The first usable secret of a provider in a parsed auth file, if any. */
