@@ -351,9 +351,16 @@ export class Interpreter {
 
   /** Defines (or replaces) a host primitive. */
   definePrimitive(name: string, spec: HostPrimitive | HostPrimitiveSpec): void {
+    this.define(name, this.procedure(name, spec));
+  }
+
+  /**
+   * A host procedure as a Scheme value, bound to no name: for passing a callback into
+   * Scheme (e.g. a single-use continuation) without defining a global.
+   */
+  procedure(name: string, spec: HostPrimitive | HostPrimitiveSpec): unknown {
     const s = typeof spec === "function" ? { fn: spec } : spec;
-    const p = new Prim(name, s.fn, s.minArgs ?? 0, s.maxArgs ?? Infinity, true);
-    this.define(name, p);
+    return new Prim(name, s.fn, s.minArgs ?? 0, s.maxArgs ?? Infinity, true);
   }
 
   /** Defines a global variable. */

@@ -49,6 +49,11 @@ export type ToolContent = { type: "text"; text: string };
 export interface ToolResult {
   content: ToolContent[];
   isError?: boolean;
+  /**
+   * Annotations guards put on the call (e.g. "redacted"). They accumulate: a later guard
+   * cannot drop an earlier guard's mark.
+   */
+  marks?: string[];
 }
 
 /** Everything a tool implementation may use while it runs. */

@@ -45,6 +45,12 @@ export interface Refusal {
   reason: string;
 }
 
+/** A guard's request to run the chain again from the raw value (`guard/retry`). */
+export interface Retry {
+  retry: true;
+  reason: string;
+}
+
 /** Single-use continuation handed to a guard. */
 export type Invoke = (value: unknown) => Promise<ToolResult>;
 
@@ -54,8 +60,29 @@ export interface Guard {
   point: Point | "*";
   /** Host-side match; a miss never enters the middleware. */
   match?: (call: EffectCall) => boolean;
-  middleware(raw: unknown, invoke: Invoke, call: EffectCall): Promise<ToolResult | Refusal>;
+  /**
+   * The declared capability to replace the result, with its contract. A guard without it
+   * passes the core's result on unchanged (marks aside); a replacement it makes anyway is
+   * surfaced as a failure and the core's result is kept.
+   */
+  replace?: "redaction" | "summarize";
+  /** How many times the guard may be entered again while it runs (default 0). */
+  reentrantDepth?: number;
+  middleware(
+    raw: unknown,
+    invoke: Invoke,
+    call: EffectCall,
+  ): Promise<ToolResult | Refusal | Retry>;
 }
+
+/** How many times one call's guard chain may be restarted by `guard/retry`. */
+export const RETRY_BUDGET = 3;
+
+/** The mark a declared replacement leaves, by contract. */
+export const REPLACE_MARK: Record<"redaction" | "summarize", string> = {
+  redaction: "redacted",
+  summarize: "summarized",
+};
 
 /** Parallel observer (fail open). */
 export interface Hook {
@@ -99,7 +126,7 @@ export function pointOf(tool: string): Point {
     case "agent":
       return "agent";
     default:
-      return "tool";
+      return tool.startsWith("mcp__") ? "mcp" : "tool";
   }
 }
 
@@ -121,9 +148,26 @@ function isRefusal(v: unknown): v is Refusal {
   return typeof v === "object" && v !== null && (v as Refusal).refused === true;
 }
 
+function isRetry(v: unknown): v is Retry {
+  return typeof v === "object" && v !== null && (v as Retry).retry === true;
+}
+
+/** Same text and error flag (marks aside). */
+function sameResult(a: ToolResult, b: ToolResult): boolean {
+  return resultText(a) === resultText(b) && (a.isError === true) === (b.isError === true);
+}
+
+class RetryRequested extends Error {
+  constructor(readonly guard: string, readonly reason: string) {
+    super(reason);
+  }
+}
+
 /** Dispatches effects through the seam. */
 export class Dispatcher {
   #o: DispatcherOptions;
+  /** Guards running now, with how many times each is entered (re-entrancy bound). */
+  #active = new Map<string, number>();
 
   constructor(opts: DispatcherOptions) {
     this.#o = opts;
@@ -190,11 +234,28 @@ export class Dispatcher {
       return core(value);
     };
 
+    // Marks accumulate over the whole call: a guard adds, nobody removes.
+    const marks = new Set<string>();
+    const withMarks = (r: ToolResult): ToolResult => {
+      for (const m of r.marks ?? []) marks.add(m);
+      return marks.size ? { ...r, marks: [...marks] } : r;
+    };
+
     // Build the chain from the innermost (floor + core) outwards.
-    let next: (value: unknown) => Promise<ToolResult> = floorAndCore;
+    let next: (value: unknown) => Promise<ToolResult> = async (v) =>
+      withMarks(await floorAndCore(v));
     for (const g of [...guards].reverse()) {
       const inner = next;
       next = async (value: unknown) => {
+        const entered = this.#active.get(g.id) ?? 0;
+        if (entered > (g.reentrantDepth ?? 0)) {
+          return textResult(
+            `error: refused by guard ${g.id}: re-entered while it runs (reentrant-depth ${
+              g.reentrantDepth ?? 0
+            })`,
+            true,
+          );
+        }
         let used = false;
         let coreResult: ToolResult | undefined;
         const invoke: Invoke = async (v) => {
@@ -203,7 +264,8 @@ export class Dispatcher {
           coreResult = await inner(v);
           return coreResult;
         };
-        let out: ToolResult | Refusal;
+        let out: ToolResult | Refusal | Retry;
+        this.#active.set(g.id, entered + 1);
         try {
           out = await g.middleware(value, invoke, call);
         } catch (err) {
@@ -219,26 +281,58 @@ export class Dispatcher {
             `error: refused by guard ${g.id} (it failed; guards fail closed)`,
             true,
           );
+        } finally {
+          if (entered === 0) this.#active.delete(g.id);
+          else this.#active.set(g.id, entered);
         }
         if (isRefusal(out)) {
           return textResult(`error: refused by guard ${g.id}: ${out.reason}`, true);
         }
-        if (!used) {
+        if (isRetry(out)) {
+          if (coreResult) {
+            this.#o.onHookError?.(g.id, "guard/retry after invoke: the core result is kept");
+            return coreResult;
+          }
+          throw new RetryRequested(g.id, out.reason);
+        }
+        if (!used || !coreResult) {
           return textResult(`error: refused by guard ${g.id}: it returned without invoking`, true);
         }
-        return out;
+        const returned = withMarks(out);
+        if (sameResult(returned, coreResult)) return { ...coreResult, marks: returned.marks };
+        if (!g.replace) {
+          this.#o.onHookError?.(
+            g.id,
+            "replaced the result without the replace capability: the core result is kept",
+          );
+          return coreResult;
+        }
+        marks.add(REPLACE_MARK[g.replace]);
+        return withMarks(returned);
       };
     }
 
-    let result: ToolResult;
-    try {
-      result = await next(call.input);
-    } catch (err) {
-      if (err instanceof FloorDenied) return finish(textResult(err.message, true), "refused");
-      result = textResult(
-        `error: tool '${call.tool}' failed: ${(err as Error)?.message ?? err}`,
-        true,
-      );
+    let result: ToolResult | undefined;
+    for (let attempt = 1; result === undefined; attempt++) {
+      try {
+        result = await next(call.input);
+      } catch (err) {
+        if (err instanceof FloorDenied) return finish(textResult(err.message, true), "refused");
+        if (err instanceof RetryRequested) {
+          if (attempt <= RETRY_BUDGET) continue;
+          return finish(
+            textResult(
+              `error: refused by guard ${err.guard}: retry budget of ${RETRY_BUDGET} exhausted (${err.reason})`,
+              true,
+            ),
+            "refused",
+          );
+        }
+        result = textResult(
+          `error: tool '${call.tool}' failed: ${(err as Error)?.message ?? err}`,
+          true,
+        );
+      }
     }
     if (result.isError) {
       await this.#runHooks(hooks, (h) => h.postFail?.(reachedFloor, resultText(result), call));
