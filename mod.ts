@@ -16,6 +16,7 @@
  */
 import { HarnessCore, type HarnessOptions, keySourceFor, lookupKeyFor } from "./core/mod.ts";
 import { builtinPlugins, providerFactory } from "./plugins/mod.ts";
+import { programLoader } from "./stdlib-harness/mod.ts";
 
 export * from "./core/mod.ts";
 
@@ -38,6 +39,7 @@ export const Harness: { create(opts?: HarnessOptions): Promise<HarnessCore> } = 
       env,
       builtinPlugins: opts.builtinPlugins ?? builtinPlugins(deps),
       providerFactory: opts.providerFactory ?? providerFactory(deps),
+      programLoader: opts.programLoader ?? programLoader,
     });
     return ref.core;
   },

@@ -24,6 +24,7 @@ import { register as doctor } from "./doctor.ts";
 import { register as floor } from "./floor.ts";
 import { register as trust } from "./trust.ts";
 import { register as providers } from "./providers.ts";
+import { register as packs } from "./packs.ts";
 import { register as auth } from "./auth.ts";
 import { register as version, versionText } from "./version.ts";
 import { register as scheme } from "./scheme.ts";
@@ -39,6 +40,7 @@ const COMMANDS: [string, RegisterCommand][] = [
   ["hooks", hooks],
   ["skills", skills],
   ["providers", providers],
+  ["packs", packs],
   ["auth", auth],
   ["doctor", doctor],
   ["floor", floor],

@@ -8,6 +8,7 @@ import type { HarnessCore, HarnessOptions } from "../core/mod.ts";
 import type { CliContext } from "./context.ts";
 import { type FloorFlags, floorRequestOf } from "./floor_flags.ts";
 import { handleTrust } from "./trust_prompt.ts";
+import { handleConsent } from "./consent_prompt.ts";
 
 /** Flags that shape a command's harness. */
 export type HarnessFlags = FloorFlags & {
@@ -32,6 +33,7 @@ export async function withHarness(
   });
   try {
     await handleTrust(h, cli);
+    await handleConsent(h, cli);
     return await fn(h);
   } finally {
     await h.close();

@@ -20,11 +20,14 @@ import {
   parseKeyValues,
   type Paths,
   readTextOrUndefined,
+  type ResolvedTool,
   resolvePaths,
+  resultText,
   type SkillInfo,
   statOrUndefined,
   type SubAgentRequest,
   type SubAgentResult,
+  textResult,
 } from "./base/mod.ts";
 import { type HarnessConfig, parseConfig } from "./config/mod.ts";
 import { Discovery, type Snapshot, walkHarnessDirs } from "./discovery/mod.ts";
@@ -53,6 +56,7 @@ import {
   mergePluginEntries,
   PluginHost,
   type PluginStatus,
+  readForegroundOptOuts,
   readUserPlugins,
   Registries,
   type RuntimePluginEntry,
@@ -66,6 +70,13 @@ import {
 import { listSessions, Session } from "./session/mod.ts";
 import { findSkills, type SkillProblem, skillRoots } from "./skills/mod.ts";
 import { ExecutableTools } from "./tools/mod.ts";
+import {
+  botPrincipal,
+  GuardApprovals,
+  packDirsIn,
+  Packs,
+  type ProgramLoader,
+} from "./packs/mod.ts";
 import { ChildEnvironment } from "./child_env.ts";
 import { corePlugin } from "./core_plugin.ts";
 import { type ExecutableSchemas, ToolCatalog } from "./tool_catalog.ts";
@@ -101,6 +112,8 @@ export interface HarnessOptions {
   audit?: boolean;
   /** `.conf` support (from the providers plugin). */
   providerFactory?: ProviderFactory;
+  /** Loads behavior programs of packs (from stdlib-harness); absent: bots do not attach. */
+  programLoader?: ProgramLoader;
 }
 
 /** Options of one run. */
@@ -115,6 +128,8 @@ export interface RunOptions {
   onEvent?: (event: HarnessEvent) => void;
   /** Which agent asks (audit principal). */
   principal?: string;
+  /** Run as a named bot of a behavior pack (its prompt, behavior and tool ceiling). */
+  bot?: string;
 }
 
 /** How deep sub-agents may nest (the main agent is depth 0). */
@@ -142,6 +157,8 @@ export class HarnessCore {
   readonly dispatcher: Dispatcher;
   /** The effect floor built from `floorRequest`, if any. */
   readonly effectFloor?: EffectFloor;
+  /** Behavior packs: their bots, and the behavior attached to agents. */
+  readonly packs: Packs;
   #log: LogSink;
   #children: ChildEnvironment;
   #closed = false;
@@ -234,11 +251,24 @@ export class HarnessCore {
       timeoutMs: this.config.hookTimeoutMs,
       log: this.#log,
     });
+    this.packs = new Packs({
+      dirs: () => this.#packDirs(),
+      dataDir: join(this.paths.home, "plugin-data"),
+      approvals: new GuardApprovals(this.paths.home),
+      loader: opts.programLoader,
+      places: { workspace: cwd, home: this.paths.home, userHome: this.env.HOME ?? "/" },
+      foregroundOff: readForegroundOptOuts(this.paths.home),
+      log: this.#log,
+    });
     const extraGuards = opts.guards ?? [];
     const extraHooks = opts.effectHooks ?? [];
     this.dispatcher = new Dispatcher({
-      guards: () => extraGuards,
-      hooks: () => extraHooks,
+      guards: () => [...extraGuards, ...this.packs.guards()],
+      hooks: () => [...extraHooks, ...this.packs.hooks()],
+      // a tool its bot's ceiling omits does not enter (checked before any guard)
+      ceiling: (call) =>
+        call.point === "turn" || call.point === "round" ||
+        (this.packs.ceiling(call.principal)?.has(call.tool) ?? true),
       floor: opts.floor ?? this.effectFloor ?? allowAllFloor,
       audit: (e) => this.audit.emit(e),
       onHookError: (id, m) => this.#log(`[seam] ${id}: ${m}`),
@@ -273,11 +303,23 @@ export class HarnessCore {
         ...mergePluginEntries([...builtins, ...(opts.runtimePlugins ?? [])], configured),
       ];
       await h.host.load(entries);
+      await h.packs.load();
     } catch (err) {
       await h.close();
       throw err;
     }
     return h;
+  }
+
+  /** Pack directories: `$HARNESS_HOME/packs`, trusted `.harness/packs` (more local later). */
+  #packDirs(): { dir: string; source: string }[] {
+    const out: { dir: string; source: string }[] = [];
+    for (const d of packDirsIn(this.paths.home)) out.push({ dir: d, source: this.paths.home });
+    for (const { dir, kind } of walkHarnessDirs(this.paths.cwd, this.paths.home)) {
+      if (kind !== "project" || !this.trust.isTrusted(dir)) continue;
+      for (const d of packDirsIn(dir)) out.push({ dir: d, source: dir });
+    }
+    return out;
   }
 
   /** Status of every runtime plugin. */
@@ -383,6 +425,23 @@ export class HarnessCore {
     if (this.#closed) {
       throw new HarnessError("this harness is closed", "create a new one with Harness.create()");
     }
+    let principal = opts.principal ?? "main";
+    if (opts.bot) {
+      const bot = await this.packs.named(opts.bot);
+      if (!bot) {
+        throw new HarnessError(
+          `no bot named "${opts.bot}"`,
+          "list the packs and their bots: hs packs",
+        );
+      }
+      if (bot.status !== "attached" && bot.status !== "no behavior") {
+        throw new HarnessError(
+          `bot "${opts.bot}" is ${bot.status}${bot.reason ? `: ${bot.reason}` : ""}`,
+          bot.status === "awaiting approval" ? "hs packs approve" : "see: hs packs",
+        );
+      }
+      principal = botPrincipal(opts.bot);
+    }
     let session = opts.session ? this.openSession(opts.session) : undefined;
     const resolved = await this.resolve(
       opts.provider ?? this.config.provider,
@@ -408,7 +467,7 @@ export class HarnessCore {
       provider: resolved.provider,
       model: resolved.model,
       modelProvider: info.provider,
-      principal: opts.principal ?? "main",
+      principal,
       signal: opts.signal ?? new AbortController().signal,
       onEvent: opts.onEvent,
     });
@@ -425,13 +484,47 @@ export class HarnessCore {
       log: (line) => this.#log(line),
       snapshot: (provider, protocol) => this.discovery.current(provider, protocol),
       protocol: (name) => this.registries.protocols.get(name),
-      tools: (snap) => this.tools.resolve(snap),
+      tools: (snap, principal) => this.#toolsFor(snap, principal),
       dispatch: (call, core) => this.dispatcher.dispatch(call, core),
       childEnv: (req) => this.#children.envFor(req),
-      promptSources: () => this.registries.prompts.values(),
+      promptSources: (principal) => {
+        const bot = this.packs.prompt(principal);
+        return bot ? [...this.registries.prompts.values(), bot] : this.registries.prompts.values();
+      },
+      boundary: async (kind, record, principal) => {
+        const r = await this.dispatcher.dispatch({
+          point: kind,
+          tool: kind,
+          owner: { kind: "builtin", id: "core" },
+          principal,
+          callId: `${kind}-${crypto.randomUUID().slice(0, 8)}`,
+          input: record,
+        }, () => Promise.resolve(textResult("")));
+        return r.isError ? resultText(r) : undefined;
+      },
       skills: (cwd) => this.skills(cwd).skills,
       runAgent: (req, parent) => this.#subAgent(req, parent, depth + 1),
     };
+  }
+
+  /** The tools an agent may call: its bot's own, the rest, within its bot's ceiling. */
+  async #toolsFor(snap: Snapshot, principal: string): Promise<Map<string, ResolvedTool>> {
+    const all = await this.tools.resolve(snap);
+    for (const t of this.packs.tools()) {
+      if (t.principal !== principal) continue;
+      all.set(t.def.name, {
+        def: t.def,
+        owner: t.owner,
+        schema: {
+          name: t.def.name,
+          description: t.def.description,
+          input_schema: t.def.inputSchema,
+        },
+      });
+    }
+    const ceiling = this.packs.ceiling(principal);
+    if (ceiling) { for (const name of [...all.keys()]) if (!ceiling.has(name)) all.delete(name); }
+    return all;
   }
 
   /** A child agent loop on this same harness: same plugins, floor, consent and audit sinks. */
@@ -445,6 +538,7 @@ export class HarnessCore {
     }
     const r = await this.#run({
       message: req.prompt,
+      bot: req.bot,
       provider: req.provider || parent.provider,
       model: req.model || (req.provider ? undefined : parent.model),
       signal: req.signal,

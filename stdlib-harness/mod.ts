@@ -12,3 +12,4 @@ export * from "./program.ts";
 export * from "./outcome.ts";
 export * from "./schema.ts";
 export * from "./seam.ts";
+export * from "./loader.ts";

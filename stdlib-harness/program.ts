@@ -67,7 +67,7 @@ export interface LoadedProgram {
   file: string;
   /** Every file it read (entry and required), in load order. */
   files: string[];
-  registrations: Registrations & { guards: HashedGuard[] };
+  registrations: Omit<Registrations, "guards"> & { guards: HashedGuard[] };
   /** The sandboxed interpreter the program lives in. */
   interpreter: Interpreter;
   /** Runs the program's `validate/configuration` predicates; the first failure's text. */

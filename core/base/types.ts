@@ -134,6 +134,8 @@ export interface ToolEffects {
 /** A request for a child agent loop. */
 export interface SubAgentRequest {
   prompt: string;
+  /** A named bot of a behavior pack to run as (its prompt, behavior and tool ceiling). */
+  bot?: string;
   model?: string;
   provider?: string;
   signal: AbortSignal;

@@ -179,8 +179,13 @@ export class Dispatcher {
     core: (input: unknown) => Promise<ToolResult>,
   ): Promise<ToolResult> {
     const started = performance.now();
+    // turn and round boundaries pass the seam for guards and hooks; they are not tool calls
+    const boundary = call.point === "turn" || call.point === "round";
+    const audit = (e: AuditEvent) => {
+      if (!boundary) this.#o.audit(e);
+    };
     const finish = (result: ToolResult, outcome: "ok" | "error" | "refused") => {
-      this.#o.audit({
+      audit({
         type: "tool_execution",
         time: new Date().toISOString(),
         tool: call.tool,
@@ -214,7 +219,7 @@ export class Dispatcher {
         const ok = this.#o.floor.ask ? await this.#o.floor.ask(effective, d) : false;
         d = { ...d, decision: ok ? "allow" : "deny" };
       }
-      this.#o.audit({
+      audit({
         type: "permission",
         time: new Date().toISOString(),
         tool: call.tool,

@@ -318,6 +318,10 @@ export class EffectFloor implements Floor {
 
   /** Allow / ask / deny for one call: the policy first, then the rules (deny first). */
   async decide(call: EffectCall): Promise<Decision> {
+    // a turn or round boundary has no effect of its own: only guards gate it
+    if (call.point === "turn" || call.point === "round") {
+      return { decision: "allow", rule: "boundary" };
+    }
     const subject = subjectOf(call.tool, call.input, this.places);
     const p = this.resolved.policy;
     if (subject.path !== undefined) {

@@ -133,7 +133,10 @@ export class Turn implements TurnApi {
   }
 
   async #resolveTools(): Promise<Map<string, ResolvedTool>> {
-    this.#tools ??= await this.#h.tools(this.#h.snapshot(this.provider, this.#protocol));
+    this.#tools ??= await this.#h.tools(
+      this.#h.snapshot(this.provider, this.#protocol),
+      this.#principal,
+    );
     return this.#tools;
   }
 
@@ -210,7 +213,9 @@ export class Turn implements TurnApi {
   }
 
   async systemParts(): Promise<string[]> {
-    const sources = this.#h.promptSources().sort((a, b) => (a.order ?? 100) - (b.order ?? 100));
+    const sources = this.#h.promptSources(this.#principal).sort((a, b) =>
+      (a.order ?? 100) - (b.order ?? 100)
+    );
     const parts: string[] = [];
     for (const s of sources) parts.push(await s.render());
     const snap = this.#h.snapshot(this.provider, this.#protocol);
@@ -270,6 +275,15 @@ export class Turn implements TurnApi {
     let failure = "";
     let round = 0;
     const ctx: TurnContext = { kind: "turn", turn: this as TurnApi, signal: this.signal };
+    const record = { session: this.session.id, turn: this.session.count, message: message ?? "" };
+    // A guard/turn may refuse the turn; hooks of the turn see its record.
+    const turnRefused = await h.boundary("turn", record, this.#principal);
+    if (turnRefused) {
+      state = "error";
+      context = { error: turnRefused };
+      failed = true;
+      failure = turnRefused;
+    }
 
     while (state) {
       if (this.signal.aborted) {
@@ -289,6 +303,14 @@ export class Turn implements TurnApi {
         round++;
         this.#tools = undefined;
         this.emit({ type: "round_start", round });
+        const roundRefused = await h.boundary("round", { ...record, round }, this.#principal);
+        if (roundRefused) {
+          state = "error";
+          failure = roundRefused;
+          context = { error: roundRefused };
+          failed = true;
+          continue;
+        }
       }
       if (state === "assemble") this.#tools = undefined;
       const snapshot = h.snapshot(this.provider, this.#protocol);

@@ -37,14 +37,26 @@ export interface TurnHost {
   snapshot(provider: string, protocol: string): Snapshot;
   /** The wire adapter of a protocol. */
   protocol(name: string): ProtocolAdapter | undefined;
-  /** Every tool of a snapshot: registered ones, then executables (problems go to the log). */
-  tools(snapshot: Snapshot): Promise<Map<string, ResolvedTool>>;
+  /**
+   * Every tool an agent may call in a snapshot: registered ones, executables, its bot's
+   * tools — within its bot's effect ceiling (problems go to the log).
+   */
+  tools(snapshot: Snapshot, principal: string): Promise<Map<string, ResolvedTool>>;
   /** Sends one effect through the seam: ceiling → guards → floor → core. */
   dispatch(call: EffectCall, core: Invoke): Promise<ToolResult>;
   /** The environment of tools (no credentials). */
   childEnv(req: ChildEnvRequest): Record<string, string>;
-  /** System prompt sections registered by plugins. */
-  promptSources(): PromptSource[];
+  /** System prompt sections: those of plugins, then the agent's bot prompt. */
+  promptSources(principal: string): PromptSource[];
+  /**
+   * A turn or round boundary through the seam (guard/turn, hook/round, …): resolves to the
+   * refusal text when a guard refuses it.
+   */
+  boundary(
+    kind: "turn" | "round",
+    record: Record<string, unknown>,
+    principal: string,
+  ): Promise<string | undefined>;
   /** Skills visible from a directory. */
   skills(cwd: string): SkillInfo[];
   /** Runs a child agent loop for the `agent` tool (same plugins, floor and audit). */

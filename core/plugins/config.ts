@@ -80,6 +80,24 @@ export function readUserPlugins(home: string): RuntimePluginEntry[] {
   }));
 }
 
+/**
+ * Packs whose foreground bot the user opted out of: `"plugins": {"<pack>": {"foreground":
+ * false}}` in `plugins.json` (seed 000 §2 "plugins.<name>.foreground: false").
+ */
+export function readForegroundOptOuts(home: string): Set<string> {
+  const text = readTextOrUndefined(pluginsFile(home));
+  const out = new Set<string>();
+  if (text === undefined) return out;
+  try {
+    const packs = (JSON.parse(text) as { plugins?: Record<string, { foreground?: unknown }> })
+      .plugins;
+    for (const [name, v] of Object.entries(packs ?? {})) {
+      if (v && typeof v === "object" && v.foreground === false) out.add(name);
+    }
+  } catch { /* reported by readUserPlugins */ }
+  return out;
+}
+
 /** Inline entries first; a configured entry with the same id configures or disables it. */
 export function mergePluginEntries(
   inline: RuntimePluginEntry[],
