@@ -21,7 +21,10 @@ export function register(program: Command, ctx: CommandContext): void {
   )
     .option("--trust-workspace", "include this workspace's packs")
     .action(async (o) => {
-      await ctx.run(o, (h) => Promise.resolve(listPacks(h, ctx.cli)));
+      await ctx.run(o, async (h) => {
+        await h.packs.loadNamed();
+        return listPacks(h, ctx.cli);
+      });
     });
   packs.command("approve").description("approve the guards of bots waiting for approval")
     .argument("[pack]", "only this pack")
@@ -29,6 +32,7 @@ export function register(program: Command, ctx: CommandContext): void {
     .option("--trust-workspace", "include this workspace's packs")
     .action(async (pack, bot, o) => {
       await ctx.run(o, async (h) => {
+        await h.packs.loadNamed();
         const waiting = h.packs.bots().filter((b) =>
           (!pack || b.pack.name === pack) && (!bot || b.spec.name === bot) && b.pending.length
         );

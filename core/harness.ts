@@ -17,6 +17,7 @@ import {
   HarnessError,
   type HarnessEvent,
   type LogSink,
+  ownerLabel,
   parseKeyValues,
   type Paths,
   readTextOrUndefined,
@@ -68,7 +69,7 @@ import {
   SecretIndex,
 } from "./providers/mod.ts";
 import { listSessions, Session } from "./session/mod.ts";
-import { findSkills, type SkillProblem, skillRoots } from "./skills/mod.ts";
+import { findSkills, readSkill, type SkillProblem, skillRoots } from "./skills/mod.ts";
 import { ExecutableTools } from "./tools/mod.ts";
 import {
   botPrincipal,
@@ -314,6 +315,9 @@ export class HarnessCore {
   /** Pack directories: `$HARNESS_HOME/packs`, trusted `.harness/packs` (more local later). */
   #packDirs(): { dir: string; source: string }[] {
     const out: { dir: string; source: string }[] = [];
+    for (const e of this.registries.packs.entries()) {
+      out.push({ dir: e.value, source: ownerLabel(e.owner) });
+    }
     for (const d of packDirsIn(this.paths.home)) out.push({ dir: d, source: this.paths.home });
     for (const { dir, kind } of walkHarnessDirs(this.paths.cwd, this.paths.home)) {
       if (kind !== "project" || !this.trust.isTrusted(dir)) continue;
@@ -374,7 +378,7 @@ export class HarnessCore {
     });
   }
 
-  /** All skills: runtime ones (lowest), then files under the skill roots. */
+  /** All skills: runtime ones (lowest), packs' skills, then files under the skill roots. */
   skills(cwd = this.paths.cwd): { skills: SkillInfo[]; problems: SkillProblem[] } {
     const snap = this.discovery.current();
     const packRoots = snap.sources.filter((s) => s.kind === "pack").map((s) =>
@@ -390,8 +394,16 @@ export class HarnessCore {
     const found = findSkills(roots);
     const byName = new Map<string, SkillInfo>();
     for (const s of this.registries.skills.values()) byName.set(s.name, s);
+    const problems = [...found.problems];
+    for (const p of this.packs.list()) {
+      for (const dir of p.manifest?.skills ?? []) {
+        const r = readSkill(join(dir, "SKILL.md"), `pack:${p.manifest!.name}`);
+        if (r.info) byName.set(r.info.name, r.info);
+        else if (r.problem) problems.push({ path: join(dir, "SKILL.md"), reason: r.problem });
+      }
+    }
     for (const s of found.skills) byName.set(s.name, s);
-    return { skills: [...byName.values()], problems: found.problems };
+    return { skills: [...byName.values()], problems };
   }
 
   /** Executable tool schemas plus the problems found (for `hs tools` / `hs doctor`). */

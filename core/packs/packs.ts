@@ -223,6 +223,13 @@ export class Packs {
     await this.#attach(b);
   }
 
+  /** Loads every named bot too (for listings and approvals; runs load them on first use). */
+  async loadNamed(): Promise<void> {
+    for (const b of this.bots()) {
+      if (b.spec.attach === "named" && b.status === "ready") await this.#attach(b);
+    }
+  }
+
   /** Every pack, with its bots and problems. */
   list(): PackState[] {
     return this.#packs;

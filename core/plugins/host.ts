@@ -63,6 +63,8 @@ export class Registries {
   auth: OwnedRegistry<AuthProvider> = new OwnedRegistry("auth provider");
   pages: OwnedRegistry<PageDefinition> = new OwnedRegistry("page");
   commands: OwnedRegistry<CommandDefinition> = new OwnedRegistry("command");
+  /** Behavior pack directories contributed by plugins (key: the absolute directory). */
+  packs: OwnedRegistry<string> = new OwnedRegistry("behavior pack");
 
   /** Removes every registration of an owner. */
   removeOwner(owner: Owner): void {
@@ -81,6 +83,7 @@ export class Registries {
       this.auth,
       this.pages,
       this.commands,
+      this.packs,
     ];
   }
 }
@@ -400,6 +403,15 @@ export class PluginHost {
         register: (command) => {
           guard();
           r.commands.register(owner, command.name, command);
+        },
+      },
+      packs: {
+        register: (dir) => {
+          guard();
+          if (typeof dir !== "string" || !dir.startsWith("/")) {
+            throw new HarnessError("ctx.packs.register needs the pack's absolute directory");
+          }
+          r.packs.register(owner, dir, dir);
         },
       },
       onStart: (fn) => {

@@ -72,6 +72,8 @@ export interface PluginContext<C = unknown> {
   prompts: { register(source: PromptSource): void };
   pages: { register(page: PageDefinition): void };
   commands: { register(command: CommandDefinition): void };
+  /** Behavior packs the plugin ships (absolute directories with a plugin.json). */
+  packs: { register(dir: string): void };
   /** Background work started once every setup finished. */
   onStart(fn: () => void | Promise<void>): void;
   /** Cleanup, run in reverse order of registration. */
