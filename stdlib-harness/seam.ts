@@ -76,12 +76,16 @@ export function schemeToResult(v: unknown): ToolResult {
   );
 }
 
-/** JSON of any input (tool inputs are JSON; anything else becomes null). */
-function asJson(v: unknown): Json {
+/** A call's value in Scheme (tool inputs are JSON already; anything else is made JSON first). */
+function toScheme(v: unknown): unknown {
   try {
-    return JSON.parse(JSON.stringify(v ?? null)) as Json;
+    return fromJson((v ?? null) as Json);
   } catch {
-    return null;
+    try {
+      return fromJson(JSON.parse(JSON.stringify(v ?? null)) as Json);
+    } catch {
+      return fromJson(null);
+    }
   }
 }
 
@@ -140,8 +144,10 @@ export function seamGuard(interp: Interpreter, decl: GuardDecl, scope: SeamScope
         fn: async (v: unknown) => resultToScheme(await invoke(toJson(v))),
         minArgs: 1,
         maxArgs: 1,
+        // the guarded tool's own time is not the guard's
+        untimed: true,
       });
-      const out = await interp.call(decl.middleware, fromJson(asJson(raw)), invokeProc);
+      const out = await interp.call(decl.middleware, toScheme(raw), invokeProc);
       if (out instanceof RefusalValue) return { refused: true, reason: out.reason };
       if (out instanceof RetryValue) return { retry: true, reason: out.reason };
       return schemeToResult(out);
@@ -157,17 +163,15 @@ export function seamHook(interp: Interpreter, decl: HookDecl, scope: SeamScope):
     id: `${scope.owner}/${decl.id}`,
     point: decl.point,
     pre: decl.pre
-      ? (value, call) => applies(call) ? interp.call(decl.pre, fromJson(asJson(value))) : undefined
+      ? (value, call) => applies(call) ? interp.call(decl.pre, toScheme(value)) : undefined
       : undefined,
     post: decl.post
       ? (value, result, call) =>
-        applies(call)
-          ? interp.call(decl.post, fromJson(asJson(value)), resultToScheme(result))
-          : undefined
+        applies(call) ? interp.call(decl.post, toScheme(value), resultToScheme(result)) : undefined
       : undefined,
     postFail: decl.postFail
       ? (value, failure, call) =>
-        applies(call) ? interp.call(decl.postFail, fromJson(asJson(value)), failure) : undefined
+        applies(call) ? interp.call(decl.postFail, toScheme(value), failure) : undefined
       : undefined,
   };
 }

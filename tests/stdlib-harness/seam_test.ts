@@ -161,3 +161,34 @@ Deno.test("'Tool :pre, :post, and :post-fail hooks see the value that reached th
     '((pre "echo rewritten") (post "echo rewritten" "out") (pre "echo rewritten") (fail "echo rewritten"))',
   );
 });
+
+Deno.test("the guarded tool's time is not the guard's: a slow core does not hit the guard's deadline", async () => {
+  const root = await Deno.makeTempDir({ prefix: "hs-seam-" });
+  await Deno.writeTextFile(
+    join(root, "main.scm"),
+    `(guard/shell :middleware (lambda (raw invoke) (invoke raw)))`,
+  );
+  const p = await loadProgram({
+    file: join(root, "main.scm"),
+    root,
+    limits: { timeoutMs: 100 },
+  });
+  await Deno.remove(root, { recursive: true });
+  const g = seamGuard(p.interpreter, p.registrations.guards[0], {
+    appliesTo: () => true,
+    places,
+    owner: "t",
+  });
+  const d = new Dispatcher({
+    guards: () => [g],
+    hooks: () => [],
+    floor: { decide: () => ({ decision: "allow", rule: "t" }) },
+    audit: () => {},
+  });
+  const slow = () =>
+    new Promise<ToolResult>((resolve) =>
+      setTimeout(() => resolve(textResult("slow but fine")), 300)
+    );
+  const r = await d.dispatch(bash("sleep"), slow);
+  assert.equal(resultText(r), "slow but fine");
+});
