@@ -283,7 +283,10 @@ export class Packs {
 
   /** The tools an agent may use (its bot's `tools` list), or undefined for no ceiling. */
   ceiling(principal: string): ReadonlySet<string> | undefined {
-    const b = this.bots().find((x) => x.principal === principal && x.spec.tools);
+    const b = this.bots().find((x) =>
+      x.principal === principal && x.spec.tools &&
+      (x.status === "attached" || x.status === "no behavior")
+    );
     return b ? new Set(b.spec.tools) : undefined;
   }
 }
