@@ -31,7 +31,8 @@ export function register(program: Command, ctx: CommandContext): void {
     .argument("[bot]", "only this bot")
     .option("--trust-workspace", "include this workspace's packs")
     .action(async (pack, bot, o) => {
-      await ctx.run(o, async (h) => {
+      // `hs packs --trust-workspace approve` and `hs packs approve --trust-workspace` alike
+      await ctx.run({ ...packs.opts(), ...o }, async (h) => {
         await h.packs.loadNamed();
         const waiting = h.packs.bots().filter((b) =>
           (!pack || b.pack.name === pack) && (!bot || b.spec.name === bot) && b.pending.length

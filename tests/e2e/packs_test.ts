@@ -163,3 +163,26 @@ Deno.test("an untrusted workspace's packs do not load", async () => {
     await t.close();
   }
 });
+
+Deno.test("the pack demo (`deno task demo:packs`) runs offline: consent, a redacted read, a refused force-push, the pack's tool", async () => {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["task", "-q", "demo:packs"],
+    cwd: REPO,
+    env: { HS_DEMO_FAST: "1", NO_COLOR: "1" },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const stdout = new TextDecoder().decode(out.stdout);
+  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+  assert.match(stdout, /waiting: guard redact-secrets \(shell\)/);
+  assert.match(stdout, /approved reviewer\/reviewer no-force-push/);
+  assert.match(
+    stdout,
+    /● bash cat config\.txt\n\s+✓ api_key=\[redacted\] backup_token=\[redacted\]/,
+  );
+  assert.doesNotMatch(stdout, /sk-live-4f9a2c|ghp_77Xq/);
+  assert.match(stdout, /✗ error: refused by guard reviewer\/reviewer\/no-force-push/);
+  assert.match(stdout, /✓ noted: config\.txt holds a live API key/);
+  assert.match(stdout, /\[pack reviewer\/reviewer\] shell call 1: cat config\.txt/);
+});
