@@ -9,7 +9,14 @@
 import { dirname } from "node:path";
 import type { ChildSandbox, SpawnSpec } from "../base/mod.ts";
 import type { EffectPolicy } from "./policy.ts";
-import { bwrapArgs, filterEnv, probeBwrap, type SandboxProbe, toolchainDirs } from "./bwrap.ts";
+import {
+  bwrapArgs,
+  filterEnv,
+  probeBwrap,
+  SANDBOX_TMPDIR,
+  type SandboxProbe,
+  toolchainDirs,
+} from "./bwrap.ts";
 
 /** Options of {@link OsSandbox}. */
 export interface OsSandboxOptions {
@@ -92,7 +99,8 @@ export class OsSandbox implements ChildSandbox {
     return {
       command: p.bwrap!,
       args: [...args, "--", spec.command, ...spec.args],
-      env,
+      // its private /tmp, whatever TMPDIR the user has (it would not exist in there)
+      env: { ...env, TMPDIR: SANDBOX_TMPDIR },
       cwd: spec.cwd,
     };
   }
