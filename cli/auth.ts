@@ -1,8 +1,8 @@
 /**
  * `hs auth set <name> [--local]`, `hs auth list`, `hs auth rm <name> <index>
- * [--local]` (PROTOCOLS "Auth"). `set` takes the key from the `auth-set`
- * stage hooks when there are any, else from stdin when it is piped, else from
- * a prompt that does not echo. Keys are never printed: `list` masks them and
+ * [--local]` (PROTOCOLS "Auth"). `set` takes the credential the `auth-set`
+ * stage hooks print when there are any and one of them printed one; else the
+ * key from stdin when it is piped, else from a prompt that does not echo. Keys are never printed: `list` masks them and
  * errors never echo file contents.
  *
  * @module
@@ -98,6 +98,9 @@ async function fromAuthSetHooks(h: HarnessCore, name: string): Promise<AuthEntry
     const msg = typeof r.output.error === "string" ? r.output.error : "auth-set hook failed";
     throw new HarnessError(`auth-set: ${msg}`, "see HARNESS_LOG for the hook's stderr");
   }
+  // Hooks that only pass their input through (a provider-specific login hook for another
+  // provider) leave no credential: hs asks for the key itself, as the reference's default does.
+  if (!("type" in r.output)) return undefined;
   const entry = (await store()).parseAuthEntry(r.output);
   if (!entry) {
     throw new HarnessError(

@@ -28,6 +28,8 @@ export async function withHarness(
     env: cli.env,
     trustWorkspace: flags.trustWorkspace === true,
     floorRequest: floorRequestOf(flags, cli, flags.interactive === true),
+    // interactive hooks (auth-set, tool_exec gates) may use the terminal hs runs on
+    terminal: cli.stdinIsTerminal || cli.stdoutIsTerminal,
     ...extra,
   });
   try {

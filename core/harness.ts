@@ -101,6 +101,11 @@ export interface HarnessOptions {
   audit?: boolean;
   /** `.conf` support (from the providers plugin). */
   providerFactory?: ProviderFactory;
+  /**
+   * hs runs on a terminal: hooks of interactive stages (`auth-set`, `tool_exec` gates) get
+   * it (`/dev/tty`, their stderr shown); every other child keeps its isolation.
+   */
+  terminal?: boolean;
 }
 
 /** Options of one run. */
@@ -233,6 +238,7 @@ export class HarnessCore {
       sandbox,
       timeoutMs: this.config.hookTimeoutMs,
       log: this.#log,
+      terminal: opts.terminal,
     });
     const extraGuards = opts.guards ?? [];
     const extraHooks = opts.effectHooks ?? [];
