@@ -40,8 +40,15 @@ export interface TurnApi {
   emit(event: HarnessEvent): void;
   /** Tool schemas for this round, stable order. */
   toolSchemas(): Promise<ToolSchema[]>;
-  /** Runs one tool call through the effect seam. */
-  executeTool(call: ToolCall): Promise<{ result: string; error: boolean }>;
+  /**
+   * Runs one tool call through the effect seam. `dispatched`: the call already ran (a
+   * dispatching `send` hook left its result); the seam decides on it as usual and its core
+   * returns that result instead of running an executable tool again.
+   */
+  executeTool(
+    call: ToolCall,
+    dispatched?: { result: string; error: boolean },
+  ): Promise<{ result: string; error: boolean }>;
   /** System prompt parts in order (built-in sections, AGENTS.md, prompts/*.md). */
   systemParts(): Promise<string[]>;
   skills(): Promise<SkillInfo[]>;

@@ -40,6 +40,21 @@ export function sourceDirOf(command: string): string {
   return dirname(command);
 }
 
+/** True when `path` is a regular file, created empty if missing (false when it cannot be). */
+function ensureFile(path: string): boolean {
+  try {
+    if (Deno.statSync(path).isFile) return true;
+    return false;
+  } catch {
+    try {
+      Deno.writeFileSync(path, new Uint8Array(), { append: true });
+      return true;
+    } catch {
+      return false; // not ours to create (a run without write access there): hooks go without
+    }
+  }
+}
+
 /** Child processes under the floor's policy. */
 export class OsSandbox implements ChildSandbox {
   #o: OsSandboxOptions;
@@ -83,8 +98,11 @@ export class OsSandbox implements ChildSandbox {
       return { ...spec, env };
     }
     const writable: string[] = [];
-    if (what.startsWith("hook") && spec.env.HARNESS_SESSION) {
-      writable.push(spec.env.HARNESS_SESSION);
+    if (what.startsWith("hook")) {
+      // hooks keep the session's files and append to HARNESS_LOG themselves (the reference's do)
+      if (spec.env.HARNESS_SESSION) writable.push(spec.env.HARNESS_SESSION);
+      const log = spec.env.HARNESS_LOG;
+      if (log && ensureFile(log)) writable.push(log);
     }
     const readOnly = [
       ...toolchainDirs(this.#o.env.PATH ?? "", this.#o.userHome),

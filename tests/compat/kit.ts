@@ -99,3 +99,91 @@ printf '%s\\n' "$tc"
 export async function install(harnessDir: string, files: Record<string, string>): Promise<void> {
   for (const [rel, text] of Object.entries(files)) await writeExe(join(harnessDir, rel), text);
 }
+
+/**
+ * A `send/10-send` dispatcher in the reference's style: it runs the provider (found in
+ * `HARNESS_SOURCES`) with `--stream` and a fifo in `HARNESS_TOOL_FIFO`; a background
+ * reader runs every tool call the provider streams into it (found in `HARNESS_SOURCES`)
+ * and writes `$HARNESS_SESSION/.tool_dispatch/<id>.json` ({result, error}) for
+ * `tool_exec/10-exec` to pick up. Its stderr capture uses `mktemp`.
+ */
+export const DISPATCH_SEND_HOOK = `#!/usr/bin/env bash
+set -euo pipefail
+payload="$(cat)"
+IFS=':' read -ra sources <<< "\${HARNESS_SOURCES}"
+find_in() {
+  local i
+  for (( i=\${#sources[@]}-1; i>=0; i-- )); do
+    [[ -x "\${sources[i]}/$1/$2" ]] && { echo "\${sources[i]}/$1/$2"; return; }
+  done
+  return 0
+}
+provider_bin="$(find_in providers "\${HARNESS_PROVIDER}")"
+[[ -n "$provider_bin" ]] || { echo "{\\"error\\": \\"provider \${HARNESS_PROVIDER} not found\\"}"; exit 1; }
+dispatch_dir="\${HARNESS_SESSION}/.tool_dispatch"
+rm -rf "$dispatch_dir"; mkdir -p "$dispatch_dir"; mkfifo "$dispatch_dir/.fifo"
+(
+  while IFS= read -r line; do
+    [[ -z "$line" ]] && continue
+    { read -r id; read -r name; read -r input; } < <(printf '%s' "$line" |
+      python3 -c 'import json,sys; c=json.load(sys.stdin); print(c["id"]); print(c["name"]); print(json.dumps(c["input"]))')
+    bin="$(find_in tools "$name")"
+    (
+      if r="$(cd "\${HARNESS_CWD}" && printf '%s' "$input" | "$bin" --exec 2>&1)"; then e=false; else e=true; fi
+      python3 -c 'import json,sys; print(json.dumps({"result": sys.argv[1], "error": sys.argv[2] == "true"}))' "$r" "$e" > "$dispatch_dir/$id.json"
+    ) &
+  done < "$dispatch_dir/.fifo"
+  wait
+) > /dev/null &
+dispatcher=$!
+exec 4> "$dispatch_dir/.fifo"
+export HARNESS_TOOL_FIFO="$dispatch_dir/.fifo"
+err_file="$(mktemp)"
+trap 'rm -f "$err_file"' EXIT
+if response="$(printf '%s' "$payload" | "$provider_bin" --stream 2> "$err_file")"; then
+  exec 4>&-; wait "$dispatcher"; rm -f "$dispatch_dir/.fifo"
+  cat "$err_file" >> "\${HARNESS_LOG}"
+  printf '%s' "$response" | python3 -c 'import json,sys; d=json.load(sys.stdin); d["next_state"]="receive"; print(json.dumps(d))'
+else
+  rc=$?; exec 4>&-; wait "$dispatcher" || true
+  python3 -c 'import json,sys; print(json.dumps({"error": sys.argv[1]}))' "$(cat "$err_file")"
+  exit "$rc"
+fi
+`;
+
+/**
+ * An executable provider that streams its tool calls to `HARNESS_TOOL_FIFO` (like the
+ * reference's providers under the dispatcher) and answers in Anthropic's shape without a
+ * network: a `tally` call first, then, once a tool result came back, a final text.
+ */
+export const FIFO_PROVIDER = `#!/usr/bin/env python3
+import json, os, sys
+arg = sys.argv[1] if len(sys.argv) > 1 else ""
+if arg == "--describe": print("scripted provider feeding the dispatcher"); sys.exit(0)
+if arg == "--ready": sys.exit(0)
+if arg == "--defaults": print("model=fifo-1\\nprotocol=anthropic"); sys.exit(0)
+payload = json.load(sys.stdin)
+last = payload["messages"][-1]
+answered = isinstance(last.get("content"), list) and any(
+    b.get("type") == "tool_result" for b in last["content"])
+if answered:
+    content = [{"type": "text", "text": "tallied: " + last["content"][0]["content"]}]
+    stop = "end_turn"
+else:
+    call = {"id": "call_tally_1", "name": "tally", "input": {"n": 1}}
+    fifo = os.environ.get("HARNESS_TOOL_FIFO")
+    if "--stream" in sys.argv and fifo:
+        with open(fifo, "w") as f: f.write(json.dumps(call) + "\\n")
+    content = [{"type": "text", "text": "Counting."}, dict(type="tool_use", **call)]
+    stop = "tool_use"
+print(json.dumps({"model": "fifo-1", "stop_reason": stop,
+    "usage": {"input_tokens": 1, "output_tokens": 1}, "content": content}))
+`;
+
+/** A tool that records every run in `$HARNESS_CWD/runs.log`. */
+export const TALLY_TOOL = `#!/usr/bin/env bash
+case "\${1:-}" in
+  --schema) echo '{"name":"tally","description":"count a run","input_schema":{"type":"object","properties":{"n":{"type":"number"}}}}' ;;
+  --exec) cat >/dev/null; echo ran >> "\${HARNESS_CWD}/runs.log"; echo "run $(wc -l < "\${HARNESS_CWD}/runs.log")" ;;
+esac
+`;
