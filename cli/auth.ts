@@ -111,6 +111,17 @@ async function fromAuthSetHooks(h: HarnessCore, name: string): Promise<AuthEntry
   return entry;
 }
 
+/**
+ * Keeps `$HARNESS_HOME/.auth-cache.json` (read by executable providers written for the
+ * reference) in step with the auth files, when it exists; hs writes it first when it runs
+ * such a provider.
+ */
+async function refreshCache(h: HarnessCore): Promise<void> {
+  const { authCachePath, refreshAuthCache, sourceAuthFiles } = await store();
+  if (!statOrUndefined(authCachePath(h.paths.home))) return;
+  refreshAuthCache(h.paths.home, sourceAuthFiles(h.snapshot(), h.paths.home));
+}
+
 /** `hs auth set <name> [--local]`. */
 export async function authSet(
   h: HarnessCore,
@@ -139,6 +150,7 @@ export async function authSet(
     entry = { type: "api_key", key };
   }
   await (await store()).setEntry(path, name, entry);
+  await refreshCache(h);
   cli.stdout(
     `stored ${entry.type === "api_key" ? "a key" : "an OAuth token"} for ${name} in ${
       displayPath(path, h.env)
@@ -220,6 +232,7 @@ export async function authRm(
     );
   }
   await removeKey(path, name, Number(index));
+  await refreshCache(h);
   cli.stdout(`removed ${name} ${index} from ${shown}\n`);
   return 0;
 }

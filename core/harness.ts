@@ -58,10 +58,13 @@ import {
   type RuntimePluginEntry,
 } from "./plugins/mod.ts";
 import {
+  credentialLookup,
   ProviderCatalog,
+  ProviderCredentials,
   type ProviderFactory,
   type ProviderInfo,
   SecretIndex,
+  sourceAuthFiles,
 } from "./providers/mod.ts";
 import { listSessions, Session } from "./session/mod.ts";
 import { findSkills, type SkillProblem, skillRoots } from "./skills/mod.ts";
@@ -203,6 +206,13 @@ export class HarnessCore {
       secrets: (snap) => secrets.of(snap),
     });
     const childEnv = (req: ChildEnvRequest) => this.#children.envFor(req);
+    // an executable provider's own key (and .auth-cache.json for those that read it)
+    const credentials = new ProviderCredentials({
+      env: this.env,
+      home: this.paths.home,
+      authFiles: () => sourceAuthFiles(this.discovery.current(), this.paths.home),
+      lookup: credentialLookup(this.env, cwd, () => this.registries.auth.values()),
+    });
     this.providerCatalog = new ProviderCatalog({
       registered: () =>
         this.registries.models.entries().map((e) => ({
@@ -217,6 +227,7 @@ export class HarnessCore {
         cwd,
         log: this.#log,
         timeoutMs: this.config.providerTimeoutMs,
+        credentials: (name, names) => credentials.envFor(name, names),
       },
     });
     this.execTools = new ExecutableTools({

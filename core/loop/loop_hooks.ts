@@ -46,7 +46,15 @@ export const loopHooks: StageHook[] = [
     name: "20-tools",
     async run(input, ctx) {
       const t = ctx.turn;
-      return { ...input, tools: t.adapter().buildTools(await t.toolSchemas()) };
+      const schemas = await t.toolSchemas();
+      // An executable provider written for the reference gets the neutral
+      // `{name, description, input_schema}` shape its assemble/20-tools gives (it converts
+      // them itself); one that declares `protocol=` in --defaults gets that protocol's shape.
+      const mp = t.modelProvider() as { kind?: string; nativeTools?: () => Promise<boolean> };
+      if (mp.kind === "executable" && !(await mp.nativeTools?.())) {
+        return { ...input, tools: schemas };
+      }
+      return { ...input, tools: t.adapter().buildTools(schemas) };
     },
   }),
   stageHook({

@@ -187,3 +187,69 @@ case "\${1:-}" in
   --exec) cat >/dev/null; echo ran >> "\${HARNESS_CWD}/runs.log"; echo "run $(wc -l < "\${HARNESS_CWD}/runs.log")" ;;
 esac
 `;
+
+/**
+ * An OpenAI-compatible executable provider in the reference's style (`openai/providers/
+ * openai`): its key from `OPENAI_API_KEY`, else `.auth-cache.json`; the neutral tool schemas
+ * it is given converted to OpenAI's shape; one non-streaming request to `OPENAI_API_URL`.
+ */
+export const OPENAI_PROVIDER = `#!/usr/bin/env python3
+import json, os, sys, urllib.request
+arg = sys.argv[1] if len(sys.argv) > 1 else ""
+cache_path = os.path.join(os.environ.get("HARNESS_HOME", ""), ".auth-cache.json")
+def cached(name, field):
+    try:
+        with open(cache_path) as f: return json.load(f)[name][0].get(field)
+    except Exception: return None
+if arg == "--describe": print("OpenAI-compatible chat completions API"); sys.exit(0)
+if arg == "--ready":
+    ok = os.environ.get("OPENAI_API_KEY") or os.environ.get("OPENAI_API_URL") or cached("openai", "key")
+    sys.exit(0 if ok else 1)
+if arg == "--defaults": print("model=gpt-test"); sys.exit(0)
+if arg == "--env":
+    print("OPENAI_API_KEY      API key (required for OpenAI, optional for local servers)")
+    print("OPENAI_API_URL      API endpoint")
+    print("OPENAI_MAX_TOKENS   max response tokens (4096)")
+    sys.exit(0)
+key = os.environ.get("OPENAI_API_KEY") or cached("openai", "key")
+if not key:
+    print("OPENAI_API_KEY not set — run: hs auth set openai", file=sys.stderr); sys.exit(1)
+payload = json.load(sys.stdin)
+tools = [{"type": "function", "function": {"name": t["name"], "description": t["description"],
+          "parameters": t["input_schema"]}} for t in payload.get("tools", [])]
+messages = ([{"role": "system", "content": payload["system"]}] if payload.get("system") else []) + payload["messages"]
+body = {"model": payload.get("model") or os.environ.get("HARNESS_MODEL"), "max_tokens": 4096,
+        "messages": messages, "stream": False}
+if tools: body["tools"] = tools
+req = urllib.request.Request(os.environ["OPENAI_API_URL"], data=json.dumps(body).encode(),
+    headers={"content-type": "application/json", "authorization": "Bearer " + key})
+with urllib.request.urlopen(req, timeout=30) as r: print(r.read().decode())
+`;
+
+/**
+ * An OAuth-style executable provider (like the reference's `chatgpt` and `claude`): it
+ * reads its token only from `$HARNESS_HOME/.auth-cache.json`, names no key variable in
+ * `--env`, and does not say which protocol it speaks. It answers in Anthropic's shape from
+ * `VAULT_URL` (a Messages endpoint).
+ */
+export const CACHE_PROVIDER = `#!/usr/bin/env python3
+import json, os, sys, urllib.request
+arg = sys.argv[1] if len(sys.argv) > 1 else ""
+cache_path = os.path.join(os.environ["HARNESS_HOME"], ".auth-cache.json")
+def token():
+    try:
+        with open(cache_path) as f: return json.load(f)["vault"][0]["access_token"]
+    except Exception: return None
+if arg == "--describe": print("a provider reading its OAuth token from the auth cache"); sys.exit(0)
+if arg == "--ready": sys.exit(0 if token() else 1)
+if arg == "--defaults": print("model=vault-1"); sys.exit(0)
+if arg == "--env": print("VAULT_URL   the endpoint"); sys.exit(0)
+tok = token()
+if not tok: print("no vault token — run: hs auth set vault", file=sys.stderr); sys.exit(1)
+payload = json.load(sys.stdin)
+body = {"model": payload.get("model"), "max_tokens": 1024, "messages": payload["messages"],
+        "system": payload.get("system", ""), "tools": payload.get("tools", []), "stream": False}
+req = urllib.request.Request(os.environ["VAULT_URL"], data=json.dumps(body).encode(),
+    headers={"content-type": "application/json", "x-api-key": tok})
+with urllib.request.urlopen(req, timeout=30) as r: print(r.read().decode())
+`;
