@@ -34,6 +34,8 @@ export async function withHarness(
   });
   try {
     await handleTrust(h, cli);
+    // a workspace trusted just now may bring `sources` hooks of its own
+    await h.refreshSources();
     return await fn(h);
   } finally {
     await h.close();

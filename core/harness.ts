@@ -40,6 +40,7 @@ import {
   type Hook,
 } from "./guards/mod.ts";
 import {
+  listedSources,
   type ResolveApi,
   resolveProvider,
   type RunResult,
@@ -70,6 +71,7 @@ import { listSessions, Session } from "./session/mod.ts";
 import { findSkills, type SkillProblem, skillRoots } from "./skills/mod.ts";
 import { ExecutableTools } from "./tools/mod.ts";
 import { ChildEnvironment } from "./child_env.ts";
+import { ensureBuiltinSource } from "./builtin_source.ts";
 import { corePlugin } from "./core_plugin.ts";
 import { type ExecutableSchemas, ToolCatalog } from "./tool_catalog.ts";
 
@@ -153,6 +155,10 @@ export class HarnessCore {
   #log: LogSink;
   #children: ChildEnvironment;
   #closed = false;
+  /** The generated directory of the built-ins (first in HARNESS_SOURCES), if written. */
+  #builtinSource?: string;
+  /** The walk the `sources` chain last ran on (it runs again when that changes). */
+  #sourcesWalk?: Snapshot;
 
   private constructor(
     opts: HarnessOptions,
@@ -204,6 +210,7 @@ export class HarnessCore {
       config: this.config,
       snapshot: () => this.discovery.current(),
       secrets: (snap) => secrets.of(snap),
+      builtinSource: () => this.#builtinSource,
     });
     const childEnv = (req: ChildEnvRequest) => this.#children.envFor(req);
     // an executable provider's own key (and .auth-cache.json for those that read it)
@@ -290,11 +297,55 @@ export class HarnessCore {
         ...mergePluginEntries([...builtins, ...(opts.runtimePlugins ?? [])], configured),
       ];
       await h.host.load(entries);
+      h.#builtinSource = await ensureBuiltinSource({
+        home: h.paths.home,
+        tools: h.registries.tools.values(),
+        prompts: h.registries.prompts.values(),
+      }, (line) => h.#log(line));
+      await h.refreshSources();
     } catch (err) {
       await h.close();
       throw err;
     }
     return h;
+  }
+
+  /** The generated source directory of the built-ins (first in `HARNESS_SOURCES`), if any. */
+  get builtinSource(): string | undefined {
+    return this.#builtinSource;
+  }
+
+  /**
+   * Runs the `sources` stage when the walk changed since it last ran (and only when it has
+   * executable hooks): their `{"sources": [...]}` replaces the walk's source list. A chain
+   * that fails, or prints no list, leaves hs's own list (the failure goes to the log).
+   */
+  async refreshSources(signal: AbortSignal = new AbortController().signal): Promise<void> {
+    const walk = this.discovery.walk();
+    if (walk === this.#sourcesWalk) return;
+    this.#sourcesWalk = walk;
+    if (!walk.hooks.get("sources")?.size) {
+      this.discovery.setListed(undefined);
+      return;
+    }
+    const own = [
+      ...(this.#builtinSource ? [this.#builtinSource] : []),
+      ...walk.allSources.map((x) => x.dir),
+    ];
+    const r = await this.stages.run("sources", {}, {
+      kind: "sources",
+      signal,
+      walk: () => [...own],
+    }, { snapshot: walk, cwd: this.paths.cwd, signal });
+    const listed = r.ok ? listedSources(r.output) : undefined;
+    if (!listed) {
+      const why = r.ok ? 'printed no {"sources": [absolute paths]}' : String(r.output.error);
+      this.#log(`[sources] ${r.ok ? "the sources chain" : r.hook} ${why}; using hs's own list`);
+      this.discovery.setListed(undefined);
+      return;
+    }
+    // the built-ins' directory stands for what is registered in-process: not a source to scan
+    this.discovery.setListed(listed.filter((d) => d !== this.#builtinSource));
   }
 
   /** Status of every runtime plugin. */
@@ -438,6 +489,7 @@ export class HarnessCore {
       config: this.config,
       cwd: this.paths.cwd,
       stages: this.stages,
+      refreshSources: (signal) => this.refreshSources(signal),
       effects: this.effectFloor?.effects,
       log: (line) => this.#log(line),
       snapshot: (provider, protocol) => this.discovery.current(provider, protocol),

@@ -298,6 +298,7 @@ export class Turn implements TurnApi {
         this.emit({ type: "round_start", round });
       }
       if (state === "assemble") this.#tools = undefined;
+      await h.refreshSources?.(this.signal);
       const snapshot = h.snapshot(this.provider, this.#protocol);
       if (this.#executableRan) {
         this.session.refresh(true);

@@ -253,3 +253,62 @@ req = urllib.request.Request(os.environ["VAULT_URL"], data=json.dumps(body).enco
     headers={"content-type": "application/json", "x-api-key": tok})
 with urllib.request.urlopen(req, timeout=30) as r: print(r.read().decode())
 `;
+
+/** A `sources` hook that appends a directory to the list (like a team-wide plugin dir). */
+export const ADD_SOURCE_HOOK = (dir: string) =>
+  `#!/usr/bin/env python3
+import json, sys
+data = json.load(sys.stdin)
+data["sources"] = data.get("sources", []) + [${JSON.stringify(dir)}]
+print(json.dumps(data))
+`;
+
+/** A `sources` observer that records the list it sees, then passes it on unchanged. */
+export const RECORD_SOURCES_HOOK = (record: string) =>
+  `#!/usr/bin/env bash
+input="$(cat)"
+printf '%s\\n' "$input" >> ${JSON.stringify(record)}
+printf '%s\\n' "$input"
+`;
+
+/**
+ * The reference's `assemble/20-tools`, in its style: every executable `tools/*` of
+ * `HARNESS_SOURCES` (the most local wins by name), each one's `--schema`, as `tools`.
+ */
+export const WALK_TOOLS_HOOK = `#!/usr/bin/env python3
+import json, os, subprocess, sys
+payload = json.load(sys.stdin)
+found = {}
+for src in os.environ["HARNESS_SOURCES"].split(":"):
+    d = os.path.join(src, "tools")
+    if not os.path.isdir(d): continue
+    for name in sorted(os.listdir(d)):
+        p = os.path.join(d, name)
+        if os.access(p, os.X_OK): found[name] = p
+tools = []
+for name, path in found.items():
+    r = subprocess.run([path, "--schema"], capture_output=True, text=True)
+    if r.returncode == 0: tools.append(json.loads(r.stdout))
+payload["tools"] = tools
+print(json.dumps(payload))
+`;
+
+/**
+ * The reference's `assemble/30-prompts`, in its style: for each source of
+ * `HARNESS_SOURCES`, the `AGENTS.md` beside it and its `prompts/*.md`, joined by blank lines.
+ */
+export const WALK_PROMPTS_HOOK = `#!/usr/bin/env python3
+import json, os, sys
+payload = json.load(sys.stdin)
+parts = []
+for src in os.environ["HARNESS_SOURCES"].split(":"):
+    agents = os.path.join(os.path.dirname(src), "AGENTS.md")
+    if os.path.isfile(agents): parts.append(open(agents).read().strip())
+    d = os.path.join(src, "prompts")
+    if os.path.isdir(d):
+        for f in sorted(os.listdir(d)):
+            if f.endswith(".md"): parts.append(open(os.path.join(d, f)).read().strip())
+payload["system"] = "\\n\\n".join(p for p in parts if p)
+payload["next_state"] = "send"
+print(json.dumps(payload))
+`;
