@@ -22,7 +22,7 @@ import type { Command } from "@commander-js/extra-typings";
 import { isAbsolute, resolve } from "node:path";
 import type * as Acp from "@agentclientprotocol/sdk";
 import type { Answer, ConversationMessage, HarnessCore, HarnessEvent } from "../core/mod.ts";
-import { errorMessage, HarnessError, VERSION } from "../core/base/mod.ts";
+import { errorMessage, HarnessError, permissionDenied, VERSION } from "../core/base/mod.ts";
 import type { CliContext } from "./context.ts";
 import type { CommandContext } from "./command.ts";
 import { addFloorFlags, type FloorFlags, floorRequestOf } from "./floor_flags.ts";
@@ -203,9 +203,10 @@ export async function serveAcp(cli: CliContext, flags: AcpFlags, io: AcpIo): Pro
 
   const failure = (err: unknown) => {
     if (err instanceof RequestError) return err;
-    const e = err as HarnessError;
+    // a permission this run lacks is said in hs's words, as on the command line
+    const e = (permissionDenied(err) ?? err) as HarnessError;
     const hint = e instanceof HarnessError && e.hint ? ` (${e.hint})` : "";
-    return RequestError.internalError(undefined, `${errorMessage(err)}${hint}`);
+    return RequestError.internalError(undefined, `${errorMessage(e)}${hint}`);
   };
 
   const app = acp.agent({ name: "hs" })
