@@ -4,6 +4,20 @@
  * ships in its `plugins/` and `examples/` — written here from the contract
  * (PROTOCOLS.md), in bash with python3 for JSON, so that no `jq` is needed.
  *
+ * The tests of `tests/compat/`, by item of issue 10, all through `deno task hs`:
+ *
+ * | file | items |
+ * | --- | --- |
+ * | `tmp_test.ts` | 1: `mktemp` in tools and hooks, a private `/tmp` per sandboxed child |
+ * | `terminal_test.ts` | 2, 6: `auth-set` and `tool_exec` hooks on a pseudo-terminal; pass-through `auth-set` chains |
+ * | `env_test.ts` | 3, 7: the user's `HARNESS_*` reach every child; `commands/<name>` over a built-in |
+ * | `sources_test.ts` | 4, 9: the `sources` stage; the built-ins in `HARNESS_SOURCES` for reference assemble hooks |
+ * | `provider_test.ts` | 5, 11: executable providers' credentials and `.auth-cache.json`; protocol display |
+ * | `dispatch_test.ts` | 8: a dispatching `send` hook's `.tool_dispatch/` results, each tool run once |
+ * | `anthropic_stream_test.ts` | 10: a recorded stream ending without the final blank line |
+ *
+ * `hs acp` (item 12) is tested end to end in `tests/e2e/acp_test.ts`.
+ *
  * @module
  */
 import { join } from "node:path";
