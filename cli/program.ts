@@ -29,6 +29,7 @@ import { register as auth } from "./auth.ts";
 import { register as version, versionText } from "./version.ts";
 import { register as scheme } from "./scheme.ts";
 import { register as help } from "./help.ts";
+import { register as acp } from "./acp.ts";
 
 /** The built-in commands, in the order `hs help` lists them. */
 const COMMANDS: [string, RegisterCommand][] = [
@@ -46,6 +47,7 @@ const COMMANDS: [string, RegisterCommand][] = [
   ["floor", floor],
   ["trust", trust],
   ["scheme", scheme],
+  ["acp", acp],
   ["version", version],
   ["help", help],
 ];

@@ -29,10 +29,14 @@ export async function withHarness(
     env: cli.env,
     trustWorkspace: flags.trustWorkspace === true,
     floorRequest: floorRequestOf(flags, cli, flags.interactive === true),
+    // interactive hooks (auth-set, tool_exec gates) may use the terminal hs runs on
+    terminal: cli.stdinIsTerminal || cli.stdoutIsTerminal,
     ...extra,
   });
   try {
     await handleTrust(h, cli);
+    // a workspace trusted just now may bring `sources` hooks of its own
+    await h.refreshSources();
     await handleConsent(h, cli);
     return await fn(h);
   } finally {

@@ -44,6 +44,7 @@ import {
   type Hook,
 } from "./guards/mod.ts";
 import {
+  listedSources,
   type ResolveApi,
   resolveProvider,
   type RunResult,
@@ -63,10 +64,13 @@ import {
   type RuntimePluginEntry,
 } from "./plugins/mod.ts";
 import {
+  credentialLookup,
   ProviderCatalog,
+  ProviderCredentials,
   type ProviderFactory,
   type ProviderInfo,
   SecretIndex,
+  sourceAuthFiles,
 } from "./providers/mod.ts";
 import { listSessions, Session } from "./session/mod.ts";
 import { findSkills, readSkill, type SkillProblem, skillRoots } from "./skills/mod.ts";
@@ -79,6 +83,7 @@ import {
   type ProgramLoader,
 } from "./packs/mod.ts";
 import { ChildEnvironment } from "./child_env.ts";
+import { ensureBuiltinSource } from "./builtin_source.ts";
 import { corePlugin } from "./core_plugin.ts";
 import { type ExecutableSchemas, ToolCatalog } from "./tool_catalog.ts";
 
@@ -115,6 +120,11 @@ export interface HarnessOptions {
   providerFactory?: ProviderFactory;
   /** Loads behavior programs of packs (from stdlib-harness); absent: bots do not attach. */
   programLoader?: ProgramLoader;
+  /**
+   * hs runs on a terminal: hooks of interactive stages (`auth-set`, `tool_exec` gates) get
+   * it (`/dev/tty`, their stderr shown); every other child keeps its isolation.
+   */
+  terminal?: boolean;
 }
 
 /** Options of one run. */
@@ -163,6 +173,10 @@ export class HarnessCore {
   #log: LogSink;
   #children: ChildEnvironment;
   #closed = false;
+  /** The generated directory of the built-ins (first in HARNESS_SOURCES), if written. */
+  #builtinSource?: string;
+  /** The walk the `sources` chain last ran on (it runs again when that changes). */
+  #sourcesWalk?: Snapshot;
 
   private constructor(
     opts: HarnessOptions,
@@ -214,8 +228,16 @@ export class HarnessCore {
       config: this.config,
       snapshot: () => this.discovery.current(),
       secrets: (snap) => secrets.of(snap),
+      builtinSource: () => this.#builtinSource,
     });
     const childEnv = (req: ChildEnvRequest) => this.#children.envFor(req);
+    // an executable provider's own key (and .auth-cache.json for those that read it)
+    const credentials = new ProviderCredentials({
+      env: this.env,
+      home: this.paths.home,
+      authFiles: () => sourceAuthFiles(this.discovery.current(), this.paths.home),
+      lookup: credentialLookup(this.env, cwd, () => this.registries.auth.values()),
+    });
     this.providerCatalog = new ProviderCatalog({
       registered: () =>
         this.registries.models.entries().map((e) => ({
@@ -230,6 +252,7 @@ export class HarnessCore {
         cwd,
         log: this.#log,
         timeoutMs: this.config.providerTimeoutMs,
+        credentials: (name, names) => credentials.envFor(name, names),
       },
     });
     this.execTools = new ExecutableTools({
@@ -251,6 +274,7 @@ export class HarnessCore {
       sandbox,
       timeoutMs: this.config.hookTimeoutMs,
       log: this.#log,
+      terminal: opts.terminal,
     });
     this.packs = new Packs({
       dirs: () => this.#packDirs(),
@@ -305,6 +329,12 @@ export class HarnessCore {
       ];
       await h.host.load(entries);
       await h.packs.load();
+      h.#builtinSource = await ensureBuiltinSource({
+        home: h.paths.home,
+        tools: h.registries.tools.values(),
+        prompts: h.registries.prompts.values(),
+      }, (line) => h.#log(line));
+      await h.refreshSources();
     } catch (err) {
       await h.close();
       throw err;
@@ -324,6 +354,44 @@ export class HarnessCore {
       for (const d of packDirsIn(dir)) out.push({ dir: d, source: dir });
     }
     return out;
+  }
+
+  /** The generated source directory of the built-ins (first in `HARNESS_SOURCES`), if any. */
+  get builtinSource(): string | undefined {
+    return this.#builtinSource;
+  }
+
+  /**
+   * Runs the `sources` stage when the walk changed since it last ran (and only when it has
+   * executable hooks): their `{"sources": [...]}` replaces the walk's source list. A chain
+   * that fails, or prints no list, leaves hs's own list (the failure goes to the log).
+   */
+  async refreshSources(signal: AbortSignal = new AbortController().signal): Promise<void> {
+    const walk = this.discovery.walk();
+    if (walk === this.#sourcesWalk) return;
+    this.#sourcesWalk = walk;
+    if (!walk.hooks.get("sources")?.size) {
+      this.discovery.setListed(undefined);
+      return;
+    }
+    const own = [
+      ...(this.#builtinSource ? [this.#builtinSource] : []),
+      ...walk.allSources.map((x) => x.dir),
+    ];
+    const r = await this.stages.run("sources", {}, {
+      kind: "sources",
+      signal,
+      walk: () => [...own],
+    }, { snapshot: walk, cwd: this.paths.cwd, signal });
+    const listed = r.ok ? listedSources(r.output) : undefined;
+    if (!listed) {
+      const why = r.ok ? 'printed no {"sources": [absolute paths]}' : String(r.output.error);
+      this.#log(`[sources] ${r.ok ? "the sources chain" : r.hook} ${why}; using hs's own list`);
+      this.discovery.setListed(undefined);
+      return;
+    }
+    // the built-ins' directory stands for what is registered in-process: not a source to scan
+    this.discovery.setListed(listed.filter((d) => d !== this.#builtinSource));
   }
 
   /** Status of every runtime plugin. */
@@ -492,6 +560,7 @@ export class HarnessCore {
       config: this.config,
       cwd: this.paths.cwd,
       stages: this.stages,
+      refreshSources: (signal) => this.refreshSources(signal),
       effects: this.effectFloor?.effects,
       log: (line) => this.#log(line),
       snapshot: (provider, protocol) => this.discovery.current(provider, protocol),

@@ -42,6 +42,8 @@ export interface ChainEnv {
   executableRan(): void;
   /** The effect floor's OS sandbox for executable hooks (required: no hook escapes it). */
   sandbox: ChildSandbox;
+  /** Executable hooks get the terminal (an interactive stage while hs runs on one). */
+  terminal?: boolean;
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -80,6 +82,7 @@ export async function runChain(
       onStderr: (t) => env.log(t.trimEnd()),
       sandbox: env.sandbox,
       what: `hook ${path}`,
+      terminal: env.terminal,
     });
     env.executableRan();
     if (r.timedOut) {

@@ -16,6 +16,7 @@ import {
   resultText,
   type SkillInfo,
   statOrUndefined,
+  textResult,
   type ToolSchema,
   type Usage,
 } from "../base/mod.ts";
@@ -148,9 +149,15 @@ export class Turn implements TurnApi {
     ) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 
-  async executeTool(call: ToolCall): Promise<{ result: string; error: boolean }> {
+  async executeTool(
+    call: ToolCall,
+    dispatched?: { result: string; error: boolean },
+  ): Promise<{ result: string; error: boolean }> {
     const tools = await this.#resolveTools();
     const tool = tools.get(call.name);
+    // Only an executable can have run outside hs; a built-in or plugin tool always runs here.
+    const pre = tool?.owner.kind === "executable" ? dispatched : undefined;
+    if (pre) this.#h.log(`[harness] tool pre-dispatched: ${call.name}`);
     this.#executed.add(call.id);
     this.emit({ type: "tool_start", id: call.id, name: call.name, input: call.input });
     const started = performance.now();
@@ -178,7 +185,7 @@ export class Turn implements TurnApi {
           input: call.input,
         },
         (input) =>
-          tool.def.execute(input, {
+          pre ? Promise.resolve(textResult(pre.result, pre.error)) : tool.def.execute(input, {
             cwd,
             env,
             signal: this.signal,
@@ -313,6 +320,7 @@ export class Turn implements TurnApi {
         }
       }
       if (state === "assemble") this.#tools = undefined;
+      await h.refreshSources?.(this.signal);
       const snapshot = h.snapshot(this.provider, this.#protocol);
       if (this.#executableRan) {
         this.session.refresh(true);

@@ -30,6 +30,8 @@ export interface TurnHost {
   readonly cwd: string;
   /** Runs stages (hooks with the harness's environment, timeout and sandbox). */
   readonly stages: StageRunner;
+  /** Runs the `sources` stage again when discovery changed (before every stage). */
+  refreshSources?(signal: AbortSignal): Promise<void>;
   /** The effect floor's file and process runtime for tools, if any. */
   readonly effects?: ToolEffects;
   log(line: string): void;

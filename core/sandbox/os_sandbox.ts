@@ -9,7 +9,14 @@
 import { dirname } from "node:path";
 import type { ChildSandbox, SpawnSpec } from "../base/mod.ts";
 import type { EffectPolicy } from "./policy.ts";
-import { bwrapArgs, filterEnv, probeBwrap, type SandboxProbe, toolchainDirs } from "./bwrap.ts";
+import {
+  bwrapArgs,
+  filterEnv,
+  probeBwrap,
+  SANDBOX_TMPDIR,
+  type SandboxProbe,
+  toolchainDirs,
+} from "./bwrap.ts";
 
 /** Options of {@link OsSandbox}. */
 export interface OsSandboxOptions {
@@ -31,6 +38,21 @@ export function sourceDirOf(command: string): string {
   const i = command.lastIndexOf("/.harness/");
   if (i >= 0) return command.slice(0, i + "/.harness".length);
   return dirname(command);
+}
+
+/** True when `path` is a regular file, created empty if missing (false when it cannot be). */
+function ensureFile(path: string): boolean {
+  try {
+    if (Deno.statSync(path).isFile) return true;
+    return false;
+  } catch {
+    try {
+      Deno.writeFileSync(path, new Uint8Array(), { append: true });
+      return true;
+    } catch {
+      return false; // not ours to create (a run without write access there): hooks go without
+    }
+  }
 }
 
 /** Child processes under the floor's policy. */
@@ -76,8 +98,11 @@ export class OsSandbox implements ChildSandbox {
       return { ...spec, env };
     }
     const writable: string[] = [];
-    if (what.startsWith("hook") && spec.env.HARNESS_SESSION) {
-      writable.push(spec.env.HARNESS_SESSION);
+    if (what.startsWith("hook")) {
+      // hooks keep the session's files and append to HARNESS_LOG themselves (the reference's do)
+      if (spec.env.HARNESS_SESSION) writable.push(spec.env.HARNESS_SESSION);
+      const log = spec.env.HARNESS_LOG;
+      if (log && ensureFile(log)) writable.push(log);
     }
     const readOnly = [
       ...toolchainDirs(this.#o.env.PATH ?? "", this.#o.userHome),
@@ -92,7 +117,8 @@ export class OsSandbox implements ChildSandbox {
     return {
       command: p.bwrap!,
       args: [...args, "--", spec.command, ...spec.args],
-      env,
+      // its private /tmp, whatever TMPDIR the user has (it would not exist in there)
+      env: { ...env, TMPDIR: SANDBOX_TMPDIR },
       cwd: spec.cwd,
     };
   }

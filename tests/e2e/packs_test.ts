@@ -7,7 +7,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { ScriptedTurn } from "../../plugins/scripted/mod.ts";
-import { BWRAP_OK, loopbackWorkspace, REPO, runHs } from "../support/workspace.ts";
+import { BWRAP_OK, hsArgs, loopbackWorkspace, REPO, runHs } from "../support/workspace.ts";
+import { runInPty } from "../support/pty.ts";
 
 async function copyDir(from: string, to: string): Promise<void> {
   await Deno.mkdir(to, { recursive: true });
@@ -159,6 +160,24 @@ Deno.test("an untrusted workspace's packs do not load", async () => {
     const list = await runHs(["packs"], { cwd: t.w.ws, env: { ...t.w.env } });
     assert.equal(list.code, 0, list.stderr);
     assert.match(list.stdout, /^no packs/m);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("trusting the workspace at the prompt loads its packs in the same run, then asks for their guards", async () => {
+  const t = await withReviewer([bashCall("b1", "cat config.txt")], { trusted: false });
+  try {
+    const floor = BWRAP_OK ? [] : ["--unsandboxed"];
+    const out = await runInPty(
+      [Deno.execPath(), ...hsArgs(), "--transcript", ...floor, "read the config"],
+      [["Trust and load them? [y/N]", "y\r"], ["Approve them? [y/N]", "y\r"], ["done", ""]],
+      { cwd: t.w.ws, env: { ...t.w.env, TERM: "dumb", NO_COLOR: "1" } },
+    );
+    assert.equal(out.code, 0, out.text);
+    assert.match(out.text, /Behavior pack reviewer\/reviewer declares guards/);
+    assert.match(out.text, /token=\[redacted\]/, out.text);
+    assert.doesNotMatch(out.text, /sk-live123/);
   } finally {
     await t.close();
   }
