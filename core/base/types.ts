@@ -360,9 +360,15 @@ export type AuditEvent =
   | {
     type: "permission";
     time: string;
+    /**
+     * "decision": what the floor decided (allow / ask / deny); "response": how an `ask`
+     * was answered (allow / deny), right after its decision record.
+     */
+    record: "decision" | "response";
     tool: string;
     rule: string;
     principal: string;
+    callId: string;
     decision: "allow" | "ask" | "deny";
   }
   | {
@@ -375,7 +381,7 @@ export type AuditEvent =
     outcome: "ok" | "error" | "refused";
   };
 
-/** An audit sink: best-effort observer. */
+/** An audit sink: best-effort observer (or fail closed, when registered so). */
 export type AuditSink = (event: AuditEvent) => void | Promise<void>;
 
 // ---------------------------------------------------------------------------

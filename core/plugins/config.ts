@@ -61,14 +61,22 @@ export function readUserPlugins(home: string): RuntimePluginEntry[] {
   } catch {
     throw new HarnessError(`${path} is not valid JSON`, "fix the file or remove it");
   }
+  return parsePluginsConfig(data, path);
+}
+
+/**
+ * Entries of a plugin configuration in the shape of `plugins.json` (the file, or
+ * `HarnessOptions.config`); `where` names it in errors. Throws a HarnessError when invalid.
+ */
+export function parsePluginsConfig(data: unknown, where: string): RuntimePluginEntry[] {
   const r = fileSchema.safeParse(data);
   if (!r.success) {
     const issue = r.error.issues[0];
-    const where = issue.path.length
+    const at = issue.path.length
       ? issue.path.map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`)).join("")
         .replace(/^\./, "")
       : "(top)";
-    throw new HarnessError(`${path}: ${where}: ${issue.message}`, "see docs/plugins.md");
+    throw new HarnessError(`${where}: ${at}: ${issue.message}`, "see docs/plugins.md");
   }
   return (r.data.runtimePlugins ?? []).map((e) => ({
     id: e.id,
