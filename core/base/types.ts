@@ -149,6 +149,17 @@ export interface ToolDefinition {
   inputSchema: JsonSchema;
   /** True when the tool has no effects (may run concurrently). */
   readOnly?: boolean;
+  /**
+   * True when the tool only touches state local to the session (it may then skip approval
+   * in a plan mode). External tools (connectors, MCP) are never session-local.
+   */
+  sessionLocal?: boolean;
+  /**
+   * The effect point the seam dispatches this tool at (guards and rules match on it);
+   * default: from the name (`bash` → shell, `read_file` → read, …, else tool). MCP tools
+   * are `mcp`.
+   */
+  point?: "read" | "write" | "edit" | "shell" | "mcp" | "agent" | "tool";
   /** One line for `hs tools`; defaults to the first line of `description`. */
   describe?: string;
   execute(input: unknown, ctx: ToolContext): Promise<ToolResult>;

@@ -188,7 +188,7 @@ export class Turn implements TurnApi {
       });
       const r = await this.#h.dispatch(
         {
-          point: pointOf(call.name),
+          point: tool.def.point ?? pointOf(call.name),
           tool: call.name,
           owner: tool.owner,
           principal: this.#principal,

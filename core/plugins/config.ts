@@ -109,6 +109,7 @@ export function mergePluginEntries(
         );
       }
       if (c.enabled !== undefined) same.enabled = c.enabled;
+      else if (same.optIn) same.enabled = true;
       if (c.required !== undefined) same.required = c.required;
       if (c.config !== undefined) same.config = c.config;
     } else out.push(c);

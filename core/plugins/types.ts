@@ -138,6 +138,11 @@ export interface RuntimePluginEntry {
   config?: unknown;
   /** Set by the harness for its own plugins: their contributions are owned by "builtin:<id>". */
   builtin?: boolean;
+  /**
+   * Off until a configured entry (plugins.json or `HarnessOptions.config`) names its id —
+   * built-ins that need configuration (`audit-jsonl`, `mcp`) are listed this way.
+   */
+  optIn?: boolean;
 }
 
 /** Status of one plugin, as shown by `hs plugins`. Never echoes plugin exception text. */
