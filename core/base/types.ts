@@ -112,6 +112,11 @@ export interface SpawnSpec {
   args: string[];
   env: Record<string, string>;
   cwd: string;
+  /**
+   * Paths the program's own installation needs, readable inside the OS sandbox beyond the
+   * effect policy (an MCP server's package, its runtime's cache).
+   */
+  readOnly?: string[];
 }
 
 /** Puts child processes in the OS sandbox of the effect policy, or refuses them. */

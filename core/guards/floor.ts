@@ -333,7 +333,7 @@ export class EffectFloor implements Floor {
         : call.point === "mcp"
         // an MCP tool's `path` argument is held to the policy too (the server itself runs
         // in the OS sandbox when the policy is narrower than the process)
-        ? (MCP_WRITES.test(call.tool) ? ["read", "write"] : ["read"])
+        ? (MCP_WRITES.test(call.tool) ? ["write", "read"] : ["read"])
         : [];
       for (const k of kinds) {
         const d = this.#pathDecision(k, subject.path);

@@ -11,7 +11,6 @@
  * @module
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
@@ -26,6 +25,7 @@ import {
 } from "../../core/mod.ts";
 import type { ConnectorClient } from "./connector.ts";
 import type { McpServerConfig } from "./mcp_config.ts";
+import { DenoStdioTransport } from "./stdio_transport.ts";
 
 /** Most characters of one tool result given to the model (the rest is cut with a note). */
 export const MCP_RESULT_LIMIT = 100_000;
@@ -81,41 +81,26 @@ export function mcpResult(r: Record<string, unknown>): ToolResult {
 async function transportFor(cfg: McpServerConfig, o: McpConnectOptions): Promise<Transport> {
   if (cfg.type === "stdio") {
     const spec = await o.sandbox.prepare(
-      { command: cfg.command, args: cfg.args, env: cfg.env, cwd: cfg.cwd ?? o.cwd },
+      {
+        command: cfg.command,
+        args: cfg.args,
+        env: cfg.env,
+        cwd: cfg.cwd ?? o.cwd,
+        readOnly: cfg.read,
+      },
       `mcp server ${o.name}`,
     );
     if ("refused" in spec) throw new HarnessError(spec.refused);
-    return new StdioClientTransport({
-      command: spec.command,
-      args: spec.args,
-      env: spec.env,
-      cwd: spec.cwd,
-      stderr: "pipe",
-    });
+    return new DenoStdioTransport(
+      spec,
+      (line) => o.logger.info(`mcp ${o.name}: ${line.slice(0, 500)}`),
+    );
   }
   const url = new URL(cfg.url);
   const requestInit = { headers: cfg.headers };
   return cfg.type === "sse"
     ? new SSEClientTransport(url, { requestInit })
     : new StreamableHTTPClientTransport(url, { requestInit });
-}
-
-/** Forwards a stdio server's stderr to the log, line by line. */
-function logStderr(t: Transport, o: McpConnectOptions): void {
-  const stderr = (t as StdioClientTransport).stderr as
-    | (NodeJS.ReadableStream & { on(e: string, f: (c: unknown) => void): void })
-    | null;
-  if (!stderr) return;
-  let buf = "";
-  stderr.on("data", (chunk: unknown) => {
-    buf += String(chunk);
-    let i;
-    while ((i = buf.indexOf("\n")) >= 0) {
-      const line = buf.slice(0, i).trimEnd();
-      buf = buf.slice(i + 1);
-      if (line) o.logger.info(`mcp ${o.name}: ${line.slice(0, 500)}`);
-    }
-  });
 }
 
 /** Connects to one MCP server; its tools are listed by `tools()` (names not namespaced). */
@@ -125,8 +110,6 @@ export async function connectMcp(
 ): Promise<ConnectorClient> {
   const transport = await transportFor(cfg, o);
   const client = new Client({ name: "hs", version: VERSION });
-  // with stderr "pipe" the stream exists before the process starts
-  if (cfg.type === "stdio") logStderr(transport, o);
   try {
     await client.connect(transport, { signal: o.signal, timeout: o.timeoutMs });
   } catch (err) {

@@ -21,6 +21,8 @@ export interface McpStdioServer {
   args: string[];
   env: Record<string, string>;
   cwd?: string;
+  /** Paths the server's installation needs to read inside the OS sandbox. */
+  read: string[];
 }
 
 /** A remote server: streamable HTTP (default) or SSE. */
@@ -48,6 +50,7 @@ const rawServer = z.object({
   args: z.array(z.string()).optional(),
   env: z.record(z.string(), z.string()).optional(),
   cwd: z.string().optional(),
+  read: z.array(z.string()).optional(),
   url: z.string().optional(),
   headers: z.record(z.string(), z.string()).optional(),
   disabled: z.boolean().optional(),
@@ -97,6 +100,12 @@ function server(
       args: (raw.args ?? []).map(x),
       env: map(raw.env),
       cwd,
+      read: (raw.read ?? []).map((p) => {
+        const e = x(p);
+        const full = e.startsWith("~/") ? join(home, e.slice(2)) : e;
+        if (!isAbsolute(full)) throw new HarnessError(`${where}: read paths must be absolute`);
+        return full;
+      }),
     };
   }
   if (!raw.url) throw new HarnessError(`${where}: a remote server needs a "url"`);

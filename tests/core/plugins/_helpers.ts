@@ -85,8 +85,9 @@ export interface Rig {
 export async function makeRig(
   plugins: RuntimePlugin[],
   opts: HarnessOptions = {},
+  workspace?: Workspace,
 ): Promise<Rig> {
-  const w = await makeWorkspace();
+  const w = workspace ?? await makeWorkspace();
   const lines: string[] = [];
   try {
     const h = await Harness.create({
