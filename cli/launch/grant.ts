@@ -159,7 +159,10 @@ function builtinPluginNeeds(
       if (typeof s.url === "string") host(s.url, `mcp server ${name}`);
       else if (typeof s.command === "string") {
         const c = expandVars(s.command);
-        n.run.add(c.startsWith("/") ? c : which(c, env.PATH) ?? c);
+        const bin = c.startsWith("/") ? c : which(c, env.PATH) ?? c;
+        n.run.add(bin);
+        // the OS sandbox binds the program's directory: the process must be able to see it
+        if (bin.startsWith("/")) n.read.add(dirname(bin));
         for (const r of strings(s.read)) n.read.add(expand(expandVars(r), places));
         if (typeof s.cwd === "string") n.read.add(expand(expandVars(s.cwd), places));
       }
