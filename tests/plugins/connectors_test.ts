@@ -116,13 +116,15 @@ Deno.test("connector-cloud: registered outside ephemeral instances; cloudConnect
 
 Deno.test("connector-cloud: no network at start; unconfigured and token-less calls are tool errors; calls reach the service", async () => {
   const requests: { url: string; auth: string | null; body: unknown }[] = [];
-  const fakeFetch = (async (url: URL, init: RequestInit) => {
+  const fakeFetch = ((url: URL, init: RequestInit) => {
     requests.push({
       url: String(url),
       auth: new Headers(init.headers).get("authorization"),
       body: JSON.parse(String(init.body)),
     });
-    return new Response(JSON.stringify({ link: "https://cloud.example/l/1" }), { status: 200 });
+    return Promise.resolve(
+      new Response(JSON.stringify({ link: "https://cloud.example/l/1" }), { status: 200 }),
+    );
   }) as typeof fetch;
   const call = async (
     config: unknown,
