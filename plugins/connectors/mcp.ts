@@ -10,9 +10,8 @@
  *
  * @module
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
+// The SDK loads only when a server is configured (every `hs` command would pay for it).
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
   type ChildSandbox,
@@ -25,7 +24,6 @@ import {
 } from "../../core/mod.ts";
 import type { ConnectorClient } from "./connector.ts";
 import type { McpServerConfig } from "./mcp_config.ts";
-import { DenoStdioTransport } from "./stdio_transport.ts";
 
 /** Most characters of one tool result given to the model (the rest is cut with a note). */
 export const MCP_RESULT_LIMIT = 100_000;
@@ -91,6 +89,7 @@ async function transportFor(cfg: McpServerConfig, o: McpConnectOptions): Promise
       `mcp server ${o.name}`,
     );
     if ("refused" in spec) throw new HarnessError(spec.refused);
+    const { DenoStdioTransport } = await import("./stdio_transport.ts");
     return new DenoStdioTransport(
       spec,
       (line) => o.logger.info(`mcp ${o.name}: ${line.slice(0, 500)}`),
@@ -98,9 +97,14 @@ async function transportFor(cfg: McpServerConfig, o: McpConnectOptions): Promise
   }
   const url = new URL(cfg.url);
   const requestInit = { headers: cfg.headers };
-  return cfg.type === "sse"
-    ? new SSEClientTransport(url, { requestInit })
-    : new StreamableHTTPClientTransport(url, { requestInit });
+  if (cfg.type === "sse") {
+    const { SSEClientTransport } = await import("@modelcontextprotocol/sdk/client/sse.js");
+    return new SSEClientTransport(url, { requestInit });
+  }
+  const { StreamableHTTPClientTransport } = await import(
+    "@modelcontextprotocol/sdk/client/streamableHttp.js"
+  );
+  return new StreamableHTTPClientTransport(url, { requestInit });
 }
 
 /** Connects to one MCP server; its tools are listed by `tools()` (names not namespaced). */
@@ -109,6 +113,7 @@ export async function connectMcp(
   o: McpConnectOptions,
 ): Promise<ConnectorClient> {
   const transport = await transportFor(cfg, o);
+  const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
   const client = new Client({ name: "hs", version: VERSION });
   try {
     await client.connect(transport, { signal: o.signal, timeout: o.timeoutMs });
