@@ -79,8 +79,8 @@ export const LIFECYCLE_EVENTS: readonly LifecycleEvent[] = [
   "turn_end",
 ];
 
-/** Emits a lifecycle event (what the loop is handed). */
-export type LifecycleEmit = <E extends LifecycleEvent>(
-  event: E,
-  payload: LifecycleEvents[E],
+/** Emits a lifecycle event (what the loop is handed); the payload matches the event. */
+export type LifecycleEmit = (
+  event: LifecycleEvent,
+  payload: LifecycleEvents[LifecycleEvent],
 ) => void;

@@ -101,7 +101,17 @@ export interface PluginContext<C = unknown> {
      * unsubscribed automatically on stop. Handlers fail open: an error is logged (without
      * its text) and the loop goes on.
      */
-    on<E extends LifecycleEvent>(event: E, handler: LifecycleHandler<E>): void;
+    on(event: "session_created", handler: LifecycleHandler<"session_created">): void;
+    on(event: "turn_start", handler: LifecycleHandler<"turn_start">): void;
+    on(event: "round_start", handler: LifecycleHandler<"round_start">): void;
+    on(event: "model_request", handler: LifecycleHandler<"model_request">): void;
+    on(event: "model_response", handler: LifecycleHandler<"model_response">): void;
+    on(event: "round_end", handler: LifecycleHandler<"round_end">): void;
+    on(event: "tool_start", handler: LifecycleHandler<"tool_start">): void;
+    on(event: "tool_done", handler: LifecycleHandler<"tool_done">): void;
+    on(event: "turn_end", handler: LifecycleHandler<"turn_end">): void;
+    /** Any event (the payload is then the union of all payloads). */
+    on(event: LifecycleEvent, handler: LifecycleHandler<LifecycleEvent>): void;
   };
   audit: { registerSink(sink: AuditSink, options?: AuditSinkOptions): void };
   prompts: { register(source: PromptSource): void };
