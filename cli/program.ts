@@ -20,6 +20,7 @@ import { register as session } from "./session.ts";
 import { register as tools } from "./tools.ts";
 import { register as hooks } from "./hooks.ts";
 import { register as skills } from "./skills.ts";
+import { register as plugins } from "./plugins.ts";
 import { register as doctor } from "./doctor.ts";
 import { register as floor } from "./floor.ts";
 import { register as trust } from "./trust.ts";
@@ -40,6 +41,7 @@ const COMMANDS: [string, RegisterCommand][] = [
   ["tools", tools],
   ["hooks", hooks],
   ["skills", skills],
+  ["plugins", plugins],
   ["providers", providers],
   ["packs", packs],
   ["auth", auth],

@@ -55,13 +55,18 @@ import {
 } from "./loop/mod.ts";
 import {
   AuditBus,
+  DISPOSE_BOUND_MS,
+  foregroundOptOutsOf,
   mergePluginEntries,
+  type PageService,
+  parsePluginsConfig,
   PluginHost,
   type PluginStatus,
   readForegroundOptOuts,
   readUserPlugins,
   Registries,
   type RuntimePluginEntry,
+  safePromptSources,
 } from "./plugins/mod.ts";
 import {
   credentialLookup,
@@ -125,6 +130,21 @@ export interface HarnessOptions {
    * it (`/dev/tty`, their stderr shown); every other child keeps its isolation.
    */
   terminal?: boolean;
+  /**
+   * Plugin configuration in the shape of `plugins.json` (`{"runtimePlugins": [...]}`),
+   * used instead of `$HARNESS_HOME/plugins.json`. Supplying it is the embedding
+   * application's explicit trust decision: it may add, configure or disable plugins.
+   */
+  config?: unknown;
+  /**
+   * An ephemeral instance (a script, a test, a one-off embedding): hosted connectors
+   * (`connector-cloud`) are not registered; local memory stays active.
+   */
+  ephemeral?: boolean;
+  /** False: do not register the hosted `connector-cloud` plugin. */
+  cloudConnectors?: boolean;
+  /** The cleanup bound of `close()` per step (default 5000 ms, the seed's). */
+  cleanupBoundMs?: number;
 }
 
 /** Options of one run. */
@@ -145,6 +165,11 @@ export interface RunOptions {
 
 /** How deep sub-agents may nest (the main agent is depth 0). */
 const MAX_DEPTH = 3;
+
+/** A run in flight (drained by close()). */
+interface InFlight {
+  done: Promise<unknown>;
+}
 
 /** The harness: one per embedding (the CLI makes one per command). */
 export class HarnessCore {
@@ -177,6 +202,11 @@ export class HarnessCore {
   #builtinSource?: string;
   /** The walk the `sources` chain last ran on (it runs again when that changes). */
   #sourcesWalk?: Snapshot;
+  #closing?: Promise<void>;
+  /** Aborted by close(): every run's signal follows it. */
+  #stop = new AbortController();
+  #runs = new Set<InFlight>();
+  #boundMs: number;
 
   private constructor(
     opts: HarnessOptions,
@@ -188,12 +218,13 @@ export class HarnessCore {
     const cwd = opts.cwd ?? Deno.cwd();
     this.paths = resolvePaths(this.env, cwd);
     this.#log = opts.log ?? fileLog(this.paths.log);
+    this.#boundMs = opts.cleanupBoundMs ?? DISPOSE_BOUND_MS;
     this.registries = new Registries();
     this.audit = new AuditBus({
       warn: (m) => this.#log(`[audit] ${m}`),
       enabled: opts.audit ?? true,
+      boundMs: this.#boundMs,
     });
-    this.host = new PluginHost({ registries: this.registries, audit: this.audit, log: this.#log });
     this.trust = trust;
     if (opts.trustWorkspace) this.trust.trustForSession(cwd);
     this.discovery = new Discovery({
@@ -216,6 +247,14 @@ export class HarnessCore {
       });
     }
     const sandbox = this.effectFloor?.sandbox ?? unconfined;
+    this.host = new PluginHost({
+      registries: this.registries,
+      audit: this.audit,
+      log: this.#log,
+      sandbox,
+      fileSkill: (name) => this.#fileSkills().skills.find((s) => s.name === name)?.path,
+      boundMs: this.#boundMs,
+    });
     const factory = opts.providerFactory;
     const secrets = new SecretIndex({
       env: this.env,
@@ -282,7 +321,9 @@ export class HarnessCore {
       approvals: new GuardApprovals(this.paths.home),
       loader: opts.programLoader,
       places: { workspace: cwd, home: this.paths.home, userHome: this.env.HOME ?? "/" },
-      foregroundOff: readForegroundOptOuts(this.paths.home),
+      foregroundOff: opts.config !== undefined
+        ? foregroundOptOutsOf(opts.config)
+        : readForegroundOptOuts(this.paths.home),
       log: this.#log,
     });
     const extraGuards = opts.guards ?? [];
@@ -296,6 +337,11 @@ export class HarnessCore {
         (this.packs.ceiling(call.principal)?.has(call.tool) ?? true),
       floor: opts.floor ?? this.effectFloor ?? allowAllFloor,
       audit: (e) => this.audit.emit(e),
+      record: (e) => {
+        if (this.audit.hasFailClosed) return this.audit.record(e);
+        this.audit.emit(e);
+        return Promise.resolve(true);
+      },
       onHookError: (id, m) => this.#log(`[seam] ${id}: ${m}`),
     });
   }
@@ -315,7 +361,11 @@ export class HarnessCore {
     );
     const h = new HarnessCore(opts, env, trust);
     try {
-      const configured = opts.userPlugins === false ? [] : readUserPlugins(h.paths.home);
+      const configured = opts.config !== undefined
+        ? parsePluginsConfig(opts.config, "HarnessOptions.config")
+        : opts.userPlugins === false
+        ? []
+        : readUserPlugins(h.paths.home);
       if (configured.some((c) => c.id === corePlugin.id)) {
         throw new HarnessError(
           `plugins.json: the "${corePlugin.id}" plugin is the kernel's loop and cannot be configured`,
@@ -399,6 +449,16 @@ export class HarnessCore {
     return this.host.status();
   }
 
+  /** Pages registered by plugins: listed, read and acted on with the host's signal. */
+  get pages(): PageService {
+    return this.host.pages;
+  }
+
+  /** True once close() was called: runs are refused. */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
   /** Appends a line to HARNESS_LOG. */
   log(line: string): void {
     this.#log(line);
@@ -446,8 +506,30 @@ export class HarnessCore {
     });
   }
 
-  /** All skills: runtime ones (lowest), packs' skills, then files under the skill roots. */
+  /**
+   * All skills: runtime ones, then packs' skills and files under the skill roots. A runtime
+   * skill never replaces a file skill of the same name: the file skill is used and the
+   * conflict is reported. A file skill replaces a pack's skill of the same name.
+   */
   skills(cwd = this.paths.cwd): { skills: SkillInfo[]; problems: SkillProblem[] } {
+    const found = this.#fileSkills(cwd);
+    const byName = new Map<string, SkillInfo>();
+    const problems = [...found.problems];
+    for (const s of found.skills) byName.set(s.name, s);
+    const runtime: SkillInfo[] = [];
+    for (const s of this.registries.skills.values()) {
+      const file = byName.get(s.name);
+      if (file) {
+        problems.push({
+          path: file.path,
+          reason: `runtime skill "${s.name}" of ${s.source} conflicts with this file; ignored`,
+        });
+      } else runtime.push(s);
+    }
+    return { skills: [...runtime, ...found.skills], problems };
+  }
+
+  #fileSkills(cwd = this.paths.cwd): { skills: SkillInfo[]; problems: SkillProblem[] } {
     const snap = this.discovery.current();
     const packRoots = snap.sources.filter((s) => s.kind === "pack").map((s) =>
       join(s.dir, "skills")
@@ -460,18 +542,19 @@ export class HarnessCore {
       excluded: (dir) => snap.untrusted.includes(dir),
     });
     const found = findSkills(roots);
-    const byName = new Map<string, SkillInfo>();
-    for (const s of this.registries.skills.values()) byName.set(s.name, s);
+    const names = new Set(found.skills.map((s) => s.name));
+    const skills = [...found.skills];
     const problems = [...found.problems];
     for (const p of this.packs.list()) {
       for (const dir of p.manifest?.skills ?? []) {
         const r = readSkill(join(dir, "SKILL.md"), `pack:${p.manifest!.name}`);
-        if (r.info) byName.set(r.info.name, r.info);
-        else if (r.problem) problems.push({ path: join(dir, "SKILL.md"), reason: r.problem });
+        if (r.info && !names.has(r.info.name)) {
+          names.add(r.info.name);
+          skills.push(r.info);
+        } else if (r.problem) problems.push({ path: join(dir, "SKILL.md"), reason: r.problem });
       }
     }
-    for (const s of found.skills) byName.set(s.name, s);
-    return { skills: [...byName.values()], problems };
+    return { skills, problems };
   }
 
   /** Executable tool schemas plus the problems found (for `hs tools` / `hs doctor`). */
@@ -496,15 +579,37 @@ export class HarnessCore {
     return listSessions(this.paths.sessions);
   }
 
-  /** Runs one turn (a user message until `done`). */
+  /** Runs one turn (a user message until `done`). Rejects once the harness is closed. */
   run(opts: RunOptions): Promise<RunResult> {
-    return this.#run(opts, 0);
+    return this.#track(opts, 0);
+  }
+
+  /** Runs and tracks a turn so that close() can cancel and drain it. */
+  #track(opts: RunOptions, depth: number): Promise<RunResult> {
+    if (this.#closed) {
+      return Promise.reject(
+        new HarnessError(
+          "this harness is closed: it runs nothing more",
+          "create a new one with Harness.create()",
+        ),
+      );
+    }
+    const signal = opts.signal
+      ? AbortSignal.any([opts.signal, this.#stop.signal])
+      : this.#stop.signal;
+    const done = this.#run({ ...opts, signal }, depth).then((r) =>
+      r.cancelled && this.#stop.signal.aborted && !opts.signal?.aborted
+        ? { ...r, message: "the harness was closed during the run" }
+        : r
+    );
+    const entry: InFlight = { done };
+    this.#runs.add(entry);
+    const untrack = () => this.#runs.delete(entry);
+    done.then(untrack, untrack);
+    return done;
   }
 
   async #run(opts: RunOptions, depth: number): Promise<RunResult> {
-    if (this.#closed) {
-      throw new HarnessError("this harness is closed", "create a new one with Harness.create()");
-    }
     let principal = opts.principal ?? "main";
     if (opts.bot) {
       const bot = await this.packs.named(opts.bot);
@@ -533,6 +638,13 @@ export class HarnessCore {
         model: resolved.model,
         provider: resolved.provider,
       });
+      this.host.lifecycle.emit("session_created", {
+        sessionId: session.id,
+        sessionDir: session.dir,
+        principal,
+        provider: resolved.provider,
+        model: resolved.model,
+      });
     } else if (
       session.conf.provider !== resolved.provider || session.conf.model !== resolved.model
     ) {
@@ -548,7 +660,7 @@ export class HarnessCore {
       model: resolved.model,
       modelProvider: info.provider,
       principal,
-      signal: opts.signal ?? new AbortController().signal,
+      signal: opts.signal ?? this.#stop.signal,
       onEvent: opts.onEvent,
     });
     return await turn.run(opts.message);
@@ -569,9 +681,11 @@ export class HarnessCore {
       dispatch: (call, core) => this.dispatcher.dispatch(call, core),
       childEnv: (req) => this.#children.envFor(req),
       promptSources: (principal) => {
+        const all = safePromptSources(this.registries.prompts, this.#log);
         const bot = this.packs.prompt(principal);
-        return bot ? [...this.registries.prompts.values(), bot] : this.registries.prompts.values();
+        return bot ? [...all, bot] : all;
       },
+      lifecycle: (event, payload) => this.host.lifecycle.emit(event, payload),
       boundary: async (kind, record, principal) => {
         const r = await this.dispatcher.dispatch({
           point: kind,
@@ -617,7 +731,7 @@ export class HarnessCore {
     if (depth > MAX_DEPTH) {
       return { output: "error: sub-agents are nested too deep", sessionDir: "", error: true };
     }
-    const r = await this.#run({
+    const r = await this.#track({
       message: req.prompt,
       bot: req.bot,
       provider: req.provider || parent.provider,
@@ -632,11 +746,37 @@ export class HarnessCore {
     };
   }
 
-  /** Closes plugins, the floor's worker and the log (idempotent). */
-  async close(): Promise<void> {
+  /**
+   * Closes the harness (seed 002): refuses new runs, cancels the runs in flight (their
+   * model streams and tools see the signal) and drains them within the cleanup bound,
+   * then aborts plugin signals, drains audit queues, unregisters contributions and
+   * disposes plugins in reverse order; finally the floor's worker and the log.
+   * Idempotent; goes on after failures.
+   */
+  close(): Promise<void> {
+    this.#closing ??= this.#close();
+    return this.#closing;
+  }
+
+  async #close(): Promise<void> {
     this.#closed = true;
-    await this.host.close();
-    this.effectFloor?.close();
-    this.#log.close?.();
+    if (this.#runs.size > 0) {
+      this.#stop.abort(new HarnessError("the harness was closed"));
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const drained = await Promise.race([
+        Promise.allSettled([...this.#runs].map((r) => r.done)).then(() => true),
+        new Promise<false>((r) => timer = setTimeout(() => r(false), this.#boundMs)),
+      ]);
+      clearTimeout(timer);
+      if (!drained) {
+        this.#log(`[harness] close: runs still in flight after ${this.#boundMs} ms; going on`);
+      }
+    } else this.#stop.abort(new HarnessError("the harness was closed"));
+    try {
+      await this.host.close();
+    } finally {
+      this.effectFloor?.close();
+      this.#log.close?.();
+    }
   }
 }

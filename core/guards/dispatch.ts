@@ -138,6 +138,11 @@ export interface DispatcherOptions {
   /** Tools the calling agent may use; undefined = no ceiling. */
   ceiling?: (call: EffectCall) => boolean;
   audit: (event: AuditEvent) => void;
+  /**
+   * Records a permission event durably (fail-closed audit): when present, each decision
+   * waits for it and the call is refused when it resolves false.
+   */
+  record?: (event: AuditEvent) => Promise<boolean>;
   /** Re-validates an input rewritten by a guard; returns an error text or undefined. */
   validate?: (tool: string, input: unknown) => string | undefined;
   /** Collected hook failures (fail open) go here. */
@@ -215,18 +220,12 @@ export class Dispatcher {
       }
       const effective = { ...call, input: value };
       let d = await this.#o.floor.decide(effective);
+      await this.#permission(call, "decision", d);
       if (d.decision === "ask") {
         const ok = this.#o.floor.ask ? await this.#o.floor.ask(effective, d) : false;
         d = { ...d, decision: ok ? "allow" : "deny" };
+        await this.#permission(call, "response", d);
       }
-      audit({
-        type: "permission",
-        time: new Date().toISOString(),
-        tool: call.tool,
-        rule: d.rule,
-        principal: call.principal,
-        decision: d.decision,
-      });
       if (d.decision !== "allow") {
         throw new FloorDenied(
           `error: permission denied for ${call.tool}${
@@ -345,6 +344,36 @@ export class Dispatcher {
       await this.#runHooks(hooks, (h) => h.post?.(reachedFloor, result, call));
     }
     return finish(result, result.isError ? "error" : "ok");
+  }
+
+  /** Emits a permission record; a fail-closed audit that cannot write it refuses the call. */
+  async #permission(
+    call: EffectCall,
+    record: "decision" | "response",
+    d: Decision,
+  ): Promise<void> {
+    // turn and round boundaries are not tool calls: no permission record
+    if (call.point === "turn" || call.point === "round") return;
+    const event: AuditEvent = {
+      type: "permission",
+      time: new Date().toISOString(),
+      record,
+      tool: call.tool,
+      rule: d.rule,
+      principal: call.principal,
+      callId: call.callId,
+      decision: d.decision,
+    };
+    if (!this.#o.record) {
+      this.#o.audit(event);
+      return;
+    }
+    if (!(await this.#o.record(event))) {
+      throw new FloorDenied(
+        `error: refused: the audit record of this ${call.tool} call could not be written ` +
+          "(the audit is fail closed)",
+      );
+    }
   }
 
   async #runHooks(hooks: Hook[], fn: (h: Hook) => unknown): Promise<void> {

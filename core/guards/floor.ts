@@ -43,6 +43,9 @@ import {
 } from "./protect.ts";
 import { openWorkerFs, OsSandbox, type WorkerFs, type WorkerPermissions } from "../sandbox/mod.ts";
 
+/** MCP tool names that write (their `path` argument needs the write policy). */
+const MCP_WRITES = /write|edit|create|move|delete|remove|rename|mkdir|upload|save/i;
+
 /** What the command line asks of the floor. */
 export interface FloorRequest {
   /** `--floor read-only|workspace|full`. */
@@ -331,6 +334,10 @@ export class EffectFloor implements Floor {
         ? ["write"]
         : call.point === "edit"
         ? ["read", "write"]
+        : call.point === "mcp"
+        // an MCP tool's `path` argument is held to the policy too (the server itself runs
+        // in the OS sandbox when the policy is narrower than the process)
+        ? (MCP_WRITES.test(call.tool) ? ["write", "read"] : ["read"])
         : [];
       for (const k of kinds) {
         const d = this.#pathDecision(k, subject.path);

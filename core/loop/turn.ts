@@ -9,7 +9,10 @@
 import {
   HarnessError,
   type HarnessEvent,
+  type LifecycleEvent,
+  type LifecycleEvents,
   type ModelProvider,
+  ownerLabel,
   type ProtocolAdapter,
   readTextOrUndefined,
   type ResolvedTool,
@@ -79,6 +82,7 @@ export class Turn implements TurnApi {
   #protocol: string;
   #executableRan = false;
   #executed = new Set<string>();
+  #turnNo = 0;
 
   constructor(init: TurnInit) {
     this.#h = init.host;
@@ -111,6 +115,21 @@ export class Turn implements TurnApi {
     } catch (err) {
       this.#h.log(`[events] listener failed: ${(err as Error).message}`);
     }
+  }
+
+  /** A lifecycle event for plugin observers, scoped to this turn's session and principal. */
+  #life<E extends LifecycleEvent>(
+    event: E,
+    payload: Omit<LifecycleEvents[E], "sessionId" | "principal">,
+  ): void {
+    this.#h.lifecycle?.(
+      event,
+      {
+        ...payload,
+        sessionId: this.session.id,
+        principal: this.#principal,
+      } as LifecycleEvents[E],
+    );
   }
 
   adapter(): ProtocolAdapter {
@@ -160,6 +179,8 @@ export class Turn implements TurnApi {
     if (pre) this.#h.log(`[harness] tool pre-dispatched: ${call.name}`);
     this.#executed.add(call.id);
     this.emit({ type: "tool_start", id: call.id, name: call.name, input: call.input });
+    const owner = tool ? ownerLabel(tool.owner) : "";
+    this.#life("tool_start", { callId: call.id, tool: call.name, owner });
     const started = performance.now();
     let result: string;
     let error: boolean;
@@ -177,7 +198,7 @@ export class Turn implements TurnApi {
       });
       const r = await this.#h.dispatch(
         {
-          point: pointOf(call.name),
+          point: tool.def.point ?? pointOf(call.name),
           tool: call.name,
           owner: tool.owner,
           principal: this.#principal,
@@ -209,6 +230,7 @@ export class Turn implements TurnApi {
     const ms = performance.now() - started;
     this.session.streamEvent({ type: "tool_output", text: toolDisplay(call, result, error) });
     this.emit({ type: "tool_done", id: call.id, name: call.name, error, result, ms });
+    this.#life("tool_done", { callId: call.id, tool: call.name, owner, error, durationMs: ms });
     return { result, error };
   }
 
@@ -272,6 +294,13 @@ export class Turn implements TurnApi {
     if (message !== undefined && message !== "") this.session.appendUser(message);
     this.emit({ type: "session", id: this.session.id, dir: this.session.dir });
     this.emit({ type: "turn_start", turn: this.session.count, message: message ?? "" });
+    this.#turnNo = this.session.count;
+    this.#life("turn_start", {
+      turn: this.#turnNo,
+      message: message ?? "",
+      provider: this.provider,
+      model: this.model,
+    });
 
     const maxTurns = h.config.maxTurns;
     let state = "start";
@@ -281,6 +310,8 @@ export class Turn implements TurnApi {
     let failed = false;
     let failure = "";
     let round = 0;
+    let sendStarted = 0;
+    let sendMs = 0;
     const ctx: TurnContext = { kind: "turn", turn: this as TurnApi, signal: this.signal };
     const record = { session: this.session.id, turn: this.session.count, message: message ?? "" };
     // A guard/turn may refuse the turn; hooks of the turn see its record.
@@ -318,6 +349,15 @@ export class Turn implements TurnApi {
           failed = true;
           continue;
         }
+        this.#life("round_start", { turn: this.#turnNo, round });
+        this.#life("model_request", {
+          round,
+          provider: this.provider,
+          model: this.model,
+          messages: Array.isArray(context.messages) ? context.messages.length : 0,
+          tools: Array.isArray(context.tools) ? context.tools.length : 0,
+        });
+        sendStarted = performance.now();
       }
       if (state === "assemble") this.#tools = undefined;
       await h.refreshSources?.(this.signal);
@@ -338,9 +378,36 @@ export class Turn implements TurnApi {
           this.#executableRan = true;
         },
       });
+      if (state === "send") {
+        sendMs = performance.now() - sendStarted;
+        if (!r.ok) {
+          this.#life("model_response", {
+            round,
+            provider: this.provider,
+            model: this.model,
+            stop: "error",
+            usage: { input_tokens: 0, output_tokens: 0 },
+            durationMs: sendMs,
+          });
+        }
+      }
       if (state === "receive" && r.ok) {
         const next = r.output.next_state;
-        this.emit({ type: "round_end", round, stop: next === "tool_exec" ? "tool_calls" : "end" });
+        const stop = next === "tool_exec" ? "tool_calls" : "end";
+        const u = r.output.usage as Usage | undefined;
+        this.#life("model_response", {
+          round,
+          provider: this.provider,
+          model: typeof r.output.model === "string" ? r.output.model : this.model,
+          stop,
+          usage: {
+            input_tokens: Number(u?.input_tokens ?? 0),
+            output_tokens: Number(u?.output_tokens ?? 0),
+          },
+          durationMs: sendMs,
+        });
+        this.emit({ type: "round_end", round, stop });
+        this.#life("round_end", { turn: this.#turnNo, round, stop });
       }
       if (!r.ok) {
         if (this.signal.aborted) {
@@ -377,6 +444,13 @@ export class Turn implements TurnApi {
     this.session.closeStream();
     const output = typeof result.output === "string" ? result.output : "";
     this.emit({ type: "turn_end", output, error: failed });
+    this.#life("turn_end", {
+      turn: this.#turnNo,
+      error: failed,
+      cancelled,
+      rounds: round,
+      usage: { ...this.#usage },
+    });
     return {
       output: cancelled ? "" : output,
       error: failed,

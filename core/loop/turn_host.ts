@@ -7,6 +7,7 @@
  */
 import type {
   ChildEnvRequest,
+  LifecycleEmit,
   PromptSource,
   ProtocolAdapter,
   ResolvedTool,
@@ -61,6 +62,8 @@ export interface TurnHost {
   ): Promise<string | undefined>;
   /** Skills visible from a directory. */
   skills(cwd: string): SkillInfo[];
+  /** Emits a lifecycle event to plugin observers (fail open; absent = nobody listens). */
+  readonly lifecycle?: LifecycleEmit;
   /** Runs a child agent loop for the `agent` tool (same plugins, floor and audit). */
   runAgent(
     request: SubAgentRequest,

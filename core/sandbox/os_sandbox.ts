@@ -107,6 +107,7 @@ export class OsSandbox implements ChildSandbox {
     const readOnly = [
       ...toolchainDirs(this.#o.env.PATH ?? "", this.#o.userHome),
       sourceDirOf(spec.command),
+      ...(spec.readOnly ?? []),
     ];
     const args = bwrapArgs(policy, {
       readOnly,
