@@ -360,7 +360,14 @@ export class EffectFloor implements Floor {
         if (/^\/dev\/(null|stdout|stderr|fd\/|tty)/.test(w) || w.includes("$") || w.includes("…")) {
           continue;
         }
-        const d = this.#pathDecision("write", expandPath(w, this.places));
+        const target = expandPath(w, this.places);
+        const d = this.#pathDecision("write", target);
+        if (
+          d && d.rule !== "floor.protect" &&
+          await this.sandbox.privateTmp(target, [this.places.workspace, this.places.home])
+        ) {
+          continue; // the sandboxed shell's own /tmp: nothing reaches the host
+        }
         if (d?.rule === "floor.protect") {
           // bash sees control files read-only: say so instead of asking for nothing
           return {

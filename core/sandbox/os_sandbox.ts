@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { dirname } from "node:path";
+import { dirname, posix } from "node:path";
 import type { ChildSandbox, SpawnSpec } from "../base/mod.ts";
 import type { EffectPolicy } from "./policy.ts";
 import {
@@ -15,6 +15,7 @@ import {
   probeBwrap,
   SANDBOX_TMPDIR,
   type SandboxProbe,
+  tmpAncestors,
   toolchainDirs,
 } from "./bwrap.ts";
 
@@ -78,6 +79,35 @@ export class OsSandbox implements ChildSandbox {
     return `refused to run ${what}: no OS sandbox — ${p.reason}. The effect policy is ` +
       "narrower than this process, so a child process would escape it. Fix: install bubblewrap, " +
       "or run with --floor full (no narrowing) or --unsandboxed (run children unconfined)";
+  }
+
+  /**
+   * True when a sandboxed child writing `path` writes into its own private `/tmp` (a tmpfs
+   * gone when it exits): children run in bubblewrap here, the policy does not bind the
+   * host's root writable, and nothing the child sees of the host — the policy's paths,
+   * the toolchain, `alsoBound` (the workspace, the harness home) — shares the path's top
+   * directory under `/tmp`. Such a write leaves no trace on the host.
+   */
+  async privateTmp(path: string, alsoBound: string[] = []): Promise<boolean> {
+    const p = posix.normalize(path);
+    const m = /^\/tmp\/([^/]+)/.exec(p);
+    if (!m || m[1] === "..") return false;
+    const { policy } = this.#o;
+    if (!this.#o.narrower || policy.write === "all") return false;
+    if (!(await this.probe()).ok) return false;
+    const bound = [
+      ...(policy.read === "all" ? [] : policy.read),
+      ...policy.write,
+      ...policy.deny.read,
+      ...policy.deny.write,
+      ...toolchainDirs(this.#o.env.PATH ?? "", this.#o.userHome),
+      ...(this.#o.readOnly ?? []),
+      ...alsoBound,
+    ].map((b) => posix.normalize(b));
+    const top = `/tmp/${m[1]}`;
+    // a bound path at /tmp/<top> itself, or inside it, makes that directory the host's
+    if (bound.some((b) => b === "/tmp" || b === top || b.startsWith(top + "/"))) return false;
+    return !tmpAncestors(bound).includes(top);
   }
 
   #notice(reason: string): void {
