@@ -4,6 +4,10 @@
  * earlier build), the variants interleaved round by round in one process so machine load hits
  * them alike. Prints medians and ratios. `ROUNDS` sets the number of rounds (default 7).
  *
+ * Times are the CPU time of the main thread (`/proc/thread-self/schedstat`, Linux) when it can be
+ * read, else wall time: on a shared machine, CPU time does not count the time the thread waited
+ * for a core, so the figures stay comparable under load (`CLOCK=wall` forces wall time).
+ *
  * @module
  */
 import { baseline, harness, WORKLOADS } from "./scheme_workloads.ts";
@@ -13,10 +17,29 @@ function median(xs: number[]): number {
   return s[Math.floor(s.length / 2)];
 }
 
+const schedBuf = new Uint8Array(128);
+const dec = new TextDecoder();
+/** CPU time of this thread in ms, or null where it cannot be read. */
+function threadCpuMs(): number | null {
+  try {
+    const f = Deno.openSync("/proc/thread-self/schedstat");
+    try {
+      const n = f.readSync(schedBuf) ?? 0;
+      return Number(dec.decode(schedBuf.subarray(0, n)).split(" ")[0]) / 1e6;
+    } finally {
+      f.close();
+    }
+  } catch {
+    return null;
+  }
+}
+const cpu = Deno.env.get("CLOCK") !== "wall" && threadCpuMs() !== null;
+const now = cpu ? () => threadCpuMs()! : () => performance.now();
+
 function once(fn: () => unknown): number {
-  const t = performance.now();
+  const t = now();
   fn();
-  return performance.now() - t;
+  return now() - t;
 }
 
 const rounds = Number(Deno.env.get("ROUNDS") ?? 7);
@@ -25,6 +48,7 @@ const selected = names.length ? WORKLOADS.filter((w) => names.includes(w.name)) 
 const hs = harness();
 const before = await baseline();
 const fmt = (ms: number) => (ms >= 100 ? ms.toFixed(0) : ms >= 1 ? ms.toFixed(1) : ms.toFixed(3));
+console.log(`clock: ${cpu ? "main-thread CPU time" : "wall time"}, ${rounds} rounds\n`);
 console.log(
   `| workload | hs ms |${before ? " before ms | before / hs |" : ""} JS ms | hs / JS |`,
 );
