@@ -10,29 +10,13 @@
  *
  * @module
  */
-import { baseline, harness, WORKLOADS } from "./scheme_workloads.ts";
+import { baseline, harness, threadCpuMs, WORKLOADS } from "./scheme_workloads.ts";
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.floor(s.length / 2)];
 }
 
-const schedBuf = new Uint8Array(128);
-const dec = new TextDecoder();
-/** CPU time of this thread in ms, or null where it cannot be read. */
-function threadCpuMs(): number | null {
-  try {
-    const f = Deno.openSync("/proc/thread-self/schedstat");
-    try {
-      const n = f.readSync(schedBuf) ?? 0;
-      return Number(dec.decode(schedBuf.subarray(0, n)).split(" ")[0]) / 1e6;
-    } finally {
-      f.close();
-    }
-  } catch {
-    return null;
-  }
-}
 const cpu = Deno.env.get("CLOCK") !== "wall" && threadCpuMs() !== null;
 const now = cpu ? () => threadCpuMs()! : () => performance.now();
 

@@ -231,6 +231,27 @@ export const WORKLOADS: Workload[] = [
   },
 ];
 
+const schedBuf = new Uint8Array(128);
+const dec = new TextDecoder();
+/**
+ * CPU time of the calling thread in ms (`/proc/thread-self/schedstat`, Linux), or null where it
+ * cannot be read. Unlike wall time it leaves out the time the thread waited for a core, so it
+ * stays comparable on a loaded machine.
+ */
+export function threadCpuMs(): number | null {
+  try {
+    const f = Deno.openSync("/proc/thread-self/schedstat");
+    try {
+      const n = f.readSync(schedBuf) ?? 0;
+      return Number(dec.decode(schedBuf.subarray(0, n)).split(" ")[0]) / 1e6;
+    } finally {
+      f.close();
+    }
+  } catch {
+    return null;
+  }
+}
+
 const HS_LIMITS = { fuel: 1e10, timeoutMs: 600_000, maxDepth: 3_000_000, maxCells: 1e9 };
 
 /** A Harness interpreter with all workloads defined. */
