@@ -1,16 +1,16 @@
 /**
  * `deno run -A bench/scheme_cliff.ts`: the "cliff late in a run". Times allocation-heavy
  * workloads (tail loop, deriv) in one interpreter before and after a 10^6-deep recursion, in
- * main-thread CPU time (see `threadCpuMs`). With `HS_BASELINE=/path/to/old/scheme/mod.ts` the
+ * process CPU time (see `cpuMs`). With `HS_BASELINE=/path/to/old/scheme/mod.ts` the
  * same is run, in a child process of its own, for that build (a fresh V8 heap each). Before the
  * fix, V8 pretenured the call frames' allocation sites during the deep recursion and the
  * workloads after it ran 3–8× slower.
  *
  * @module
  */
-import { threadCpuMs, WORKLOADS } from "./scheme_workloads.ts";
+import { cpuMs, WORKLOADS } from "./scheme_workloads.ts";
 
-const now = () => threadCpuMs() ?? performance.now();
+const now = () => cpuMs() ?? performance.now();
 const LIMITS = { fuel: 1e10, timeoutMs: 600_000, maxDepth: 3_000_000, maxCells: 1e9 };
 
 async function measure(modPath: string): Promise<string> {
@@ -50,7 +50,7 @@ if (Deno.args[0] === "--child") {
   };
   const runs = Number(Deno.env.get("RUNS") ?? 3);
   const base = Deno.env.get("HS_BASELINE");
-  console.log("before → after a 10^6-deep recursion (medians, main-thread CPU time):");
+  console.log("before → after a 10^6-deep recursion (medians, process CPU time):");
   for (let i = 0; i < runs; i++) {
     console.log(`hs:      ${await run(new URL("../scheme/mod.ts", import.meta.url).pathname)}`);
     if (base) console.log(`before:  ${await run(base)}`);

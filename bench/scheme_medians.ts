@@ -3,18 +3,17 @@
  * BiwaScheme, LIPS and plain JS, measured in one process and printed as the Markdown table kept
  * in docs/scheme.md ("Performance"). With `HS_BASELINE=/path/to/old/scheme/mod.ts` a column for
  * that earlier build of Harness Scheme is added (before/after in the same run). Times are
- * main-thread CPU time on Linux (`CLOCK=wall` for wall time). The workloads run in table order,
+ * process CPU time (`CLOCK=wall` for wall time). The workloads run in table order,
  * so those after the deep recursions show any slowdown a deep recursion leaves behind (see
  * `scheme_cliff.ts`).
  *
  * @module
  */
-import { baseline, biwa, harness, lips, threadCpuMs, WORKLOADS } from "./scheme_workloads.ts";
+import { baseline, biwa, cpuMs, harness, lips, WORKLOADS } from "./scheme_workloads.ts";
 
-// main-thread CPU time where it can be read (comparable under load), else wall time; LIPS is
-// promise-based, but its work runs on this thread too
-const cpu = Deno.env.get("CLOCK") !== "wall" && threadCpuMs() !== null;
-const now = cpu ? () => threadCpuMs()! : () => performance.now();
+// process CPU time where it can be read (comparable under load), else wall time
+const cpu = Deno.env.get("CLOCK") !== "wall" && cpuMs() !== null;
+const now = cpu ? () => cpuMs()! : () => performance.now();
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -80,7 +79,7 @@ const via = hs.lookup("via-host");
 const viaUs = await time(5, () => {
   for (let i = 0; i < n; i++) hs.callSync(via, i);
 }) * 1000 / n;
-console.log(`clock: ${cpu ? "main-thread CPU time" : "wall time"}\n`);
+console.log(`clock: ${cpu ? "process CPU time" : "wall time"}\n`);
 console.log(rows.join("\n"));
 console.log(
   "\nn/a: not run by that implementation (LIPS 0.20 has no proper tail calls and overflows its stack on deep recursion, raises an unbound-variable error on nqueens/string building, and its call/cc does not re-enter; dicts are a Harness extension).",

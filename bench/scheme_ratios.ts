@@ -4,21 +4,20 @@
  * earlier build), the variants interleaved round by round in one process so machine load hits
  * them alike. Prints medians and ratios. `ROUNDS` sets the number of rounds (default 7).
  *
- * Times are the CPU time of the main thread (`/proc/thread-self/schedstat`, Linux) when it can be
- * read, else wall time: on a shared machine, CPU time does not count the time the thread waited
- * for a core, so the figures stay comparable under load (`CLOCK=wall` forces wall time).
+ * Times are the CPU time of the process (see `cpuMs`) when it can be read, else wall time: on a
+ * shared machine, CPU time does not count the time spent waiting for a core, so the figures stay comparable under load (`CLOCK=wall` forces wall time).
  *
  * @module
  */
-import { baseline, harness, threadCpuMs, WORKLOADS } from "./scheme_workloads.ts";
+import { baseline, cpuMs, harness, WORKLOADS } from "./scheme_workloads.ts";
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.floor(s.length / 2)];
 }
 
-const cpu = Deno.env.get("CLOCK") !== "wall" && threadCpuMs() !== null;
-const now = cpu ? () => threadCpuMs()! : () => performance.now();
+const cpu = Deno.env.get("CLOCK") !== "wall" && cpuMs() !== null;
+const now = cpu ? () => cpuMs()! : () => performance.now();
 
 function once(fn: () => unknown): number {
   const t = now();
@@ -32,7 +31,7 @@ const selected = names.length ? WORKLOADS.filter((w) => names.includes(w.name)) 
 const hs = harness();
 const before = await baseline();
 const fmt = (ms: number) => (ms >= 100 ? ms.toFixed(0) : ms >= 1 ? ms.toFixed(1) : ms.toFixed(3));
-console.log(`clock: ${cpu ? "main-thread CPU time" : "wall time"}, ${rounds} rounds\n`);
+console.log(`clock: ${cpu ? "process CPU time" : "wall time"}, ${rounds} rounds\n`);
 console.log(
   `| workload | hs ms |${before ? " before ms | before / hs |" : ""} JS ms | hs / JS |`,
 );

@@ -9,6 +9,7 @@
 import BiwaScheme from "npm:biwascheme@0.8.3";
 // deno-lint-ignore no-import-prefix -- bench-only dependency, kept out of deno.json on purpose
 import lipsModule from "npm:@jcubic/lips@0.20.3";
+import process from "node:process";
 import { Interpreter } from "../scheme/mod.ts";
 
 /** One workload: setup definitions, the measured expression, and a JS equivalent. */
@@ -231,22 +232,15 @@ export const WORKLOADS: Workload[] = [
   },
 ];
 
-const schedBuf = new Uint8Array(128);
-const dec = new TextDecoder();
 /**
- * CPU time of the calling thread in ms (`/proc/thread-self/schedstat`, Linux), or null where it
- * cannot be read. Unlike wall time it leaves out the time the thread waited for a core, so it
- * stays comparable on a loaded machine.
+ * CPU time of this process in ms (user + system, all threads: the collector's and the
+ * compiler's work counts), or null where it cannot be read. Unlike wall time it leaves out the
+ * time spent waiting for a core, so it stays comparable on a loaded machine.
  */
-export function threadCpuMs(): number | null {
+export function cpuMs(): number | null {
   try {
-    const f = Deno.openSync("/proc/thread-self/schedstat");
-    try {
-      const n = f.readSync(schedBuf) ?? 0;
-      return Number(dec.decode(schedBuf.subarray(0, n)).split(" ")[0]) / 1e6;
-    } finally {
-      f.close();
-    }
+    const u = process.cpuUsage();
+    return (u.user + u.system) / 1000;
   } catch {
     return null;
   }
