@@ -24,6 +24,8 @@ export interface StageRunnerOptions {
   timeoutMs: number;
   /** HARNESS_LOG. */
   log(line: string): void;
+  /** Most bytes one executable hook may print (HARNESS_HOOK_OUTPUT_LIMIT). */
+  maxOutputBytes?: number;
 }
 
 /** Where and for whom one stage runs. */
@@ -82,6 +84,7 @@ export class StageRunner {
       log: this.#o.log,
       executableRan: at.onExecutable ?? (() => {}),
       sandbox: this.#o.sandbox,
+      maxOutputBytes: this.#o.maxOutputBytes,
     });
   }
 }

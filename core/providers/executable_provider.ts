@@ -17,7 +17,7 @@ import {
   type Readiness,
   readTextOrUndefined,
 } from "../base/mod.ts";
-import { runExecutable, tail, unconfined } from "../exec/mod.ts";
+import { DEFAULT_MAX_STDOUT, formatBytes, runExecutable, tail, unconfined } from "../exec/mod.ts";
 
 /** Dependencies of an executable provider. */
 export interface ExecProviderDeps {
@@ -30,6 +30,8 @@ export interface ExecProviderDeps {
   log(line: string): void;
   /** Longest wait for one request (default 600 s; HARNESS_PROVIDER_TIMEOUT). */
   timeoutMs?: number;
+  /** Most bytes of one response on stdout (default 64 MiB; HARNESS_HOOK_OUTPUT_LIMIT). */
+  maxResponseBytes?: number;
 }
 
 /** Protocols an executable provider may declare with `--defaults` `protocol=`. */
@@ -145,8 +147,17 @@ export function executableProvider(
         signal: options.signal,
         onStderr: (t) => deps.log(t.trimEnd()),
         sandbox: unconfined,
+        maxStdoutBytes: deps.maxResponseBytes,
       }).finally(() => follower?.stop());
       if (r.aborted) throw new ProviderError("cancelled");
+      if (r.overflow) {
+        throw new ProviderError(
+          `provider ${path} printed more than ${
+            formatBytes(deps.maxResponseBytes ?? DEFAULT_MAX_STDOUT)
+          } on stdout (it was stopped)`,
+          { hint: "set HARNESS_HOOK_OUTPUT_LIMIT to allow larger responses" },
+        );
+      }
       if (r.timedOut) {
         throw new ProviderError(`provider ${path} timed out after ${timeoutMs / 1000} s`, {
           hint: "set HARNESS_PROVIDER_TIMEOUT (seconds) to allow more",

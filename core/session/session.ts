@@ -1,7 +1,13 @@
 /**
  * Sessions (PROTOCOLS "Sessions"): a directory with `session.conf`, one
  * markdown file per message under `messages/`, and `.stream` (JSONL events of
- * the last model request). Every write is atomic (temp file + rename).
+ * the last model request).
+ *
+ * Every message file is written whole and exclusively: a temp file is linked
+ * to its `NNNN-role.md` name, which fails when the name exists (the next
+ * number is taken then), so a message is never overwritten. A turn holds the
+ * session's lock (`.lock`, an OS file lock released even by kill -9), so two
+ * processes never interleave turns in one session (docs/sessions.md).
  *
  * A {@link Session} keeps an in-memory index of parsed messages keyed by file
  * name, so assembling a request re-parses only files it has not seen (or, after
@@ -9,13 +15,14 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import {
   type AssistantBlock,
   atomicWriteSync,
   type ConversationMessage,
   HarnessError,
   listDir,
+  MTIME_SLACK_MS,
   parseKeyValues,
   readTextOrUndefined,
   splitFrontmatter,
@@ -23,6 +30,16 @@ import {
   type StopReason,
   type Usage,
 } from "../base/mod.ts";
+import { capText, DEFAULT_RESULT_FILE_LIMIT, DEFAULT_RESULT_LIMIT } from "../exec/mod.ts";
+import {
+  decodeValue,
+  parseAssistantBody,
+  renderAssistantBody,
+  renderFrontmatter,
+} from "./codec.ts";
+import { acquireLock, type LockOptions, type SessionLock } from "./lock.ts";
+
+export { parseAssistantBody, renderAssistantBody };
 
 /** `session.conf` fields. */
 export interface SessionConf {
@@ -45,65 +62,11 @@ export function isoSeconds(d: Date = new Date()): string {
   }:${pad(d.getSeconds())}${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
 }
 
-const FENCE_TOOL = /^```tool_call id=(\S+) name=(\S+)/;
-const FENCE_THINKING = /^```thinking signature=(.*)$/;
-
-/** Parses an assistant body (text plus ```` ```tool_call ```` / ```` ```thinking ```` fences). */
-export function parseAssistantBody(body: string): AssistantBlock[] {
-  const blocks: AssistantBlock[] = [];
-  let text: string[] = [];
-  const flush = () => {
-    const t = text.join("\n").replace(/\n+$/, "");
-    if (t.trim() !== "") blocks.push({ type: "text", text: t });
-    text = [];
-  };
-  const lines = body.split("\n");
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i];
-    let m = FENCE_TOOL.exec(line);
-    if (m) {
-      flush();
-      const json: string[] = [];
-      for (i++; i < lines.length && lines[i] !== "```"; i++) json.push(lines[i]);
-      let input: unknown = {};
-      try {
-        input = JSON.parse(json.join("") || "{}");
-      } catch {
-        input = { _unparsed: json.join("") };
-      }
-      blocks.push({ type: "tool_call", id: m[1], name: m[2], input });
-      continue;
-    }
-    m = FENCE_THINKING.exec(line);
-    if (m) {
-      flush();
-      const t: string[] = [];
-      for (i++; i < lines.length && lines[i] !== "```"; i++) t.push(lines[i]);
-      blocks.push({ type: "thinking", text: t.join("\n"), signature: m[1] });
-      continue;
-    }
-    text.push(line);
-  }
-  flush();
-  return blocks;
-}
-
-/** Renders assistant blocks as the reference body. */
-export function renderAssistantBody(blocks: AssistantBlock[]): string {
-  let body = "";
-  for (const b of blocks) {
-    if (b.type === "text") body += `${b.text}\n`;
-    else if (b.type === "thinking") {
-      body += "```thinking signature=" + b.signature + "\n" + b.text + "\n```\n";
-    } else {body += "\n```tool_call id=" + b.id + " name=" + b.name + "\n" +
-        JSON.stringify(b.input) + "\n```\n";}
-  }
-  return body;
-}
-
 /** Parses one message file into a canonical message; undefined when unusable. */
 export function parseMessageFile(name: string, text: string): ConversationMessage | undefined {
-  const { meta, body } = splitFrontmatter(text);
+  const { meta: raw, body } = splitFrontmatter(text);
+  const meta: Record<string, string | undefined> = {};
+  for (const [k, v] of Object.entries(raw)) meta[k] = decodeValue(v);
   const seq = Number.parseInt(meta.seq ?? name, 10);
   const role = meta.role ?? name.replace(/^\d+-/, "").replace(/\.md$/, "");
   switch (role) {
@@ -137,8 +100,9 @@ interface IndexEntry {
   message: ConversationMessage | undefined;
 }
 
-function frontmatter(fields: [string, string | number | boolean][]): string {
-  return "---\n" + fields.map(([k, v]) => `${k}: ${v}`).join("\n") + "\n---\n";
+/** A value of `session.conf`: one line, whatever it was given. */
+function confValue(v: string | undefined): string {
+  return (v ?? "").replace(/[\r\n]+/g, " ");
 }
 
 /** New session id: `YYYYmmdd-HHMMSS-<pid>`. */
@@ -159,6 +123,13 @@ export class Session {
   #nextSeq = 1;
   #stream?: Deno.FsFile;
   #encoder = new TextEncoder();
+  #lock?: SessionLock;
+  /** The messages directory's mtime at the last complete listing (undefined: list again). */
+  #listedMtime?: number;
+  /** Most bytes of one tool result kept in the conversation (the rest goes to `outputs/`). */
+  resultLimit: number = DEFAULT_RESULT_LIMIT;
+  /** Most bytes of one result saved in `outputs/`. */
+  resultFileLimit: number = DEFAULT_RESULT_FILE_LIMIT;
 
   private constructor(dir: string, id: string, conf: SessionConf) {
     this.dir = dir;
@@ -181,15 +152,23 @@ export class Session {
     }
     const base = newSessionId();
     let id = base;
-    for (let n = 2; statOrUndefined(join(sessionsDir, id)); n++) id = `${base}-${n}`;
-    const dir = join(sessionsDir, id);
-    try {
-      Deno.mkdirSync(join(dir, "messages"), { recursive: true });
-    } catch (err) {
-      throw new HarnessError(
-        `cannot create session ${dir}: ${(err as Error).message}`,
-        "check the permissions of the sessions directory or set HARNESS_SESSIONS",
-      );
+    let dir = join(sessionsDir, id);
+    // mkdir without `recursive` is exclusive: a directory someone else made is never shared.
+    for (let n = 2;; n++) {
+      try {
+        Deno.mkdirSync(dir);
+        Deno.mkdirSync(join(dir, "messages"));
+        break;
+      } catch (err) {
+        if (!(err instanceof Deno.errors.AlreadyExists) || n > 10_000) {
+          throw new HarnessError(
+            `cannot create session ${dir}: ${(err as Error).message}`,
+            "check the permissions of the sessions directory or set HARNESS_SESSIONS",
+          );
+        }
+      }
+      id = `${base}-${n}`;
+      dir = join(sessionsDir, id);
     }
     const conf: SessionConf = {
       id,
@@ -232,7 +211,7 @@ export class Session {
   writeConf(): void {
     const order = ["id", "model", "provider", "created", "cwd"];
     const keys = [...order, ...Object.keys(this.conf).filter((k) => !order.includes(k))];
-    const text = keys.map((k) => `${k}=${this.conf[k] ?? ""}`).join("\n") + "\n";
+    const text = keys.map((k) => `${k}=${confValue(this.conf[k])}`).join("\n") + "\n";
     this.#write(join(this.dir, "session.conf"), text);
   }
 
@@ -253,6 +232,11 @@ export class Session {
    */
   refresh(validate: boolean): void {
     const mdir = join(this.dir, "messages");
+    // Listing a large directory costs more than a message write: skip it while the
+    // directory's mtime says nothing was added or removed since the last listing.
+    const dirMtime = statOrUndefined(mdir)?.mtime?.getTime() ?? -1;
+    if (!validate && this.#listedMtime === dirMtime && dirMtime >= 0) return;
+    const trusted = Date.now() - dirMtime > MTIME_SLACK_MS;
     const names = listDir(mdir).filter((n) => /^\d+-.*\.md$/.test(n));
     const seen = new Set(names);
     let changed = names.length !== this.#order.length;
@@ -276,6 +260,13 @@ export class Session {
       const last = this.#order.at(-1);
       this.#nextSeq = last ? Number.parseInt(last, 10) + 1 : 1;
     }
+    // A stamp taken in the same few ms as the change is not trusted (mtimes are coarse).
+    this.#listedMtime = trusted ? dirMtime : undefined;
+  }
+
+  /** After a write of ours: the directory holds what the index holds. */
+  #noteOwnWrite(): void {
+    this.#listedMtime = statOrUndefined(join(this.dir, "messages"))?.mtime?.getTime();
   }
 
   /** The conversation in order (from the index). */
@@ -293,25 +284,99 @@ export class Session {
     return this.#order.length;
   }
 
+  /**
+   * Holds this session for one turn: waits up to `opts.waitMs` for another
+   * process's turn to end, else throws the "session busy" error. Release it with
+   * {@link Session.unlock} (the OS releases it when the process dies).
+   */
+  async lock(opts: LockOptions): Promise<void> {
+    if (this.#lock) return;
+    this.#lock = await acquireLock(this.dir, this.id, opts);
+    // Nobody else writes now: a temp file left in messages/ is from a writer that died.
+    const mdir = join(this.dir, "messages");
+    for (const name of listDir(mdir)) {
+      if (name.startsWith(".") && name.endsWith(".tmp")) {
+        try {
+          Deno.removeSync(join(mdir, name));
+        } catch { /* gone already */ }
+      }
+    }
+  }
+
+  /** Releases the lock taken by {@link Session.lock} (idempotent). */
+  unlock(): void {
+    this.#lock?.release();
+    this.#lock = undefined;
+  }
+
+  /**
+   * Writes a new message file under the next free number. The file is linked
+   * into place, which fails when the name exists: nothing is ever overwritten,
+   * the next number is tried instead.
+   */
   #append(role: string, fields: [string, string | number | boolean][], body: string): number {
     this.refresh(false);
-    const seq = this.#nextSeq;
-    const seqText = String(seq).padStart(4, "0");
-    const name = `${seqText}-${role}.md`;
-    const path = join(this.dir, "messages", name);
-    const text =
-      frontmatter([["role", role], ["seq", seqText], ["timestamp", isoSeconds()], ...fields]) +
-      body + "\n";
-    this.#write(path, text);
-    const info = statOrUndefined(path);
-    this.#index.set(name, {
-      mtime: info?.mtime?.getTime() ?? 0,
-      size: info?.size ?? 0,
-      message: parseMessageFile(name, text),
-    });
-    this.#order.push(name);
-    this.#nextSeq = seq + 1;
-    return seq;
+    let seq = this.#nextSeq;
+    for (let attempt = 0;; attempt++) {
+      const seqText = String(seq).padStart(4, "0");
+      const name = `${seqText}-${role}.md`;
+      const path = join(this.dir, "messages", name);
+      const text = renderFrontmatter([
+        ["role", role],
+        ["seq", seqText],
+        ["timestamp", isoSeconds()],
+        ...fields,
+      ]) + body + "\n";
+      if (this.#writeNew(path, text)) {
+        const info = statOrUndefined(path);
+        this.#index.set(name, {
+          mtime: info?.mtime?.getTime() ?? 0,
+          size: info?.size ?? 0,
+          message: parseMessageFile(name, text),
+        });
+        this.#order.push(name);
+        this.#nextSeq = seq + 1;
+        if (this.#listedMtime !== undefined) this.#noteOwnWrite();
+        return seq;
+      }
+      if (attempt >= 1000) {
+        throw new HarnessError(
+          `cannot add a message to ${this.dir}: every name tried was taken`,
+          "another program keeps writing this session's messages/",
+        );
+      }
+      // Another writer took this number: see what it wrote, then take the next one.
+      this.refresh(false);
+      seq = Math.max(seq + 1, this.#nextSeq);
+    }
+  }
+
+  /** Creates `path` with `text` unless it exists; false when it does. */
+  #writeNew(path: string, text: string): boolean {
+    const tmp = join(dirname(path), `.${crypto.randomUUID().slice(0, 8)}.tmp`);
+    try {
+      Deno.writeTextFileSync(tmp, text, { createNew: true, mode: 0o644 });
+      try {
+        Deno.linkSync(tmp, path);
+        return true;
+      } catch (err) {
+        if (err instanceof Deno.errors.AlreadyExists) return false;
+        if (err instanceof Deno.errors.NotCapable) throw err;
+        // A file system without hard links: check, then rename (not exclusive against a race).
+        if (statOrUndefined(path)) return false;
+        Deno.renameSync(tmp, path);
+        return true;
+      }
+    } catch (err) {
+      throw new HarnessError(
+        `cannot write ${path}: ${(err as Error).message}`,
+        "check that the session directory is writable (or set HARNESS_SESSIONS)",
+      );
+    } finally {
+      try {
+        Deno.removeSync(tmp);
+      } catch { /* renamed, or never created */ }
+    }
   }
 
   /** Appends a user message; returns its seq. */
@@ -333,12 +398,20 @@ export class Session {
     ], renderAssistantBody(blocks));
   }
 
-  /** Appends a tool result; returns its seq. */
+  /**
+   * Appends a tool result; returns its seq. A result over {@link Session.resultLimit}
+   * bytes keeps its head and tail, and the whole text is saved in `outputs/`.
+   */
   appendToolResult(callId: string, tool: string, error: boolean, result: string): number {
+    const kept = capText(result, { maxBytes: this.resultLimit }, {
+      sessionDir: this.dir,
+      callId,
+      maxBytes: this.resultFileLimit,
+    });
     return this.#append(
       "tool_result",
       [["call_id", callId], ["tool", tool], ["error", error]],
-      result,
+      kept,
     );
   }
 
