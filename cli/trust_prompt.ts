@@ -44,7 +44,9 @@ export async function handleTrust(h: HarnessCore, cli: CliContext): Promise<void
   if (cli.stdinIsTerminal && h.config.trustPrompt) {
     const fresh = untrusted.filter((d) => !changed.has(d));
     if (fresh.length) {
-      cli.stderr("This workspace has a .harness/ that would run code or reach servers from your machine:\n");
+      cli.stderr(
+        "This workspace has a .harness/ that would run code or reach servers from your machine:\n",
+      );
     }
     for (const d of untrusted) {
       const note = changed.has(d) ? "  (its control files changed since you trusted it)" : "";
