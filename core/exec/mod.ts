@@ -10,10 +10,10 @@ export * from "./exec.ts";
 export { killBinary, killProcessGroup } from "./kill.ts";
 export {
   capText,
-  NOTE_ROOM,
   DEFAULT_RESULT_FILE_LIMIT,
   DEFAULT_RESULT_LIMIT,
   formatBytes,
+  NOTE_ROOM,
   outputFileName,
   type OutputLimits,
   OutputSpool,

@@ -95,7 +95,15 @@ export async function acquireLock(
     }
     if (locked) break;
     const waited = Date.now() - started;
-    if (waited >= opts.waitMs || opts.signal?.aborted) {
+    if (opts.signal?.aborted) {
+      file.close();
+      throw new HarnessError(
+        `cancelled while waiting for session ${id} (${lockHolder(dir)} is running a turn in it)`,
+        "",
+        130,
+      );
+    }
+    if (waited >= opts.waitMs) {
       file.close();
       throw sessionBusy(id, lockHolder(dir), waited);
     }

@@ -237,7 +237,9 @@ export class Session {
     const dirMtime = statOrUndefined(mdir)?.mtime?.getTime() ?? -1;
     if (!validate && this.#listedMtime === dirMtime && dirMtime >= 0) return;
     const trusted = Date.now() - dirMtime > MTIME_SLACK_MS;
-    const names = listDir(mdir).filter((n) => /^\d+-.*\.md$/.test(n));
+    const all = listDir(mdir);
+    const names = all.filter((n) => /^\d+-.*\.md$/.test(n));
+    if (this.#lock && names.length !== all.length) this.#sweep(mdir, all);
     const seen = new Set(names);
     let changed = names.length !== this.#order.length;
     for (const name of names) {
@@ -262,6 +264,16 @@ export class Session {
     }
     // A stamp taken in the same few ms as the change is not trusted (mtimes are coarse).
     this.#listedMtime = trusted ? dirMtime : undefined;
+  }
+
+  /** Removes temp files left by a writer that died between writing and linking. */
+  #sweep(mdir: string, names: string[]): void {
+    for (const name of names) {
+      if (!name.startsWith(".") || !name.endsWith(".tmp")) continue;
+      try {
+        Deno.removeSync(join(mdir, name));
+      } catch { /* gone already */ }
+    }
   }
 
   /** After a write of ours: the directory holds what the index holds. */
@@ -292,15 +304,9 @@ export class Session {
   async lock(opts: LockOptions): Promise<void> {
     if (this.#lock) return;
     this.#lock = await acquireLock(this.dir, this.id, opts);
-    // Nobody else writes now: a temp file left in messages/ is from a writer that died.
-    const mdir = join(this.dir, "messages");
-    for (const name of listDir(mdir)) {
-      if (name.startsWith(".") && name.endsWith(".tmp")) {
-        try {
-          Deno.removeSync(join(mdir, name));
-        } catch { /* gone already */ }
-      }
-    }
+    // The next refresh lists the directory again, and removes the temp files of a
+    // writer that died mid-write (nobody else writes while the lock is held).
+    this.#listedMtime = undefined;
   }
 
   /** Releases the lock taken by {@link Session.lock} (idempotent). */

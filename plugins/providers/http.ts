@@ -217,6 +217,11 @@ export class Exchange {
     }
   }
 
+  /** The endpoint's URL for messages (a key in it is masked). */
+  get #safeUrl(): string {
+    return scrub(this.#endpoint.url, this.#endpoint.apiKey);
+  }
+
   get #maxBytes(): number {
     return this.#endpoint.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   }
@@ -408,7 +413,7 @@ export class Exchange {
   /** An error for a 2xx body that is an HTML page (a login page, a proxy, a wrong URL). */
   #htmlPage(res: Response, head: Uint8Array, wanted: string): ProviderError {
     const title = htmlTitle(head);
-    const hint = `check url= (${this.#endpoint.url}): a proxy, a login page or a wrong path ` +
+    const hint = `check url= (${this.#safeUrl}): a proxy, a login page or a wrong path ` +
       "answers HTML";
     return new ProviderError(
       `${this.#endpoint.name}: the server answered with an HTML page (HTTP ${res.status}, ` +
@@ -440,7 +445,7 @@ export class Exchange {
       if (looksLikeHtml(ct, bytes)) throw this.#htmlPage(res, bytes, "a JSON response");
       throw new ProviderError(
         `${this.#endpoint.name}: response is not valid JSON (${bytes.length} bytes, ` +
-          `content-type ${ct || "none"}: ${sample(bytes)})`,
+          `content-type ${ct || "none"}: ${scrub(sample(bytes), this.#endpoint.apiKey)})`,
         { retryable: true },
       );
     }
@@ -499,12 +504,12 @@ export class Exchange {
     if (events === 0 && size > 0) {
       const bytes = head.subarray(0, headSize);
       if (looksLikeHtml(contentType, bytes)) throw this.#htmlPage(res, bytes, "an event stream");
-      const hint = `check url= (${this.#endpoint.url}), or set stream=never in the provider's ` +
+      const hint = `check url= (${this.#safeUrl}), or set stream=never in the provider's ` +
         ".conf for a server that cannot stream";
       throw new ProviderError(
         `${this.#endpoint.name}: the server answered HTTP ${res.status} with content-type ` +
           `${contentType || "none"} and no server-sent events (first bytes: ${
-            sample(bytes)
+            scrub(sample(bytes), this.#endpoint.apiKey)
           }) — ${hint}`,
         { hint },
       );

@@ -66,7 +66,11 @@ Deno.test("capText leaves a text already capped by its producer alone", () => {
 
 Deno.test("the spool holds head and tail only, saves everything, and says when its file is full", () =>
   withDir((dir) => {
-    const spool = new OutputSpool({ maxBytes: 1000 }, { sessionDir: dir, callId: "c", maxBytes: 50_000 });
+    const spool = new OutputSpool({ maxBytes: 1000 }, {
+      sessionDir: dir,
+      callId: "c",
+      maxBytes: 50_000,
+    });
     const chunk = new TextEncoder().encode("0123456789\n".repeat(100));
     let pushes = 0;
     while (spool.push(chunk)) pushes++;
@@ -74,7 +78,10 @@ Deno.test("the spool holds head and tail only, saves everything, and says when i
     assert.ok(spool.full);
     const text = spool.text();
     assert.ok(text.length < 1000 + NOTE_ROOM);
-    assert.match(text, /The first 48\.8 KB of it are saved in \S+\/outputs\/c\.txt \(the command was stopped there\)/);
+    assert.match(
+      text,
+      /The first 48\.8 KB of it are saved in \S+\/outputs\/c\.txt \(the command was stopped there\)/,
+    );
     assert.equal(Deno.statSync(join(dir, "outputs", "c.txt")).size, 50_000);
   }));
 

@@ -102,13 +102,21 @@ Deno.test("a second holder of a session's lock is told it is busy, then gets it 
     s.unlock(); // idempotent
   }));
 
-Deno.test("an aborted wait for a busy session ends with the busy error", () =>
+Deno.test("a wait for a busy session cancelled with Ctrl-C ends as cancelled (exit 130)", () =>
   withSession(async (s) => {
     await s.lock({ waitMs: 0 });
     const ac = new AbortController();
     const waiting = Session.open(s.dir).lock({ waitMs: 60_000, signal: ac.signal });
     ac.abort();
-    await assert.rejects(waiting, /is busy/);
+    await assert.rejects(waiting, (err: unknown) => {
+      assert.ok(err instanceof HarnessError);
+      assert.equal(err.exitCode, 130);
+      assert.match(
+        err.message,
+        /^cancelled while waiting for session \S+ \(pid \d+ since .* is running a turn in it\)$/,
+      );
+      return true;
+    });
     s.unlock();
   }));
 
@@ -133,4 +141,19 @@ Deno.test("a lock held by a process killed with SIGKILL is free at once", () =>
     await reader.cancel();
     await s.lock({ waitMs: 0 });
     s.unlock();
+  }));
+
+Deno.test("a temp file left by a writer that died is removed once the lock is held", () =>
+  withSession(async (s) => {
+    s.appendUser("one");
+    const tmp = join(s.dir, "messages", ".deadbeef.tmp");
+    Deno.writeTextFileSync(tmp, "---\nrole: user\n");
+    const other = Session.open(s.dir);
+    other.appendUser("two");
+    assert.ok(Deno.statSync(tmp).isFile, "not without the lock: its writer may be alive");
+    await other.lock({ waitMs: 0 });
+    other.appendUser("three");
+    other.unlock();
+    await assert.rejects(Deno.stat(tmp));
+    assert.equal(Session.open(s.dir).count, 3);
   }));
