@@ -264,6 +264,8 @@ export class Turn implements TurnApi {
           message: `session ${this.session.id} is busy (${holder} is running a turn in it); ` +
             `waiting up to ${Math.round(this.#h.config.sessionWaitMs / 1000)} s…`,
         }),
+      onUnsupported: (reason) =>
+        this.emit({ type: "notice", message: `${reason}; this turn runs without the lock` }),
     });
     try {
       return await this.#run(message);

@@ -20,6 +20,11 @@ export interface LockOptions {
   signal?: AbortSignal;
   /** Called once when the session is busy and the wait begins, with the holder. */
   onWait?(holder: string): void;
+  /**
+   * Called when the file system has no file locks (some network file systems): the
+   * turn then runs unlocked — message writes stay exclusive, turns may interleave.
+   */
+  onUnsupported?(reason: string): void;
 }
 
 /** A held session lock. */
@@ -88,10 +93,8 @@ export async function acquireLock(
       locked = file.tryLockSync(true);
     } catch (err) {
       file.close();
-      throw new HarnessError(
-        `cannot lock session ${id}: ${(err as Error).message}`,
-        "the sessions directory must be on a file system with file locks",
-      );
+      opts.onUnsupported?.(`cannot lock session ${id}: ${(err as Error).message}`);
+      return { release() {} };
     }
     if (locked) break;
     const waited = Date.now() - started;

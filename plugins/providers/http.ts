@@ -10,6 +10,7 @@
  */
 import {
   type Endpoint,
+  formatBytes,
   permissionDenied,
   type ProtocolAdapter,
   ProviderError,
@@ -130,13 +131,6 @@ export const DEFAULT_FIRST_TOKEN_TIMEOUT_MS = 300_000;
 export const DEFAULT_DEADLINE_MS = 3_600_000;
 /** Default cap of a response body (bytes). */
 export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
-
-/** Human size: `512 bytes`, `1.0 MB`. */
-function formatBytes(n: number): string {
-  if (n < 1024) return `${n} bytes`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
-  return `${(n / 1024 / 1024).toFixed(1)} MB`;
-}
 
 function seconds(ms: number): string {
   return `${Math.round(ms / 100) / 10} s`;

@@ -7,7 +7,8 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { loopbackWorkspace, runHs } from "../support/workspace.ts";
+import { Session } from "../../core/mod.ts";
+import { hsArgs, loopbackWorkspace, runHs } from "../support/workspace.ts";
 import { assertSessionIntact, sessionDirOf } from "./_support.ts";
 
 Deno.test("fault: eight hs processes continuing one session at once lose nothing", async () => {
@@ -40,40 +41,75 @@ Deno.test("fault: eight hs processes continuing one session at once lose nothing
   }
 });
 
-Deno.test("fault: with HARNESS_SESSION_WAIT=0 a second turn in a busy session exits 75 and writes nothing", async () => {
-  const t = await loopbackWorkspace([
-    { text: "first" },
-    { text: "a slow answer that holds the session for a while", chunkSize: 2, delayMs: 40 },
-    { text: "after the wait" },
-  ]);
+Deno.test("fault: a busy session — exit 75 at once with HARNESS_SESSION_WAIT=0, else a wait that says so", async () => {
+  const t = await loopbackWorkspace([{ text: "first" }, { text: "after the wait" }]);
   try {
     const first = await runHs(["start"], { cwd: t.w.ws, env: t.w.env });
     const dir = sessionDirOf(t, first);
     const id = dir.split("/").pop()!;
-    const slow = runHs([id, "slow", "one"], { cwd: t.w.ws, env: t.w.env });
-    while (t.server.requests.length < 2) await new Promise((r) => setTimeout(r, 10));
-    const busy = await runHs([id, "impatient"], {
-      cwd: t.w.ws,
-      env: { ...t.w.env, HARNESS_SESSION_WAIT: "0" },
-    });
-    assert.equal(busy.code, 75, busy.stderr);
-    assert.match(
-      busy.stderr,
-      new RegExp(`hs: session ${id} is busy: pid \\d+ since \\S+ is running a turn in it`),
-    );
-    assert.match(
-      busy.stderr,
-      /hint: wait for that turn to end and run again, raise HARNESS_SESSION_WAIT/,
-    );
-    assert.equal((await slow).code, 0);
-    const texts = assertSessionIntact(dir).map((
-      m,
-    ) => (m.role === "assistant" ? "" : m.role === "user" ? m.text : ""));
-    assert.ok(!texts.includes("impatient"), "the loser wrote nothing");
-    // with a wait, the same run goes through once the session is free
-    const waited = await runHs([id, "patient"], { cwd: t.w.ws, env: t.w.env });
-    assert.equal(waited.code, 0, waited.stderr);
-    assert.equal(waited.stdout, "after the wait\n");
+    // this test process holds the session, as another hs in a turn would
+    const holder = Session.open(dir);
+    await holder.lock({ waitMs: 0 });
+    let held = true;
+    try {
+      const busy = await runHs([id, "impatient"], {
+        cwd: t.w.ws,
+        env: { ...t.w.env, HARNESS_SESSION_WAIT: "0" },
+      });
+      assert.equal(busy.code, 75, busy.stderr);
+      assert.match(
+        busy.stderr,
+        new RegExp(`hs: session ${id} is busy: pid ${Deno.pid} since \\S+ is running a turn in it`),
+      );
+      assert.match(
+        busy.stderr,
+        /hint: wait for that turn to end and run again, raise HARNESS_SESSION_WAIT/,
+      );
+      assert.equal(t.server.requests.length, 1, "the loser sent nothing");
+      assert.deepEqual(assertSessionIntact(dir).map((m) => m.role), ["user", "assistant"]);
+
+      // with the default wait, the run says it waits, then goes on once the session is free
+      const child = new Deno.Command(Deno.execPath(), {
+        args: [...hsArgs(), id, "patient"],
+        cwd: t.w.ws,
+        env: t.w.env,
+        clearEnv: true,
+        stdin: "null",
+        stdout: "piped",
+        stderr: "piped",
+      }).spawn();
+      const stdout = new Response(child.stdout).text();
+      const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
+      let stderr = "";
+      while (!/waiting up to 60 s/.test(stderr)) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        stderr += value;
+      }
+      assert.match(
+        stderr,
+        new RegExp(
+          `hs: session ${id} is busy \\(pid ${Deno.pid} since \\S+ is running a turn in it\\); waiting up to 60 s`,
+        ),
+      );
+      holder.unlock();
+      held = false;
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        stderr += value;
+      }
+      assert.equal((await child.status).code, 0, stderr);
+      assert.equal(await stdout, "after the wait\n");
+    } finally {
+      if (held) holder.unlock();
+    }
+    assert.deepEqual(assertSessionIntact(dir).map((m) => m.role), [
+      "user",
+      "assistant",
+      "user",
+      "assistant",
+    ]);
     assert.ok(Deno.statSync(join(dir, ".lock")).isFile);
   } finally {
     await t.close();
