@@ -14,12 +14,36 @@
  *
  * @module
  */
-import { HarnessCore, type HarnessOptions, keySourceFor, lookupKeyFor } from "./core/mod.ts";
+import {
+  HarnessCore,
+  type HarnessOptions,
+  keySourceFor,
+  lookupKeyFor,
+  resolvePaths,
+} from "./core/mod.ts";
 import { builtinPlugins, providerFactory } from "./plugins/mod.ts";
+import { programLoader } from "./stdlib-harness/mod.ts";
 
 export * from "./core/mod.ts";
+export {
+  cloudConnectorPlugin,
+  type ConnectContext,
+  connectMcp,
+  type ConnectorClient,
+  type ConnectorPluginOptions,
+  createConnectorPlugin,
+  type JsonlAuditConfig,
+  jsonlAuditPlugin,
+  mcpPlugin,
+  type McpServerConfig,
+  type MemoryConfig,
+  memoryPlugin,
+} from "./plugins/mod.ts";
 
-/** The harness with its built-in plugins (providers, core tools). */
+/**
+ * The harness with its built-in plugins: providers, core tools, memory, the opt-in
+ * `audit-jsonl` and `mcp`, and `connector-cloud` outside ephemeral instances.
+ */
 export const Harness: { create(opts?: HarnessOptions): Promise<HarnessCore> } = {
   /** Creates a harness: built-in plugins, then `runtimePlugins`, then user `plugins.json`. */
   async create(opts: HarnessOptions = {}): Promise<HarnessCore> {
@@ -36,8 +60,14 @@ export const Harness: { create(opts?: HarnessOptions): Promise<HarnessCore> } = 
     ref.core = await HarnessCore.create({
       ...opts,
       env,
-      builtinPlugins: opts.builtinPlugins ?? builtinPlugins(deps),
+      builtinPlugins: opts.builtinPlugins ?? builtinPlugins(deps, {
+        home: resolvePaths(env, cwd).home,
+        cwd,
+        ephemeral: opts.ephemeral,
+        cloudConnectors: opts.cloudConnectors,
+      }),
       providerFactory: opts.providerFactory ?? providerFactory(deps),
+      programLoader: opts.programLoader ?? programLoader,
     });
     return ref.core;
   },

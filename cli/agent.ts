@@ -103,6 +103,7 @@ async function runOnce(
       session: sessionId,
       provider: flags.provider,
       model: flags.model,
+      bot: flags.bot,
       signal: controller.signal,
       onEvent,
     });

@@ -1,8 +1,8 @@
 /**
  * `hs auth set <name> [--local]`, `hs auth list`, `hs auth rm <name> <index>
- * [--local]` (PROTOCOLS "Auth"). `set` takes the key from the `auth-set`
- * stage hooks when there are any, else from stdin when it is piped, else from
- * a prompt that does not echo. Keys are never printed: `list` masks them and
+ * [--local]` (PROTOCOLS "Auth"). `set` takes the credential the `auth-set`
+ * stage hooks print when there are any and one of them printed one; else the
+ * key from stdin when it is piped, else from a prompt that does not echo. Keys are never printed: `list` masks them and
  * errors never echo file contents.
  *
  * @module
@@ -98,6 +98,9 @@ async function fromAuthSetHooks(h: HarnessCore, name: string): Promise<AuthEntry
     const msg = typeof r.output.error === "string" ? r.output.error : "auth-set hook failed";
     throw new HarnessError(`auth-set: ${msg}`, "see HARNESS_LOG for the hook's stderr");
   }
+  // Hooks that only pass their input through (a provider-specific login hook for another
+  // provider) leave no credential: hs asks for the key itself, as the reference's default does.
+  if (!("type" in r.output)) return undefined;
   const entry = (await store()).parseAuthEntry(r.output);
   if (!entry) {
     throw new HarnessError(
@@ -106,6 +109,17 @@ async function fromAuthSetHooks(h: HarnessCore, name: string): Promise<AuthEntry
     );
   }
   return entry;
+}
+
+/**
+ * Keeps `$HARNESS_HOME/.auth-cache.json` (read by executable providers written for the
+ * reference) in step with the auth files, when it exists; hs writes it first when it runs
+ * such a provider.
+ */
+async function refreshCache(h: HarnessCore): Promise<void> {
+  const { authCachePath, refreshAuthCache, sourceAuthFiles } = await store();
+  if (!statOrUndefined(authCachePath(h.paths.home))) return;
+  refreshAuthCache(h.paths.home, sourceAuthFiles(h.snapshot(), h.paths.home));
 }
 
 /** `hs auth set <name> [--local]`. */
@@ -136,6 +150,7 @@ export async function authSet(
     entry = { type: "api_key", key };
   }
   await (await store()).setEntry(path, name, entry);
+  await refreshCache(h);
   cli.stdout(
     `stored ${entry.type === "api_key" ? "a key" : "an OAuth token"} for ${name} in ${
       displayPath(path, h.env)
@@ -217,6 +232,7 @@ export async function authRm(
     );
   }
   await removeKey(path, name, Number(index));
+  await refreshCache(h);
   cli.stdout(`removed ${name} ${index} from ${shown}\n`);
   return 0;
 }

@@ -22,6 +22,11 @@ export async function runDoctor(h: HarnessCore, cli: CliContext): Promise<number
   out(`  sessions   ${h.paths.sessions}`);
   out(`  log        ${h.paths.log}`);
   out(st.bold("\nsources (lowest priority first)"));
+  if (h.builtinSource) {
+    out(
+      `  ${"built-in".padEnd(8)} ${h.builtinSource} ${st.dim("(generated for HARNESS_SOURCES)")}`,
+    );
+  }
   if (snap.allSources.length === 0) out("  (none: only built-in plugins)");
   for (const s of snap.allSources) {
     const scoped = snap.sources.includes(s) ? "" : st.dim(" (provider plugin, inactive)");

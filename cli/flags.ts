@@ -17,6 +17,7 @@ export type AgentFlags = {
   events?: boolean;
   transcript?: boolean;
   trustWorkspace?: boolean;
+  bot?: string;
 } & FloorFlags;
 
 /** Adds the agent flags to a command. */
@@ -24,6 +25,7 @@ export function addAgentFlags<A extends unknown[]>(cmd: Command<A>): Command<A, 
   return (addFloorFlags(cmd) as unknown as Command<A>)
     .option("-p, --provider <name>", "provider or .conf variant to use (see: hs providers)")
     .option("-m, --model <name>", "model to use")
+    .option("--bot <name>", "run as a named bot of a behavior pack (see: hs packs)")
     .option("--json", "print the final answer, usage and session id as one JSON object")
     .option("--events", "print canonical events as JSON lines on stdout")
     .option("--transcript", "show the streamed transcript even when stdout is not a terminal")

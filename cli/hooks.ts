@@ -12,6 +12,7 @@ import { colorEnabled, styles } from "./render.ts";
 
 /** The stages the kernel knows (hooks.d may add custom ones). */
 export const KNOWN_STAGES = [
+  "sources",
   "resolve",
   "start",
   "assemble",

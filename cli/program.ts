@@ -20,14 +20,17 @@ import { register as session } from "./session.ts";
 import { register as tools } from "./tools.ts";
 import { register as hooks } from "./hooks.ts";
 import { register as skills } from "./skills.ts";
+import { register as plugins } from "./plugins.ts";
 import { register as doctor } from "./doctor.ts";
 import { register as floor } from "./floor.ts";
 import { register as trust } from "./trust.ts";
 import { register as providers } from "./providers.ts";
+import { register as packs } from "./packs.ts";
 import { register as auth } from "./auth.ts";
 import { register as version, versionText } from "./version.ts";
 import { register as scheme } from "./scheme.ts";
 import { register as help } from "./help.ts";
+import { register as acp } from "./acp.ts";
 
 /** The built-in commands, in the order `hs help` lists them. */
 const COMMANDS: [string, RegisterCommand][] = [
@@ -38,12 +41,15 @@ const COMMANDS: [string, RegisterCommand][] = [
   ["tools", tools],
   ["hooks", hooks],
   ["skills", skills],
+  ["plugins", plugins],
   ["providers", providers],
+  ["packs", packs],
   ["auth", auth],
   ["doctor", doctor],
   ["floor", floor],
   ["trust", trust],
   ["scheme", scheme],
+  ["acp", acp],
   ["version", version],
   ["help", help],
 ];

@@ -61,6 +61,9 @@ export interface Selection {
 
 const ENV_PROVIDERS = new Set(["anthropic", "openai"]);
 
+/** The protocol shown for an executable provider that does not say which one it speaks. */
+const UNKNOWN = "unknown";
+
 function kindOf(info: ProviderInfo): ProviderKind {
   if (info.origin === "builtin") return ENV_PROVIDERS.has(info.name) ? "environment" : "bundled";
   if (info.origin.startsWith("plugin:")) return "plugin";
@@ -70,6 +73,7 @@ function kindOf(info: ProviderInfo): ProviderKind {
 type ExecExtras = {
   kind?: string;
   detectProtocol?: () => Promise<string>;
+  declaredProtocol?: () => Promise<string | undefined>;
   describe?: () => Promise<string>;
   envHelp?: () => Promise<string>;
 };
@@ -87,7 +91,11 @@ async function rowOf(h: HarnessCore, info: ProviderInfo): Promise<ProviderRow> {
   const p = info.provider;
   const x = p as unknown as ExecExtras;
   const kind = kindOf(info);
-  const protocol = x.detectProtocol
+  // An executable says which protocol it speaks (`--defaults` protocol=, its name, its
+  // pack's name); when nothing does, it is shown as unknown rather than guessed.
+  const protocol = x.declaredProtocol
+    ? await safe(async () => (await x.declaredProtocol!()) ?? UNKNOWN, () => UNKNOWN)
+    : x.detectProtocol
     ? await safe(() => x.detectProtocol!(), () => p.protocol)
     : p.protocol;
   const described = x.describe ? await safe(() => x.describe!(), () => "") : "";
@@ -258,7 +266,11 @@ function printDetails(row: ProviderRow, envHelp: string, sel: Selection, cli: Cl
     `name:        ${row.name}${row.name === sel.provider ? " (selected)" : ""}`,
     `kind:        ${row.kind}`,
     `origin:      ${row.origin}`,
-    `protocol:    ${row.protocol || "-"}`,
+    `protocol:    ${row.protocol || "-"}${
+      row.protocol === UNKNOWN
+        ? " (its --defaults prints no protocol=; messages go Anthropic-shaped)"
+        : ""
+    }`,
     `model:       ${row.model || "-"}`,
     ...(row.models.length ? [`models:      ${row.models.join(", ")}`] : []),
     `description: ${row.description || "-"}`,

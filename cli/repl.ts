@@ -15,10 +15,12 @@ import type { CliContext } from "./context.ts";
 import type { CommandContext } from "./command.ts";
 import { addAgentFlags } from "./flags.ts";
 import { cancelOnInterrupt } from "./interrupt.ts";
+import { pluginLines } from "./plugins.ts";
 import { colorEnabled, sanitizeForTerminal, styles, TranscriptRenderer } from "./render.ts";
 
 const HELP = `/help            this help
 /session         the current session id and directory
+/plugins         runtime plugins: state, contributions, failures
 /new             start a new session
 /quit            exit (or Ctrl-D)
 Ctrl-C           cancel the running turn; twice at the prompt to exit`;
@@ -85,6 +87,10 @@ export async function runRepl(
     }
     if (line === "/session") {
       cli.stdout(session ? `${session}\n${join(h.paths.sessions, session)}\n` : "no session yet\n");
+      continue;
+    }
+    if (line === "/plugins") {
+      cli.stdout(pluginLines(h, colorEnabled(cli.stdoutIsTerminal)).join("\n") + "\n");
       continue;
     }
     if (line === "/new") {

@@ -57,6 +57,8 @@ export async function handleTrust(h: HarnessCore, cli: CliContext): Promise<void
     if (/^y(es)?$/i.test(answer.trim())) {
       await h.trust.trust(untrusted.map(workspaceOf), untrusted);
       h.discovery.invalidate();
+      // the packs of a workspace trusted just now belong to this run too
+      await h.packs.load();
       return;
     }
   }

@@ -8,6 +8,7 @@ import type { HarnessCore, HarnessOptions } from "../core/mod.ts";
 import type { CliContext } from "./context.ts";
 import { type FloorFlags, floorRequestOf } from "./floor_flags.ts";
 import { handleTrust } from "./trust_prompt.ts";
+import { handleConsent } from "./consent_prompt.ts";
 
 /** Flags that shape a command's harness. */
 export type HarnessFlags = FloorFlags & {
@@ -28,10 +29,15 @@ export async function withHarness(
     env: cli.env,
     trustWorkspace: flags.trustWorkspace === true,
     floorRequest: floorRequestOf(flags, cli, flags.interactive === true),
+    // interactive hooks (auth-set, tool_exec gates) may use the terminal hs runs on
+    terminal: cli.stdinIsTerminal || cli.stdoutIsTerminal,
     ...extra,
   });
   try {
     await handleTrust(h, cli);
+    // a workspace trusted just now may bring `sources` hooks of its own
+    await h.refreshSources();
+    await handleConsent(h, cli);
     return await fn(h);
   } finally {
     await h.close();

@@ -48,6 +48,8 @@ export interface ChildEnvironmentOptions {
   snapshot(): Snapshot;
   /** The secrets of a snapshot. */
   secrets(snapshot: Snapshot): Secrets;
+  /** The generated directory of the built-ins: the first (lowest) of HARNESS_SOURCES. */
+  builtinSource?(): string | undefined;
 }
 
 /** Child environments of one harness. */
@@ -72,7 +74,8 @@ export class ChildEnvironment {
       HARNESS_MODEL: req.model ?? "",
       HARNESS_MAX_TURNS: String(config.maxTurns),
       HARNESS_LOG: paths.log,
-      HARNESS_SOURCES: snap.sources.map((s) => s.dir).join(":"),
+      HARNESS_SOURCES: [this.#o.builtinSource?.(), ...snap.sources.map((s) => s.dir)]
+        .filter(Boolean).join(":"),
       HARNESS_VERSION: VERSION,
       HARNESS_CWD: req.cwd ?? paths.cwd,
     });

@@ -17,14 +17,18 @@ import {
   HarnessError,
   type HarnessEvent,
   type LogSink,
+  ownerLabel,
   parseKeyValues,
   type Paths,
   readTextOrUndefined,
+  type ResolvedTool,
   resolvePaths,
+  resultText,
   type SkillInfo,
   statOrUndefined,
   type SubAgentRequest,
   type SubAgentResult,
+  textResult,
 } from "./base/mod.ts";
 import { type HarnessConfig, parseConfig } from "./config/mod.ts";
 import { Discovery, type Snapshot, walkHarnessDirs } from "./discovery/mod.ts";
@@ -40,6 +44,7 @@ import {
   type Hook,
 } from "./guards/mod.ts";
 import {
+  listedSources,
   type ResolveApi,
   resolveProvider,
   type RunResult,
@@ -50,23 +55,40 @@ import {
 } from "./loop/mod.ts";
 import {
   AuditBus,
+  DISPOSE_BOUND_MS,
+  foregroundOptOutsOf,
   mergePluginEntries,
+  type PageService,
+  parsePluginsConfig,
   PluginHost,
   type PluginStatus,
+  readForegroundOptOuts,
   readUserPlugins,
   Registries,
   type RuntimePluginEntry,
+  safePromptSources,
 } from "./plugins/mod.ts";
 import {
+  credentialLookup,
   ProviderCatalog,
+  ProviderCredentials,
   type ProviderFactory,
   type ProviderInfo,
   SecretIndex,
+  sourceAuthFiles,
 } from "./providers/mod.ts";
 import { listSessions, Session } from "./session/mod.ts";
-import { findSkills, type SkillProblem, skillRoots } from "./skills/mod.ts";
+import { findSkills, readSkill, type SkillProblem, skillRoots } from "./skills/mod.ts";
 import { ExecutableTools } from "./tools/mod.ts";
+import {
+  botPrincipal,
+  GuardApprovals,
+  packDirsIn,
+  Packs,
+  type ProgramLoader,
+} from "./packs/mod.ts";
 import { ChildEnvironment } from "./child_env.ts";
+import { ensureBuiltinSource } from "./builtin_source.ts";
 import { corePlugin } from "./core_plugin.ts";
 import { type ExecutableSchemas, ToolCatalog } from "./tool_catalog.ts";
 
@@ -101,6 +123,28 @@ export interface HarnessOptions {
   audit?: boolean;
   /** `.conf` support (from the providers plugin). */
   providerFactory?: ProviderFactory;
+  /** Loads behavior programs of packs (from stdlib-harness); absent: bots do not attach. */
+  programLoader?: ProgramLoader;
+  /**
+   * hs runs on a terminal: hooks of interactive stages (`auth-set`, `tool_exec` gates) get
+   * it (`/dev/tty`, their stderr shown); every other child keeps its isolation.
+   */
+  terminal?: boolean;
+  /**
+   * Plugin configuration in the shape of `plugins.json` (`{"runtimePlugins": [...]}`),
+   * used instead of `$HARNESS_HOME/plugins.json`. Supplying it is the embedding
+   * application's explicit trust decision: it may add, configure or disable plugins.
+   */
+  config?: unknown;
+  /**
+   * An ephemeral instance (a script, a test, a one-off embedding): hosted connectors
+   * (`connector-cloud`) are not registered; local memory stays active.
+   */
+  ephemeral?: boolean;
+  /** False: do not register the hosted `connector-cloud` plugin. */
+  cloudConnectors?: boolean;
+  /** The cleanup bound of `close()` per step (default 5000 ms, the seed's). */
+  cleanupBoundMs?: number;
 }
 
 /** Options of one run. */
@@ -115,10 +159,17 @@ export interface RunOptions {
   onEvent?: (event: HarnessEvent) => void;
   /** Which agent asks (audit principal). */
   principal?: string;
+  /** Run as a named bot of a behavior pack (its prompt, behavior and tool ceiling). */
+  bot?: string;
 }
 
 /** How deep sub-agents may nest (the main agent is depth 0). */
 const MAX_DEPTH = 3;
+
+/** A run in flight (drained by close()). */
+interface InFlight {
+  done: Promise<unknown>;
+}
 
 /** The harness: one per embedding (the CLI makes one per command). */
 export class HarnessCore {
@@ -142,9 +193,20 @@ export class HarnessCore {
   readonly dispatcher: Dispatcher;
   /** The effect floor built from `floorRequest`, if any. */
   readonly effectFloor?: EffectFloor;
+  /** Behavior packs: their bots, and the behavior attached to agents. */
+  readonly packs: Packs;
   #log: LogSink;
   #children: ChildEnvironment;
   #closed = false;
+  /** The generated directory of the built-ins (first in HARNESS_SOURCES), if written. */
+  #builtinSource?: string;
+  /** The walk the `sources` chain last ran on (it runs again when that changes). */
+  #sourcesWalk?: Snapshot;
+  #closing?: Promise<void>;
+  /** Aborted by close(): every run's signal follows it. */
+  #stop = new AbortController();
+  #runs = new Set<InFlight>();
+  #boundMs: number;
 
   private constructor(
     opts: HarnessOptions,
@@ -156,12 +218,13 @@ export class HarnessCore {
     const cwd = opts.cwd ?? Deno.cwd();
     this.paths = resolvePaths(this.env, cwd);
     this.#log = opts.log ?? fileLog(this.paths.log);
+    this.#boundMs = opts.cleanupBoundMs ?? DISPOSE_BOUND_MS;
     this.registries = new Registries();
     this.audit = new AuditBus({
       warn: (m) => this.#log(`[audit] ${m}`),
       enabled: opts.audit ?? true,
+      boundMs: this.#boundMs,
     });
-    this.host = new PluginHost({ registries: this.registries, audit: this.audit, log: this.#log });
     this.trust = trust;
     if (opts.trustWorkspace) this.trust.trustForSession(cwd);
     this.discovery = new Discovery({
@@ -184,6 +247,14 @@ export class HarnessCore {
       });
     }
     const sandbox = this.effectFloor?.sandbox ?? unconfined;
+    this.host = new PluginHost({
+      registries: this.registries,
+      audit: this.audit,
+      log: this.#log,
+      sandbox,
+      fileSkill: (name) => this.#fileSkills().skills.find((s) => s.name === name)?.path,
+      boundMs: this.#boundMs,
+    });
     const factory = opts.providerFactory;
     const secrets = new SecretIndex({
       env: this.env,
@@ -196,8 +267,16 @@ export class HarnessCore {
       config: this.config,
       snapshot: () => this.discovery.current(),
       secrets: (snap) => secrets.of(snap),
+      builtinSource: () => this.#builtinSource,
     });
     const childEnv = (req: ChildEnvRequest) => this.#children.envFor(req);
+    // an executable provider's own key (and .auth-cache.json for those that read it)
+    const credentials = new ProviderCredentials({
+      env: this.env,
+      home: this.paths.home,
+      authFiles: () => sourceAuthFiles(this.discovery.current(), this.paths.home),
+      lookup: credentialLookup(this.env, cwd, () => this.registries.auth.values()),
+    });
     this.providerCatalog = new ProviderCatalog({
       registered: () =>
         this.registries.models.entries().map((e) => ({
@@ -213,6 +292,7 @@ export class HarnessCore {
         log: this.#log,
         timeoutMs: this.config.providerTimeoutMs,
         maxResponseBytes: this.config.hookOutputLimit,
+        credentials: (name, names) => credentials.envFor(name, names),
       },
     });
     this.execTools = new ExecutableTools({
@@ -235,14 +315,35 @@ export class HarnessCore {
       timeoutMs: this.config.hookTimeoutMs,
       log: this.#log,
       maxOutputBytes: this.config.hookOutputLimit,
+      terminal: opts.terminal,
+    });
+    this.packs = new Packs({
+      dirs: () => this.#packDirs(),
+      dataDir: join(this.paths.home, "plugin-data"),
+      approvals: new GuardApprovals(this.paths.home),
+      loader: opts.programLoader,
+      places: { workspace: cwd, home: this.paths.home, userHome: this.env.HOME ?? "/" },
+      foregroundOff: opts.config !== undefined
+        ? foregroundOptOutsOf(opts.config)
+        : readForegroundOptOuts(this.paths.home),
+      log: this.#log,
     });
     const extraGuards = opts.guards ?? [];
     const extraHooks = opts.effectHooks ?? [];
     this.dispatcher = new Dispatcher({
-      guards: () => extraGuards,
-      hooks: () => extraHooks,
+      guards: () => [...extraGuards, ...this.packs.guards()],
+      hooks: () => [...extraHooks, ...this.packs.hooks()],
+      // a tool its bot's ceiling omits does not enter (checked before any guard)
+      ceiling: (call) =>
+        call.point === "turn" || call.point === "round" ||
+        (this.packs.ceiling(call.principal)?.has(call.tool) ?? true),
       floor: opts.floor ?? this.effectFloor ?? allowAllFloor,
       audit: (e) => this.audit.emit(e),
+      record: (e) => {
+        if (this.audit.hasFailClosed) return this.audit.record(e);
+        this.audit.emit(e);
+        return Promise.resolve(true);
+      },
       onHookError: (id, m) => this.#log(`[seam] ${id}: ${m}`),
     });
   }
@@ -262,7 +363,11 @@ export class HarnessCore {
     );
     const h = new HarnessCore(opts, env, trust);
     try {
-      const configured = opts.userPlugins === false ? [] : readUserPlugins(h.paths.home);
+      const configured = opts.config !== undefined
+        ? parsePluginsConfig(opts.config, "HarnessOptions.config")
+        : opts.userPlugins === false
+        ? []
+        : readUserPlugins(h.paths.home);
       if (configured.some((c) => c.id === corePlugin.id)) {
         throw new HarnessError(
           `plugins.json: the "${corePlugin.id}" plugin is the kernel's loop and cannot be configured`,
@@ -275,6 +380,13 @@ export class HarnessCore {
         ...mergePluginEntries([...builtins, ...(opts.runtimePlugins ?? [])], configured),
       ];
       await h.host.load(entries);
+      await h.packs.load();
+      h.#builtinSource = await ensureBuiltinSource({
+        home: h.paths.home,
+        tools: h.registries.tools.values(),
+        prompts: h.registries.prompts.values(),
+      }, (line) => h.#log(line));
+      await h.refreshSources();
     } catch (err) {
       await h.close();
       throw err;
@@ -282,9 +394,71 @@ export class HarnessCore {
     return h;
   }
 
+  /** Pack directories: `$HARNESS_HOME/packs`, trusted `.harness/packs` (more local later). */
+  #packDirs(): { dir: string; source: string }[] {
+    const out: { dir: string; source: string }[] = [];
+    for (const e of this.registries.packs.entries()) {
+      out.push({ dir: e.value, source: ownerLabel(e.owner) });
+    }
+    for (const d of packDirsIn(this.paths.home)) out.push({ dir: d, source: this.paths.home });
+    for (const { dir, kind } of walkHarnessDirs(this.paths.cwd, this.paths.home)) {
+      if (kind !== "project" || !this.trust.isTrusted(dir)) continue;
+      for (const d of packDirsIn(dir)) out.push({ dir: d, source: dir });
+    }
+    return out;
+  }
+
+  /** The generated source directory of the built-ins (first in `HARNESS_SOURCES`), if any. */
+  get builtinSource(): string | undefined {
+    return this.#builtinSource;
+  }
+
+  /**
+   * Runs the `sources` stage when the walk changed since it last ran (and only when it has
+   * executable hooks): their `{"sources": [...]}` replaces the walk's source list. A chain
+   * that fails, or prints no list, leaves hs's own list (the failure goes to the log).
+   */
+  async refreshSources(signal: AbortSignal = new AbortController().signal): Promise<void> {
+    const walk = this.discovery.walk();
+    if (walk === this.#sourcesWalk) return;
+    this.#sourcesWalk = walk;
+    if (!walk.hooks.get("sources")?.size) {
+      this.discovery.setListed(undefined);
+      return;
+    }
+    const own = [
+      ...(this.#builtinSource ? [this.#builtinSource] : []),
+      ...walk.allSources.map((x) => x.dir),
+    ];
+    const r = await this.stages.run("sources", {}, {
+      kind: "sources",
+      signal,
+      walk: () => [...own],
+    }, { snapshot: walk, cwd: this.paths.cwd, signal });
+    const listed = r.ok ? listedSources(r.output) : undefined;
+    if (!listed) {
+      const why = r.ok ? 'printed no {"sources": [absolute paths]}' : String(r.output.error);
+      this.#log(`[sources] ${r.ok ? "the sources chain" : r.hook} ${why}; using hs's own list`);
+      this.discovery.setListed(undefined);
+      return;
+    }
+    // the built-ins' directory stands for what is registered in-process: not a source to scan
+    this.discovery.setListed(listed.filter((d) => d !== this.#builtinSource));
+  }
+
   /** Status of every runtime plugin. */
   runtimePluginStatus(): PluginStatus[] {
     return this.host.status();
+  }
+
+  /** Pages registered by plugins: listed, read and acted on with the host's signal. */
+  get pages(): PageService {
+    return this.host.pages;
+  }
+
+  /** True once close() was called: runs are refused. */
+  get closed(): boolean {
+    return this.#closed;
   }
 
   /** Appends a line to HARNESS_LOG. */
@@ -335,8 +509,30 @@ export class HarnessCore {
     });
   }
 
-  /** All skills: runtime ones (lowest), then files under the skill roots. */
+  /**
+   * All skills: runtime ones, then packs' skills and files under the skill roots. A runtime
+   * skill never replaces a file skill of the same name: the file skill is used and the
+   * conflict is reported. A file skill replaces a pack's skill of the same name.
+   */
   skills(cwd = this.paths.cwd): { skills: SkillInfo[]; problems: SkillProblem[] } {
+    const found = this.#fileSkills(cwd);
+    const byName = new Map<string, SkillInfo>();
+    const problems = [...found.problems];
+    for (const s of found.skills) byName.set(s.name, s);
+    const runtime: SkillInfo[] = [];
+    for (const s of this.registries.skills.values()) {
+      const file = byName.get(s.name);
+      if (file) {
+        problems.push({
+          path: file.path,
+          reason: `runtime skill "${s.name}" of ${s.source} conflicts with this file; ignored`,
+        });
+      } else runtime.push(s);
+    }
+    return { skills: [...runtime, ...found.skills], problems };
+  }
+
+  #fileSkills(cwd = this.paths.cwd): { skills: SkillInfo[]; problems: SkillProblem[] } {
     const snap = this.discovery.current();
     const packRoots = snap.sources.filter((s) => s.kind === "pack").map((s) =>
       join(s.dir, "skills")
@@ -349,10 +545,19 @@ export class HarnessCore {
       excluded: (dir) => snap.untrusted.includes(dir),
     });
     const found = findSkills(roots);
-    const byName = new Map<string, SkillInfo>();
-    for (const s of this.registries.skills.values()) byName.set(s.name, s);
-    for (const s of found.skills) byName.set(s.name, s);
-    return { skills: [...byName.values()], problems: found.problems };
+    const names = new Set(found.skills.map((s) => s.name));
+    const skills = [...found.skills];
+    const problems = [...found.problems];
+    for (const p of this.packs.list()) {
+      for (const dir of p.manifest?.skills ?? []) {
+        const r = readSkill(join(dir, "SKILL.md"), `pack:${p.manifest!.name}`);
+        if (r.info && !names.has(r.info.name)) {
+          names.add(r.info.name);
+          skills.push(r.info);
+        } else if (r.problem) problems.push({ path: join(dir, "SKILL.md"), reason: r.problem });
+      }
+    }
+    return { skills, problems };
   }
 
   /** Executable tool schemas plus the problems found (for `hs tools` / `hs doctor`). */
@@ -377,14 +582,53 @@ export class HarnessCore {
     return listSessions(this.paths.sessions);
   }
 
-  /** Runs one turn (a user message until `done`). */
+  /** Runs one turn (a user message until `done`). Rejects once the harness is closed. */
   run(opts: RunOptions): Promise<RunResult> {
-    return this.#run(opts, 0);
+    return this.#track(opts, 0);
+  }
+
+  /** Runs and tracks a turn so that close() can cancel and drain it. */
+  #track(opts: RunOptions, depth: number): Promise<RunResult> {
+    if (this.#closed) {
+      return Promise.reject(
+        new HarnessError(
+          "this harness is closed: it runs nothing more",
+          "create a new one with Harness.create()",
+        ),
+      );
+    }
+    const signal = opts.signal
+      ? AbortSignal.any([opts.signal, this.#stop.signal])
+      : this.#stop.signal;
+    const done = this.#run({ ...opts, signal }, depth).then((r) =>
+      r.cancelled && this.#stop.signal.aborted && !opts.signal?.aborted
+        ? { ...r, message: "the harness was closed during the run" }
+        : r
+    );
+    const entry: InFlight = { done };
+    this.#runs.add(entry);
+    const untrack = () => this.#runs.delete(entry);
+    done.then(untrack, untrack);
+    return done;
   }
 
   async #run(opts: RunOptions, depth: number): Promise<RunResult> {
-    if (this.#closed) {
-      throw new HarnessError("this harness is closed", "create a new one with Harness.create()");
+    let principal = opts.principal ?? "main";
+    if (opts.bot) {
+      const bot = await this.packs.named(opts.bot);
+      if (!bot) {
+        throw new HarnessError(
+          `no bot named "${opts.bot}"`,
+          "list the packs and their bots: hs packs",
+        );
+      }
+      if (bot.status !== "attached" && bot.status !== "no behavior") {
+        throw new HarnessError(
+          `bot "${opts.bot}" is ${bot.status}${bot.reason ? `: ${bot.reason}` : ""}`,
+          bot.status === "awaiting approval" ? "hs packs approve" : "see: hs packs",
+        );
+      }
+      principal = botPrincipal(opts.bot);
     }
     let session = opts.session ? this.openSession(opts.session) : undefined;
     const resolved = await this.resolve(
@@ -396,6 +640,13 @@ export class HarnessCore {
         cwd: this.paths.cwd,
         model: resolved.model,
         provider: resolved.provider,
+      });
+      this.host.lifecycle.emit("session_created", {
+        sessionId: session.id,
+        sessionDir: session.dir,
+        principal,
+        provider: resolved.provider,
+        model: resolved.model,
       });
     } else if (
       session.conf.provider !== resolved.provider || session.conf.model !== resolved.model
@@ -413,8 +664,8 @@ export class HarnessCore {
       provider: resolved.provider,
       model: resolved.model,
       modelProvider: info.provider,
-      principal: opts.principal ?? "main",
-      signal: opts.signal ?? new AbortController().signal,
+      principal,
+      signal: opts.signal ?? this.#stop.signal,
       onEvent: opts.onEvent,
     });
     return await turn.run(opts.message);
@@ -426,17 +677,54 @@ export class HarnessCore {
       config: this.config,
       cwd: this.paths.cwd,
       stages: this.stages,
+      refreshSources: (signal) => this.refreshSources(signal),
       effects: this.effectFloor?.effects,
       log: (line) => this.#log(line),
       snapshot: (provider, protocol) => this.discovery.current(provider, protocol),
       protocol: (name) => this.registries.protocols.get(name),
-      tools: (snap) => this.tools.resolve(snap),
+      tools: (snap, principal) => this.#toolsFor(snap, principal),
       dispatch: (call, core) => this.dispatcher.dispatch(call, core),
       childEnv: (req) => this.#children.envFor(req),
-      promptSources: () => this.registries.prompts.values(),
+      promptSources: (principal) => {
+        const all = safePromptSources(this.registries.prompts, this.#log);
+        const bot = this.packs.prompt(principal);
+        return bot ? [...all, bot] : all;
+      },
+      lifecycle: (event, payload) => this.host.lifecycle.emit(event, payload),
+      boundary: async (kind, record, principal) => {
+        const r = await this.dispatcher.dispatch({
+          point: kind,
+          tool: kind,
+          owner: { kind: "builtin", id: "core" },
+          principal,
+          callId: `${kind}-${crypto.randomUUID().slice(0, 8)}`,
+          input: record,
+        }, () => Promise.resolve(textResult("")));
+        return r.isError ? resultText(r) : undefined;
+      },
       skills: (cwd) => this.skills(cwd).skills,
       runAgent: (req, parent) => this.#subAgent(req, parent, depth + 1),
     };
+  }
+
+  /** The tools an agent may call: its bot's own, the rest, within its bot's ceiling. */
+  async #toolsFor(snap: Snapshot, principal: string): Promise<Map<string, ResolvedTool>> {
+    const all = await this.tools.resolve(snap);
+    for (const t of this.packs.tools()) {
+      if (t.principal !== principal) continue;
+      all.set(t.def.name, {
+        def: t.def,
+        owner: t.owner,
+        schema: {
+          name: t.def.name,
+          description: t.def.description,
+          input_schema: t.def.inputSchema,
+        },
+      });
+    }
+    const ceiling = this.packs.ceiling(principal);
+    if (ceiling) { for (const name of [...all.keys()]) if (!ceiling.has(name)) all.delete(name); }
+    return all;
   }
 
   /** A child agent loop on this same harness: same plugins, floor, consent and audit sinks. */
@@ -448,8 +736,9 @@ export class HarnessCore {
     if (depth > MAX_DEPTH) {
       return { output: "error: sub-agents are nested too deep", sessionDir: "", error: true };
     }
-    const r = await this.#run({
+    const r = await this.#track({
       message: req.prompt,
+      bot: req.bot,
       provider: req.provider || parent.provider,
       model: req.model || (req.provider ? undefined : parent.model),
       signal: req.signal,
@@ -462,11 +751,37 @@ export class HarnessCore {
     };
   }
 
-  /** Closes plugins, the floor's worker and the log (idempotent). */
-  async close(): Promise<void> {
+  /**
+   * Closes the harness (seed 002): refuses new runs, cancels the runs in flight (their
+   * model streams and tools see the signal) and drains them within the cleanup bound,
+   * then aborts plugin signals, drains audit queues, unregisters contributions and
+   * disposes plugins in reverse order; finally the floor's worker and the log.
+   * Idempotent; goes on after failures.
+   */
+  close(): Promise<void> {
+    this.#closing ??= this.#close();
+    return this.#closing;
+  }
+
+  async #close(): Promise<void> {
     this.#closed = true;
-    await this.host.close();
-    this.effectFloor?.close();
-    this.#log.close?.();
+    if (this.#runs.size > 0) {
+      this.#stop.abort(new HarnessError("the harness was closed"));
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const drained = await Promise.race([
+        Promise.allSettled([...this.#runs].map((r) => r.done)).then(() => true),
+        new Promise<false>((r) => timer = setTimeout(() => r(false), this.#boundMs)),
+      ]);
+      clearTimeout(timer);
+      if (!drained) {
+        this.#log(`[harness] close: runs still in flight after ${this.#boundMs} ms; going on`);
+      }
+    } else this.#stop.abort(new HarnessError("the harness was closed"));
+    try {
+      await this.host.close();
+    } finally {
+      this.effectFloor?.close();
+      this.#log.close?.();
+    }
   }
 }

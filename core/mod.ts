@@ -22,3 +22,4 @@ export * from "./plugins/mod.ts";
 export * from "./loop/mod.ts";
 export * from "./guards/mod.ts";
 export * from "./sandbox/mod.ts";
+export * from "./packs/mod.ts";

@@ -4,15 +4,69 @@
  * @module
  */
 import type { ProviderFactory, RuntimePluginEntry } from "../core/mod.ts";
+import { jsonlAuditPlugin } from "./audit_jsonl/mod.ts";
+import { cloudConnectorPlugin } from "./connector_cloud/mod.ts";
+import { mcpPlugin } from "./connectors/mod.ts";
 import { coreToolsPlugin } from "./core_tools/mod.ts";
+import { memoryPlugin } from "./memory/mod.ts";
 import { confProvider, parseConf, type ProviderDeps, providersPlugin } from "./providers/mod.ts";
 
-/** Built-in plugin entries for a harness with the given environment and key lookup. */
-export function builtinPlugins(deps: ProviderDeps): RuntimePluginEntry[] {
-  return [
-    { plugin: providersPlugin(deps) as RuntimePluginEntry["plugin"], required: true },
-    { plugin: coreToolsPlugin as RuntimePluginEntry["plugin"], required: true },
+export { type JsonlAuditConfig, jsonlAuditPlugin } from "./audit_jsonl/mod.ts";
+export {
+  type ConnectContext,
+  connectMcp,
+  type ConnectorClient,
+  type ConnectorPluginOptions,
+  createConnectorPlugin,
+  mcpPlugin,
+  type McpServerConfig,
+} from "./connectors/mod.ts";
+export { type CloudConfig, cloudConnectorPlugin } from "./connector_cloud/mod.ts";
+export { type MemoryConfig, memoryPlugin, MemoryStore } from "./memory/mod.ts";
+
+/** Where and how the built-ins run. */
+export interface BuiltinOptions {
+  /** HARNESS_HOME (memory lives there). */
+  home: string;
+  /** The working directory (stdio MCP servers start there). */
+  cwd: string;
+  /** An ephemeral instance: no hosted connector. */
+  ephemeral?: boolean;
+  /** False: no hosted connector (`connector-cloud`). */
+  cloudConnectors?: boolean;
+}
+
+type Entry = RuntimePluginEntry["plugin"];
+
+/**
+ * Built-in plugin entries for a harness with the given environment and key lookup:
+ * providers, core tools, memory, then the opt-in ones (`audit-jsonl`, `mcp`: off until
+ * plugins.json or `HarnessOptions.config` names them), then `connector-cloud`
+ * (outside ephemeral instances, unless `cloudConnectors: false`).
+ */
+export function builtinPlugins(deps: ProviderDeps, opts?: BuiltinOptions): RuntimePluginEntry[] {
+  const entries: RuntimePluginEntry[] = [
+    { plugin: providersPlugin(deps) as Entry, required: true },
+    { plugin: coreToolsPlugin as Entry, required: true },
   ];
+  if (!opts) return entries;
+  entries.push(
+    { plugin: memoryPlugin({ home: opts.home }) as Entry, required: true },
+    { plugin: jsonlAuditPlugin as Entry, required: true, enabled: false, optIn: true },
+    {
+      plugin: mcpPlugin({ env: deps.env, cwd: opts.cwd }) as Entry,
+      required: true,
+      enabled: false,
+      optIn: true,
+    },
+  );
+  if (!opts.ephemeral && opts.cloudConnectors !== false) {
+    entries.push({
+      plugin: cloudConnectorPlugin({ env: deps.env }) as Entry,
+      required: false,
+    });
+  }
+  return entries;
 }
 
 /** `.conf` support for discovered provider variants. */

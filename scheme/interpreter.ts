@@ -109,7 +109,16 @@ export interface HostPrimitiveSpec {
   minArgs?: number;
   /** Maximum argument count (default unlimited). */
   maxArgs?: number;
+  /**
+   * The time the host takes to settle a Promise this primitive returns is the host's, not
+   * the program's: it is not charged to the evaluation's deadline (e.g. a guard's `invoke`,
+   * which runs the guarded tool). Fuel and memory limits still apply to the program.
+   */
+  untimed?: boolean;
 }
+
+/** Promises of `untimed` primitives: awaiting them does not run the deadline. */
+const untimedPromises = new WeakSet<Promise<unknown>>();
 
 /** What a module loader returns: source text and the file name used in locations. */
 export interface LoadedModule {
@@ -351,9 +360,24 @@ export class Interpreter {
 
   /** Defines (or replaces) a host primitive. */
   definePrimitive(name: string, spec: HostPrimitive | HostPrimitiveSpec): void {
-    const s = typeof spec === "function" ? { fn: spec } : spec;
-    const p = new Prim(name, s.fn, s.minArgs ?? 0, s.maxArgs ?? Infinity, true);
-    this.define(name, p);
+    this.define(name, this.procedure(name, spec));
+  }
+
+  /**
+   * A host procedure as a Scheme value, bound to no name: for passing a callback into
+   * Scheme (e.g. a single-use continuation) without defining a global.
+   */
+  procedure(name: string, spec: HostPrimitive | HostPrimitiveSpec): unknown {
+    const s: HostPrimitiveSpec = typeof spec === "function" ? { fn: spec } : spec;
+    const inner = s.fn;
+    const fn: HostPrimitive = s.untimed
+      ? (...args) => {
+        const r = inner(...args);
+        if (r instanceof Promise) untimedPromises.add(r);
+        return r;
+      }
+      : inner;
+    return new Prim(name, fn, s.minArgs ?? 0, s.maxArgs ?? Infinity, true);
   }
 
   /** Defines a global variable. */
@@ -457,8 +481,10 @@ export class Interpreter {
         let ok = true;
         let v: unknown;
         let timer: ReturnType<typeof setTimeout> | undefined;
+        const untimed = untimedPromises.has(r.promise);
+        const waited = Date.now();
         try {
-          v = await Promise.race([
+          v = untimed ? await r.promise : await Promise.race([
             r.promise,
             new Promise((_, rej) => {
               timer = setTimeout(
@@ -472,6 +498,8 @@ export class Interpreter {
           v = e;
         } finally {
           clearTimeout(timer);
+          // the host's time is not the program's: the deadline moves by what it took
+          if (untimed) budget.deadline += Date.now() - waited;
         }
         setState(this.state);
         this.state.restoreBudget(budget);

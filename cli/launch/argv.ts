@@ -14,6 +14,7 @@ const VALUE_FLAGS = new Set([
   "--provider",
   "-m",
   "--model",
+  "--bot",
   "--floor",
   "--allow-read",
   "--allow-write",

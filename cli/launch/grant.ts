@@ -111,6 +111,73 @@ function storedNames(path: string): string[] {
   return data && typeof data === "object" && !Array.isArray(data) ? Object.keys(data) : [];
 }
 
+interface Needs {
+  read: Set<string>;
+  write: Set<string>;
+  hosts: Set<string>;
+  run: Set<string>;
+  notes: string[];
+}
+
+/**
+ * What the configured built-in plugins need: `mcp` runs its stdio servers' commands
+ * (and they read their installation) and reaches its remote servers' hosts; `audit-jsonl`
+ * writes its file; `memory` syncs with a directory; `connector-cloud` reaches its service.
+ */
+function builtinPluginNeeds(
+  e: unknown,
+  n: Needs,
+  env: Record<string, string | undefined>,
+  places: { cwd: string; home: string; userHome: string },
+): void {
+  const entry = e as { id?: unknown; enabled?: unknown; config?: unknown };
+  if (entry?.enabled === false) return;
+  const config = (entry?.config ?? {}) as Record<string, unknown>;
+  const expandVars = (s: string) =>
+    s.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g, (_, v, d) => env[v] || d || "");
+  const host = (url: unknown, why: string) => {
+    const h = typeof url === "string" ? hostOf(expandVars(url)) : undefined;
+    if (h && !n.hosts.has(h)) {
+      n.hosts.add(h);
+      n.notes.push(`${h}: ${why}`);
+    }
+  };
+  if (entry.id === "mcp") {
+    const servers: [string, Record<string, unknown>][] = [];
+    const add = (m: unknown) => {
+      if (m && typeof m === "object") {
+        for (const [k, v] of Object.entries(m)) servers.push([k, (v ?? {}) as never]);
+      }
+    };
+    add(config.servers);
+    for (const f of strings(config.files)) {
+      add((readJson(expand(f, places)) as { mcpServers?: unknown } | undefined)?.mcpServers);
+      n.read.add(expand(f, places));
+    }
+    for (const [name, s] of servers) {
+      if (s.disabled === true) continue;
+      if (typeof s.url === "string") host(s.url, `mcp server ${name}`);
+      else if (typeof s.command === "string") {
+        const c = expandVars(s.command);
+        const bin = c.startsWith("/") ? c : which(c, env.PATH) ?? c;
+        n.run.add(bin);
+        // the OS sandbox binds the program's directory: the process must be able to see it
+        if (bin.startsWith("/")) n.read.add(dirname(bin));
+        for (const r of strings(s.read)) n.read.add(expand(expandVars(r), places));
+        if (typeof s.cwd === "string") n.read.add(expand(expandVars(s.cwd), places));
+      }
+    }
+  } else if (entry.id === "audit-jsonl" && typeof config.path === "string") {
+    n.write.add(dirname(config.path));
+  } else if (entry.id === "memory") {
+    if (typeof config.dir === "string") n.write.add(config.dir);
+    const sync = config.sync as { dir?: unknown } | undefined;
+    if (typeof sync?.dir === "string") n.write.add(sync.dir);
+  } else if (entry.id === "connector-cloud") {
+    host(config.url, "connector-cloud");
+  }
+}
+
 /** Computes the grant of a run. */
 export function computeGrant(input: GrantInput): Grant {
   const { argv, env, cwd, root } = input;
@@ -218,6 +285,7 @@ export function computeGrant(input: GrantInput): Grant {
       notes.push(`${x}: plugins.json permissions of ${String((e as { id?: unknown }).id)}`);
     }
     for (const x of strings(p.run)) run.add(x.startsWith("/") ? x : which(x, env.PATH) ?? x);
+    builtinPluginNeeds(e, { read, write, hosts, run, notes }, env, places);
   }
 
   // The user's floor.json (project ones only narrow) and the floor flags.

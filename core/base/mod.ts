@@ -13,3 +13,4 @@ export * from "./kv.ts";
 export * from "./fsutil.ts";
 export { VERSION } from "./version.ts";
 export { REVISION, versionLine } from "./build_info.ts";
+export * from "./lifecycle.ts";

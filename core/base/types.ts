@@ -49,6 +49,11 @@ export type ToolContent = { type: "text"; text: string };
 export interface ToolResult {
   content: ToolContent[];
   isError?: boolean;
+  /**
+   * Annotations guards put on the call (e.g. "redacted"). They accumulate: a later guard
+   * cannot drop an earlier guard's mark.
+   */
+  marks?: string[];
 }
 
 /** Everything a tool implementation may use while it runs. */
@@ -116,6 +121,11 @@ export interface SpawnSpec {
   args: string[];
   env: Record<string, string>;
   cwd: string;
+  /**
+   * Paths the program's own installation needs, readable inside the OS sandbox beyond the
+   * effect policy (an MCP server's package, its runtime's cache).
+   */
+  readOnly?: string[];
 }
 
 /** Puts child processes in the OS sandbox of the effect policy, or refuses them. */
@@ -133,6 +143,8 @@ export interface ToolEffects {
 /** A request for a child agent loop. */
 export interface SubAgentRequest {
   prompt: string;
+  /** A named bot of a behavior pack to run as (its prompt, behavior and tool ceiling). */
+  bot?: string;
   model?: string;
   provider?: string;
   signal: AbortSignal;
@@ -153,6 +165,17 @@ export interface ToolDefinition {
   inputSchema: JsonSchema;
   /** True when the tool has no effects (may run concurrently). */
   readOnly?: boolean;
+  /**
+   * True when the tool only touches state local to the session (it may then skip approval
+   * in a plan mode). External tools (connectors, MCP) are never session-local.
+   */
+  sessionLocal?: boolean;
+  /**
+   * The effect point the seam dispatches this tool at (guards and rules match on it);
+   * default: from the name (`bash` → shell, `read_file` → read, …, else tool). MCP tools
+   * are `mcp`.
+   */
+  point?: "read" | "write" | "edit" | "shell" | "mcp" | "agent" | "tool";
   /** One line for `hs tools`; defaults to the first line of `description`. */
   describe?: string;
   execute(input: unknown, ctx: ToolContext): Promise<ToolResult>;
@@ -370,9 +393,15 @@ export type AuditEvent =
   | {
     type: "permission";
     time: string;
+    /**
+     * "decision": what the floor decided (allow / ask / deny); "response": how an `ask`
+     * was answered (allow / deny), right after its decision record.
+     */
+    record: "decision" | "response";
     tool: string;
     rule: string;
     principal: string;
+    callId: string;
     decision: "allow" | "ask" | "deny";
   }
   | {
@@ -385,7 +414,7 @@ export type AuditEvent =
     outcome: "ok" | "error" | "refused";
   };
 
-/** An audit sink: best-effort observer. */
+/** An audit sink: best-effort observer (or fail closed, when registered so). */
 export type AuditSink = (event: AuditEvent) => void | Promise<void>;
 
 // ---------------------------------------------------------------------------

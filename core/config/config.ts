@@ -49,8 +49,9 @@ export interface HarnessConfig {
   /** False when `HARNESS_NO_TRUST_PROMPT` is set (never ask to trust a workspace). */
   trustPrompt: boolean;
   /**
-   * The user's other `HARNESS_*` variables (`HARNESS_APPROVE_TOOLS`, `HARNESS_THINKING`, …):
-   * handed to hooks, tools, providers and commands unchanged.
+   * The user's `HARNESS_*` variables (`HARNESS_APPROVE_TOOLS`, `HARNESS_THINKING`,
+   * `HARNESS_READ_LIMIT`, …) but the ones hs sets per child (`CHILD_VARS`): handed to
+   * hooks, tools, providers and commands unchanged.
    */
   passThrough: Record<string, string>;
 }
@@ -135,14 +136,12 @@ const settingsSchema = z.object({
   HARNESS_NO_TRUST_PROMPT: z.string().optional(),
 });
 
-/** Variables read by {@link parseConfig} (or resolved into paths), not passed through. */
-const READ = new Set([
-  ...Object.keys(settingsSchema.shape),
-  "HARNESS_HOME",
-  "HARNESS_SESSIONS",
-  "HARNESS_LOG",
-  ...CHILD_VARS,
-]);
+/**
+ * Variables the harness sets for each child itself (with its own, resolved values), so the
+ * user's are not passed through. Every other `HARNESS_*` the user set — including the
+ * settings hs reads, like `HARNESS_READ_LIMIT` — reaches children unchanged.
+ */
+const SET_BY_HARNESS = new Set(CHILD_VARS);
 
 /** Parses the `HARNESS_*` variables of an environment. Throws a HarnessError naming a bad one. */
 export function parseConfig(env: Record<string, string | undefined>): HarnessConfig {
@@ -163,7 +162,7 @@ export function parseConfig(env: Record<string, string | undefined>): HarnessCon
   const s = r.data;
   const passThrough: Record<string, string> = {};
   for (const [k, v] of Object.entries(env)) {
-    if (v !== undefined && k.startsWith("HARNESS_") && !READ.has(k)) passThrough[k] = v;
+    if (v !== undefined && k.startsWith("HARNESS_") && !SET_BY_HARNESS.has(k)) passThrough[k] = v;
   }
   return {
     provider: s.HARNESS_PROVIDER,

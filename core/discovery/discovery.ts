@@ -22,8 +22,11 @@ import {
   statOrUndefined,
 } from "../base/mod.ts";
 
-/** Where a source came from. */
-export type SourceKind = "home" | "project" | "pack";
+/**
+ * Where a source came from: `$HARNESS_HOME`, a project's `.harness/`, a pack in one, or a
+ * directory a `sources` stage hook listed.
+ */
+export type SourceKind = "home" | "project" | "pack" | "listed";
 
 /** One source directory (a `.harness/` or a pack inside one). */
 export interface Source {
@@ -155,6 +158,9 @@ export class Discovery {
     this.#opts = opts;
   }
 
+  /** Source directories a `sources` stage chain listed (replacing the walk), if any. */
+  #listed?: string[];
+
   /** Forgets the cache (after trust changes). */
   invalidate(): void {
     this.#cache.clear();
@@ -162,14 +168,39 @@ export class Discovery {
 
   /**
    * The current snapshot, re-using the cached one when no watched directory
-   * changed. `provider`/`protocol` scope provider plugins.
+   * changed. `provider`/`protocol` scope provider plugins. When a `sources` chain listed
+   * the sources ({@link setListed}), they replace the walk's.
    */
   current(provider = "", protocol = ""): Snapshot {
-    const key = `${provider}\0${protocol}`;
+    return this.#cached(`${provider}\0${protocol}`, provider, protocol, this.#listed);
+  }
+
+  /**
+   * The walk's own snapshot (what the `sources` stage starts from), unscoped, whatever a
+   * `sources` chain listed. The same object as long as nothing it read changed.
+   */
+  walk(): Snapshot {
+    return this.#cached("\0walk", "", "", undefined);
+  }
+
+  /**
+   * Sets the source directories (lowest priority first) a `sources` stage chain printed;
+   * undefined goes back to the walk's. Untrusted project sources stay out either way.
+   */
+  setListed(dirs: string[] | undefined): void {
+    const same = dirs === this.#listed ||
+      (dirs !== undefined && this.#listed !== undefined &&
+        dirs.join("\0") === this.#listed.join("\0"));
+    if (same) return;
+    this.#listed = dirs;
+    for (const key of [...this.#cache.keys()]) if (key !== "\0walk") this.#cache.delete(key);
+  }
+
+  #cached(key: string, provider: string, protocol: string, listed?: string[]): Snapshot {
     const hit = this.#cache.get(key);
     if (hit && fresh(hit.stamps)) return hit.snapshot;
     this.#stamps = [];
-    const snapshot = this.#scan(provider, protocol);
+    const snapshot = this.#scan(provider, protocol, listed);
     if (this.#cache.size > 8) this.#cache.clear();
     this.#cache.set(key, { snapshot, stamps: this.#stamps });
     return snapshot;
@@ -185,7 +216,7 @@ export class Discovery {
     else this.#stamps.push({ path, mtime, mode: info.mode ?? 0 });
   }
 
-  #scan(provider: string, protocol: string): Snapshot {
+  #scan(provider: string, protocol: string, listed?: string[]): Snapshot {
     const { cwd, home } = this.#opts;
     // Watch every ancestor so a new `.harness` anywhere on the walk is seen.
     let cur = cwd;
@@ -221,6 +252,27 @@ export class Discovery {
         }
       }
       allSources.push({ dir, kind, root: dir, providerPlugin: isProviderPlugin(dir) });
+    }
+    if (listed) {
+      // a `sources` chain's list replaces the walk's: known sources keep what they are
+      const walked = new Map(allSources.map((s) => [s.dir, s]));
+      const blocked = (d: string) => untrusted.some((u) => d === u || d.startsWith(u + "/"));
+      allSources.length = 0;
+      for (const dir of listed) {
+        if (blocked(dir) || allSources.some((s) => s.dir === dir)) continue;
+        if (!walked.has(dir) && !readable(dir)) {
+          skipped.push({
+            path: dir,
+            reason:
+              `listed by a sources hook but not readable by this run (allow it: hs --allow-read ${dir})`,
+          });
+          continue;
+        }
+        allSources.push(
+          walked.get(dir) ??
+            { dir, kind: "listed", root: dir, providerPlugin: isProviderPlugin(dir) },
+        );
+      }
     }
 
     const providers = new Map<string, FoundProvider>();
@@ -321,6 +373,16 @@ export class Discovery {
       authFiles,
       untrusted,
     };
+  }
+}
+
+/** False when this process may not read `dir` (a permission-scoped run); true otherwise. */
+function readable(dir: string): boolean {
+  try {
+    Deno.statSync(dir);
+    return true;
+  } catch (err) {
+    return !(err instanceof Deno.errors.NotCapable || err instanceof Deno.errors.PermissionDenied);
   }
 }
 

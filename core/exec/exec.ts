@@ -56,6 +56,12 @@ export interface ExecOptions {
   sandbox: ChildSandbox;
   /** What is run, for sandbox messages (e.g. `tool /path`, `hook /path`). */
   what?: string;
+  /**
+   * Hand the child the terminal: it stays in this process's session (so `/dev/tty` is the
+   * user's terminal) instead of a session of its own, and its stderr is shown on this
+   * process's stderr as it arrives (as well as captured). For interactive stages only.
+   */
+  terminal?: boolean;
 }
 
 const live = new Set<Deno.ChildProcess>();
@@ -179,17 +185,20 @@ export async function runExecutable(path: string, opts: ExecOptions): Promise<Ex
   // A child the sandbox wrapped (bubblewrap, its own PID namespace) takes its group down
   // with it when it exits; an unwrapped one may leave background jobs to end.
   const wrapped = spec.command !== path;
+  // A session of its own (no controlling terminal, its own process group), unless the
+  // child is to have the terminal: then it shares ours and is killed on its own.
+  const setsid = opts.terminal ? undefined : SETSID;
   let child: Deno.ChildProcess;
   try {
-    child = new Deno.Command(SETSID ?? spec.command, {
-      args: SETSID ? [spec.command, ...spec.args] : spec.args,
+    child = new Deno.Command(setsid ?? spec.command, {
+      args: setsid ? [spec.command, ...spec.args] : spec.args,
       cwd: spec.cwd,
       env: spec.env,
       clearEnv: true,
       stdin: "piped",
       stdout: "piped",
       stderr: "piped",
-      detached: SETSID === undefined,
+      detached: !opts.terminal && SETSID === undefined,
     }).spawn();
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);
@@ -237,7 +246,8 @@ export async function runExecutable(path: string, opts: ExecOptions): Promise<Ex
     killProcessGroup(child);
   });
   // stderr goes to the log: the first MiB of it, the rest is read and dropped.
-  const errSink = new CappedText(1024 * 1024, { onText: opts.onStderr, drain: true });
+  const onStderr = opts.terminal ? teeToTerminal(opts.onStderr) : opts.onStderr;
+  const errSink = new CappedText(1024 * 1024, { onText: onStderr, drain: true });
   const errR = readAll(child.stderr, errSink);
   const outP = outR.done;
   const errP = errR.done;
@@ -284,6 +294,19 @@ export async function runExecutable(path: string, opts: ExecOptions): Promise<Ex
     aborted,
     overflow,
     stdoutBytes: outSink.totalBytes,
+  };
+}
+
+/** Shows a child's stderr on this process's stderr as it arrives, then hands it on. */
+function teeToTerminal(next?: (text: string) => void): (text: string) => void {
+  const encoder = new TextEncoder();
+  return (text) => {
+    try {
+      const bytes = encoder.encode(text);
+      let off = 0;
+      while (off < bytes.length) off += Deno.stderr.writeSync(bytes.subarray(off));
+    } catch { /* stderr closed: the log still gets it */ }
+    next?.(text);
   };
 }
 

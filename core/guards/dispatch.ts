@@ -45,6 +45,12 @@ export interface Refusal {
   reason: string;
 }
 
+/** A guard's request to run the chain again from the raw value (`guard/retry`). */
+export interface Retry {
+  retry: true;
+  reason: string;
+}
+
 /** Single-use continuation handed to a guard. */
 export type Invoke = (value: unknown) => Promise<ToolResult>;
 
@@ -54,8 +60,29 @@ export interface Guard {
   point: Point | "*";
   /** Host-side match; a miss never enters the middleware. */
   match?: (call: EffectCall) => boolean;
-  middleware(raw: unknown, invoke: Invoke, call: EffectCall): Promise<ToolResult | Refusal>;
+  /**
+   * The declared capability to replace the result, with its contract. A guard without it
+   * passes the core's result on unchanged (marks aside); a replacement it makes anyway is
+   * surfaced as a failure and the core's result is kept.
+   */
+  replace?: "redaction" | "summarize";
+  /** How many times the guard may be entered again while it runs (default 0). */
+  reentrantDepth?: number;
+  middleware(
+    raw: unknown,
+    invoke: Invoke,
+    call: EffectCall,
+  ): Promise<ToolResult | Refusal | Retry>;
 }
+
+/** How many times one call's guard chain may be restarted by `guard/retry`. */
+export const RETRY_BUDGET = 3;
+
+/** The mark a declared replacement leaves, by contract. */
+export const REPLACE_MARK: Record<"redaction" | "summarize", string> = {
+  redaction: "redacted",
+  summarize: "summarized",
+};
 
 /** Parallel observer (fail open). */
 export interface Hook {
@@ -99,7 +126,7 @@ export function pointOf(tool: string): Point {
     case "agent":
       return "agent";
     default:
-      return "tool";
+      return tool.startsWith("mcp__") ? "mcp" : "tool";
   }
 }
 
@@ -111,6 +138,11 @@ export interface DispatcherOptions {
   /** Tools the calling agent may use; undefined = no ceiling. */
   ceiling?: (call: EffectCall) => boolean;
   audit: (event: AuditEvent) => void;
+  /**
+   * Records a permission event durably (fail-closed audit): when present, each decision
+   * waits for it and the call is refused when it resolves false.
+   */
+  record?: (event: AuditEvent) => Promise<boolean>;
   /** Re-validates an input rewritten by a guard; returns an error text or undefined. */
   validate?: (tool: string, input: unknown) => string | undefined;
   /** Collected hook failures (fail open) go here. */
@@ -121,9 +153,26 @@ function isRefusal(v: unknown): v is Refusal {
   return typeof v === "object" && v !== null && (v as Refusal).refused === true;
 }
 
+function isRetry(v: unknown): v is Retry {
+  return typeof v === "object" && v !== null && (v as Retry).retry === true;
+}
+
+/** Same text and error flag (marks aside). */
+function sameResult(a: ToolResult, b: ToolResult): boolean {
+  return resultText(a) === resultText(b) && (a.isError === true) === (b.isError === true);
+}
+
+class RetryRequested extends Error {
+  constructor(readonly guard: string, readonly reason: string) {
+    super(reason);
+  }
+}
+
 /** Dispatches effects through the seam. */
 export class Dispatcher {
   #o: DispatcherOptions;
+  /** Guards running now, with how many times each is entered (re-entrancy bound). */
+  #active = new Map<string, number>();
 
   constructor(opts: DispatcherOptions) {
     this.#o = opts;
@@ -135,8 +184,13 @@ export class Dispatcher {
     core: (input: unknown) => Promise<ToolResult>,
   ): Promise<ToolResult> {
     const started = performance.now();
+    // turn and round boundaries pass the seam for guards and hooks; they are not tool calls
+    const boundary = call.point === "turn" || call.point === "round";
+    const audit = (e: AuditEvent) => {
+      if (!boundary) this.#o.audit(e);
+    };
     const finish = (result: ToolResult, outcome: "ok" | "error" | "refused") => {
-      this.#o.audit({
+      audit({
         type: "tool_execution",
         time: new Date().toISOString(),
         tool: call.tool,
@@ -166,18 +220,12 @@ export class Dispatcher {
       }
       const effective = { ...call, input: value };
       let d = await this.#o.floor.decide(effective);
+      await this.#permission(call, "decision", d);
       if (d.decision === "ask") {
         const ok = this.#o.floor.ask ? await this.#o.floor.ask(effective, d) : false;
         d = { ...d, decision: ok ? "allow" : "deny" };
+        await this.#permission(call, "response", d);
       }
-      this.#o.audit({
-        type: "permission",
-        time: new Date().toISOString(),
-        tool: call.tool,
-        rule: d.rule,
-        principal: call.principal,
-        decision: d.decision,
-      });
       if (d.decision !== "allow") {
         throw new FloorDenied(
           `error: permission denied for ${call.tool}${
@@ -190,11 +238,28 @@ export class Dispatcher {
       return core(value);
     };
 
+    // Marks accumulate over the whole call: a guard adds, nobody removes.
+    const marks = new Set<string>();
+    const withMarks = (r: ToolResult): ToolResult => {
+      for (const m of r.marks ?? []) marks.add(m);
+      return marks.size ? { ...r, marks: [...marks] } : r;
+    };
+
     // Build the chain from the innermost (floor + core) outwards.
-    let next: (value: unknown) => Promise<ToolResult> = floorAndCore;
+    let next: (value: unknown) => Promise<ToolResult> = async (v) =>
+      withMarks(await floorAndCore(v));
     for (const g of [...guards].reverse()) {
       const inner = next;
       next = async (value: unknown) => {
+        const entered = this.#active.get(g.id) ?? 0;
+        if (entered > (g.reentrantDepth ?? 0)) {
+          return textResult(
+            `error: refused by guard ${g.id}: re-entered while it runs (reentrant-depth ${
+              g.reentrantDepth ?? 0
+            })`,
+            true,
+          );
+        }
         let used = false;
         let coreResult: ToolResult | undefined;
         const invoke: Invoke = async (v) => {
@@ -203,7 +268,8 @@ export class Dispatcher {
           coreResult = await inner(v);
           return coreResult;
         };
-        let out: ToolResult | Refusal;
+        let out: ToolResult | Refusal | Retry;
+        this.#active.set(g.id, entered + 1);
         try {
           out = await g.middleware(value, invoke, call);
         } catch (err) {
@@ -219,26 +285,58 @@ export class Dispatcher {
             `error: refused by guard ${g.id} (it failed; guards fail closed)`,
             true,
           );
+        } finally {
+          if (entered === 0) this.#active.delete(g.id);
+          else this.#active.set(g.id, entered);
         }
         if (isRefusal(out)) {
           return textResult(`error: refused by guard ${g.id}: ${out.reason}`, true);
         }
-        if (!used) {
+        if (isRetry(out)) {
+          if (coreResult) {
+            this.#o.onHookError?.(g.id, "guard/retry after invoke: the core result is kept");
+            return coreResult;
+          }
+          throw new RetryRequested(g.id, out.reason);
+        }
+        if (!used || !coreResult) {
           return textResult(`error: refused by guard ${g.id}: it returned without invoking`, true);
         }
-        return out;
+        const returned = withMarks(out);
+        if (sameResult(returned, coreResult)) return { ...coreResult, marks: returned.marks };
+        if (!g.replace) {
+          this.#o.onHookError?.(
+            g.id,
+            "replaced the result without the replace capability: the core result is kept",
+          );
+          return coreResult;
+        }
+        marks.add(REPLACE_MARK[g.replace]);
+        return withMarks(returned);
       };
     }
 
-    let result: ToolResult;
-    try {
-      result = await next(call.input);
-    } catch (err) {
-      if (err instanceof FloorDenied) return finish(textResult(err.message, true), "refused");
-      result = textResult(
-        `error: tool '${call.tool}' failed: ${(err as Error)?.message ?? err}`,
-        true,
-      );
+    let result: ToolResult | undefined;
+    for (let attempt = 1; result === undefined; attempt++) {
+      try {
+        result = await next(call.input);
+      } catch (err) {
+        if (err instanceof FloorDenied) return finish(textResult(err.message, true), "refused");
+        if (err instanceof RetryRequested) {
+          if (attempt <= RETRY_BUDGET) continue;
+          return finish(
+            textResult(
+              `error: refused by guard ${err.guard}: retry budget of ${RETRY_BUDGET} exhausted (${err.reason})`,
+              true,
+            ),
+            "refused",
+          );
+        }
+        result = textResult(
+          `error: tool '${call.tool}' failed: ${(err as Error)?.message ?? err}`,
+          true,
+        );
+      }
     }
     if (result.isError) {
       await this.#runHooks(hooks, (h) => h.postFail?.(reachedFloor, resultText(result), call));
@@ -246,6 +344,36 @@ export class Dispatcher {
       await this.#runHooks(hooks, (h) => h.post?.(reachedFloor, result, call));
     }
     return finish(result, result.isError ? "error" : "ok");
+  }
+
+  /** Emits a permission record; a fail-closed audit that cannot write it refuses the call. */
+  async #permission(
+    call: EffectCall,
+    record: "decision" | "response",
+    d: Decision,
+  ): Promise<void> {
+    // turn and round boundaries are not tool calls: no permission record
+    if (call.point === "turn" || call.point === "round") return;
+    const event: AuditEvent = {
+      type: "permission",
+      time: new Date().toISOString(),
+      record,
+      tool: call.tool,
+      rule: d.rule,
+      principal: call.principal,
+      callId: call.callId,
+      decision: d.decision,
+    };
+    if (!this.#o.record) {
+      this.#o.audit(event);
+      return;
+    }
+    if (!(await this.#o.record(event))) {
+      throw new FloorDenied(
+        `error: refused: the audit record of this ${call.tool} call could not be written ` +
+          "(the audit is fail closed)",
+      );
+    }
   }
 
   async #runHooks(hooks: Hook[], fn: (h: Hook) => unknown): Promise<void> {

@@ -43,6 +43,9 @@ import {
 } from "./protect.ts";
 import { openWorkerFs, OsSandbox, type WorkerFs, type WorkerPermissions } from "../sandbox/mod.ts";
 
+/** MCP tool names that write (their `path` argument needs the write policy). */
+const MCP_WRITES = /write|edit|create|move|delete|remove|rename|mkdir|upload|save/i;
+
 /** What the command line asks of the floor. */
 export interface FloorRequest {
   /** `--floor read-only|workspace|full`. */
@@ -318,6 +321,10 @@ export class EffectFloor implements Floor {
 
   /** Allow / ask / deny for one call: the policy first, then the rules (deny first). */
   async decide(call: EffectCall): Promise<Decision> {
+    // a turn or round boundary has no effect of its own: only guards gate it
+    if (call.point === "turn" || call.point === "round") {
+      return { decision: "allow", rule: "boundary" };
+    }
     const subject = subjectOf(call.tool, call.input, this.places);
     const p = this.resolved.policy;
     if (subject.path !== undefined) {
@@ -327,6 +334,10 @@ export class EffectFloor implements Floor {
         ? ["write"]
         : call.point === "edit"
         ? ["read", "write"]
+        : call.point === "mcp"
+        // an MCP tool's `path` argument is held to the policy too (the server itself runs
+        // in the OS sandbox when the policy is narrower than the process)
+        ? (MCP_WRITES.test(call.tool) ? ["write", "read"] : ["read"])
         : [];
       for (const k of kinds) {
         const d = this.#pathDecision(k, subject.path);
@@ -349,7 +360,14 @@ export class EffectFloor implements Floor {
         if (/^\/dev\/(null|stdout|stderr|fd\/|tty)/.test(w) || w.includes("$") || w.includes("…")) {
           continue;
         }
-        const d = this.#pathDecision("write", expandPath(w, this.places));
+        const target = expandPath(w, this.places);
+        const d = this.#pathDecision("write", target);
+        if (
+          d && d.rule !== "floor.protect" &&
+          await this.sandbox.privateTmp(target, [this.places.workspace, this.places.home])
+        ) {
+          continue; // the sandboxed shell's own /tmp: nothing reaches the host
+        }
         if (d?.rule === "floor.protect") {
           // bash sees control files read-only: say so instead of asking for nothing
           return {

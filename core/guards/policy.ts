@@ -43,6 +43,7 @@ export function noDenials(): Denials {
 export function defaultDenials(p: PolicyPlaces): Denials {
   const secrets = [
     join(p.home, ".auth.json"),
+    join(p.home, ".auth-cache.json"),
     join(p.workspace, ".harness", ".auth.json"),
     "/etc/shadow",
     "/etc/gshadow",

@@ -57,6 +57,19 @@ interface Ctx {
 
 /** Analyses a bash script. */
 export function analyseShell(script: string): ShellAnalysis {
+  const hit = cache.get(script);
+  if (hit) return hit;
+  const a = analyse(script);
+  if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
+  cache.set(script, a);
+  return a;
+}
+
+/** Recent analyses: the floor, guards and rules each look at the same script. */
+const cache = new Map<string, ShellAnalysis>();
+const CACHE_SIZE = 256;
+
+function analyse(script: string): ShellAnalysis {
   const out: ShellAnalysis = { commands: [], writes: [], uncertain: false, reasons: [] };
   parseScript(script, { out, depth: 0 });
   return out;

@@ -44,6 +44,8 @@ export interface ChainEnv {
   sandbox: ChildSandbox;
   /** Most bytes a hook may print on stdout (HARNESS_HOOK_OUTPUT_LIMIT; default 64 MiB). */
   maxOutputBytes?: number;
+  /** Executable hooks get the terminal (an interactive stage while hs runs on one). */
+  terminal?: boolean;
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -83,6 +85,7 @@ export async function runChain(
       sandbox: env.sandbox,
       what: `hook ${path}`,
       maxStdoutBytes: env.maxOutputBytes,
+      terminal: env.terminal,
     });
     env.executableRan();
     if (r.overflow) {

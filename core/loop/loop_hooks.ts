@@ -9,6 +9,7 @@
 import { type AssistantTurn, HarnessError } from "../base/mod.ts";
 import { skillCatalog } from "../skills/mod.ts";
 import { type StageHook, stageHook } from "./stage.ts";
+import { dispatchedResult } from "./tool_dispatch.ts";
 import type { ToolCall } from "./turn_host.ts";
 import { str } from "./values.ts";
 
@@ -45,7 +46,15 @@ export const loopHooks: StageHook[] = [
     name: "20-tools",
     async run(input, ctx) {
       const t = ctx.turn;
-      return { ...input, tools: t.adapter().buildTools(await t.toolSchemas()) };
+      const schemas = await t.toolSchemas();
+      // An executable provider written for the reference gets the neutral
+      // `{name, description, input_schema}` shape its assemble/20-tools gives (it converts
+      // them itself); one that declares `protocol=` in --defaults gets that protocol's shape.
+      const mp = t.modelProvider() as { kind?: string; nativeTools?: () => Promise<boolean> };
+      if (mp.kind === "executable" && !(await mp.nativeTools?.())) {
+        return { ...input, tools: schemas };
+      }
+      return { ...input, tools: t.adapter().buildTools(schemas) };
     },
   }),
   stageHook({
@@ -137,11 +146,13 @@ export const loopHooks: StageHook[] = [
       const queue = Array.isArray(input.tool_calls) ? input.tool_calls as ToolCall[] : [];
       if (queue.length === 0) return { next_state: "assemble" };
       const [call, ...rest] = queue;
+      // a dispatching send hook (the reference's) may have run it already
+      const dispatched = dispatchedResult(t.session.dir, str(call?.id));
       const { result, error } = await t.executeTool({
         id: str(call?.id),
         name: str(call?.name),
         input: call?.input ?? {},
-      });
+      }, dispatched);
       return {
         call_id: str(call?.id),
         name: str(call?.name),

@@ -14,3 +14,4 @@ export * from "./resolve.ts";
 export * from "./continuation.ts";
 export { resolveHooks } from "./resolve_hooks.ts";
 export { loopHooks } from "./loop_hooks.ts";
+export { listedSources, sourcesHooks } from "./sources_hooks.ts";

@@ -3,7 +3,7 @@
  * are these; runtime plugins register more with `ctx.hooks.register`). Each
  * stage family hands its hooks a typed context: the `resolve` stage its
  * provider listing, the turn stages the running {@link TurnApi}, `auth-set`
- * the provider being stored.
+ * the provider being stored, `sources` hs's own source list.
  *
  * @module
  */
@@ -40,8 +40,15 @@ export interface TurnApi {
   emit(event: HarnessEvent): void;
   /** Tool schemas for this round, stable order. */
   toolSchemas(): Promise<ToolSchema[]>;
-  /** Runs one tool call through the effect seam. */
-  executeTool(call: ToolCall): Promise<{ result: string; error: boolean }>;
+  /**
+   * Runs one tool call through the effect seam. `dispatched`: the call already ran (a
+   * dispatching `send` hook left its result); the seam decides on it as usual and its core
+   * returns that result instead of running an executable tool again.
+   */
+  executeTool(
+    call: ToolCall,
+    dispatched?: { result: string; error: boolean },
+  ): Promise<{ result: string; error: boolean }>;
   /** System prompt parts in order (built-in sections, AGENTS.md, prompts/*.md). */
   systemParts(): Promise<string[]>;
   skills(): Promise<SkillInfo[]>;
@@ -84,8 +91,20 @@ export interface AuthSetContext {
   readonly provider: string;
 }
 
+/** What a `sources` hook reaches. */
+export interface SourcesContext {
+  readonly kind: "sources";
+  readonly signal: AbortSignal;
+  /**
+   * hs's own source list, lowest priority first: the generated directory of the built-ins
+   * (when there is one), then the walk's sources (`$HARNESS_HOME`, every trusted
+   * `.harness/` from `/` down, each preceded by its packs).
+   */
+  walk(): string[];
+}
+
 /** Any stage context. */
-export type StageContext = ResolveContext | TurnContext | AuthSetContext;
+export type StageContext = ResolveContext | TurnContext | AuthSetContext | SourcesContext;
 
 /** The stages of a turn whose built-in hooks the kernel ships. */
 export type TurnStage =
@@ -105,6 +124,7 @@ export type TurnStage =
 export type ContextOf<S extends string> = string extends S ? StageContext
   : S extends "resolve" ? ResolveContext
   : S extends "auth-set" ? AuthSetContext
+  : S extends "sources" ? SourcesContext
   : TurnContext;
 
 /** A stage hook as the registry holds it: any stage, any context (narrow on `ctx.kind`). */
@@ -126,7 +146,7 @@ export interface TypedStageHook<S extends string> {
 
 /** The context kind stage `stage` runs with. */
 export function contextKind(stage: string): StageContext["kind"] {
-  return stage === "resolve" ? "resolve" : stage === "auth-set" ? "auth-set" : "turn";
+  return stage === "resolve" || stage === "auth-set" || stage === "sources" ? stage : "turn";
 }
 
 /**

@@ -12,6 +12,13 @@ import type { Snapshot } from "../discovery/mod.ts";
 import { chainFor, type ChainResult, runChain } from "./chain.ts";
 import type { ContextOf, StageHook } from "./stage.ts";
 
+/**
+ * Stages whose executable hooks may talk to the user: `auth-set` (a login or key prompt)
+ * and `tool_exec` (approval gates). When hs runs on a terminal their hooks get it; every
+ * other stage's hooks run without one.
+ */
+export const INTERACTIVE_STAGES: readonly string[] = ["auth-set", "tool_exec"];
+
 /** What the runner is built from (the harness supplies it). */
 export interface StageRunnerOptions {
   /** In-process hooks registered for a stage. */
@@ -26,6 +33,8 @@ export interface StageRunnerOptions {
   log(line: string): void;
   /** Most bytes one executable hook may print (HARNESS_HOOK_OUTPUT_LIMIT). */
   maxOutputBytes?: number;
+  /** True when hs runs on a terminal: hooks of {@link INTERACTIVE_STAGES} get it. */
+  terminal?: boolean;
 }
 
 /** Where and for whom one stage runs. */
@@ -85,6 +94,7 @@ export class StageRunner {
       executableRan: at.onExecutable ?? (() => {}),
       sandbox: this.#o.sandbox,
       maxOutputBytes: this.#o.maxOutputBytes,
+      terminal: this.#o.terminal === true && INTERACTIVE_STAGES.includes(stage),
     });
   }
 }

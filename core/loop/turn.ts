@@ -9,13 +9,17 @@
 import {
   HarnessError,
   type HarnessEvent,
+  type LifecycleEvent,
+  type LifecycleEvents,
   type ModelProvider,
+  ownerLabel,
   type ProtocolAdapter,
   readTextOrUndefined,
   type ResolvedTool,
   resultText,
   type SkillInfo,
   statOrUndefined,
+  textResult,
   type ToolSchema,
   type Usage,
 } from "../base/mod.ts";
@@ -78,6 +82,7 @@ export class Turn implements TurnApi {
   #protocol: string;
   #executableRan = false;
   #executed = new Set<string>();
+  #turnNo = 0;
 
   constructor(init: TurnInit) {
     this.#h = init.host;
@@ -112,6 +117,21 @@ export class Turn implements TurnApi {
     }
   }
 
+  /** A lifecycle event for plugin observers, scoped to this turn's session and principal. */
+  #life<E extends LifecycleEvent>(
+    event: E,
+    payload: Omit<LifecycleEvents[E], "sessionId" | "principal">,
+  ): void {
+    this.#h.lifecycle?.(
+      event,
+      {
+        ...payload,
+        sessionId: this.session.id,
+        principal: this.#principal,
+      } as LifecycleEvents[E],
+    );
+  }
+
   adapter(): ProtocolAdapter {
     const a = this.#h.protocol(this.#protocol);
     if (!a) {
@@ -133,7 +153,10 @@ export class Turn implements TurnApi {
   }
 
   async #resolveTools(): Promise<Map<string, ResolvedTool>> {
-    this.#tools ??= await this.#h.tools(this.#h.snapshot(this.provider, this.#protocol));
+    this.#tools ??= await this.#h.tools(
+      this.#h.snapshot(this.provider, this.#protocol),
+      this.#principal,
+    );
     return this.#tools;
   }
 
@@ -145,11 +168,19 @@ export class Turn implements TurnApi {
     ) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 
-  async executeTool(call: ToolCall): Promise<{ result: string; error: boolean }> {
+  async executeTool(
+    call: ToolCall,
+    dispatched?: { result: string; error: boolean },
+  ): Promise<{ result: string; error: boolean }> {
     const tools = await this.#resolveTools();
     const tool = tools.get(call.name);
+    // Only an executable can have run outside hs; a built-in or plugin tool always runs here.
+    const pre = tool?.owner.kind === "executable" ? dispatched : undefined;
+    if (pre) this.#h.log(`[harness] tool pre-dispatched: ${call.name}`);
     this.#executed.add(call.id);
     this.emit({ type: "tool_start", id: call.id, name: call.name, input: call.input });
+    const owner = tool ? ownerLabel(tool.owner) : "";
+    this.#life("tool_start", { callId: call.id, tool: call.name, owner });
     const started = performance.now();
     let result: string;
     let error: boolean;
@@ -167,7 +198,7 @@ export class Turn implements TurnApi {
       });
       const r = await this.#h.dispatch(
         {
-          point: pointOf(call.name),
+          point: tool.def.point ?? pointOf(call.name),
           tool: call.name,
           owner: tool.owner,
           principal: this.#principal,
@@ -175,7 +206,7 @@ export class Turn implements TurnApi {
           input: call.input,
         },
         (input) =>
-          tool.def.execute(input, {
+          pre ? Promise.resolve(textResult(pre.result, pre.error)) : tool.def.execute(input, {
             cwd,
             env,
             signal: this.signal,
@@ -199,6 +230,7 @@ export class Turn implements TurnApi {
     const ms = performance.now() - started;
     this.session.streamEvent({ type: "tool_output", text: toolDisplay(call, result, error) });
     this.emit({ type: "tool_done", id: call.id, name: call.name, error, result, ms });
+    this.#life("tool_done", { callId: call.id, tool: call.name, owner, error, durationMs: ms });
     return { result, error };
   }
 
@@ -210,7 +242,9 @@ export class Turn implements TurnApi {
   }
 
   async systemParts(): Promise<string[]> {
-    const sources = this.#h.promptSources().sort((a, b) => (a.order ?? 100) - (b.order ?? 100));
+    const sources = this.#h.promptSources(this.#principal).sort((a, b) =>
+      (a.order ?? 100) - (b.order ?? 100)
+    );
     const parts: string[] = [];
     for (const s of sources) parts.push(await s.render());
     const snap = this.#h.snapshot(this.provider, this.#protocol);
@@ -284,6 +318,13 @@ export class Turn implements TurnApi {
     if (message !== undefined && message !== "") this.session.appendUser(message);
     this.emit({ type: "session", id: this.session.id, dir: this.session.dir });
     this.emit({ type: "turn_start", turn: this.session.count, message: message ?? "" });
+    this.#turnNo = this.session.count;
+    this.#life("turn_start", {
+      turn: this.#turnNo,
+      message: message ?? "",
+      provider: this.provider,
+      model: this.model,
+    });
 
     const maxTurns = h.config.maxTurns;
     let state = "start";
@@ -293,7 +334,18 @@ export class Turn implements TurnApi {
     let failed = false;
     let failure = "";
     let round = 0;
+    let sendStarted = 0;
+    let sendMs = 0;
     const ctx: TurnContext = { kind: "turn", turn: this as TurnApi, signal: this.signal };
+    const record = { session: this.session.id, turn: this.session.count, message: message ?? "" };
+    // A guard/turn may refuse the turn; hooks of the turn see its record.
+    const turnRefused = await h.boundary("turn", record, this.#principal);
+    if (turnRefused) {
+      state = "error";
+      context = { error: turnRefused };
+      failed = true;
+      failure = turnRefused;
+    }
 
     while (state) {
       if (this.signal.aborted) {
@@ -313,8 +365,26 @@ export class Turn implements TurnApi {
         round++;
         this.#tools = undefined;
         this.emit({ type: "round_start", round });
+        const roundRefused = await h.boundary("round", { ...record, round }, this.#principal);
+        if (roundRefused) {
+          state = "error";
+          failure = roundRefused;
+          context = { error: roundRefused };
+          failed = true;
+          continue;
+        }
+        this.#life("round_start", { turn: this.#turnNo, round });
+        this.#life("model_request", {
+          round,
+          provider: this.provider,
+          model: this.model,
+          messages: Array.isArray(context.messages) ? context.messages.length : 0,
+          tools: Array.isArray(context.tools) ? context.tools.length : 0,
+        });
+        sendStarted = performance.now();
       }
       if (state === "assemble") this.#tools = undefined;
+      await h.refreshSources?.(this.signal);
       const snapshot = h.snapshot(this.provider, this.#protocol);
       if (this.#executableRan) {
         this.session.refresh(true);
@@ -332,9 +402,36 @@ export class Turn implements TurnApi {
           this.#executableRan = true;
         },
       });
+      if (state === "send") {
+        sendMs = performance.now() - sendStarted;
+        if (!r.ok) {
+          this.#life("model_response", {
+            round,
+            provider: this.provider,
+            model: this.model,
+            stop: "error",
+            usage: { input_tokens: 0, output_tokens: 0 },
+            durationMs: sendMs,
+          });
+        }
+      }
       if (state === "receive" && r.ok) {
         const next = r.output.next_state;
-        this.emit({ type: "round_end", round, stop: next === "tool_exec" ? "tool_calls" : "end" });
+        const stop = next === "tool_exec" ? "tool_calls" : "end";
+        const u = r.output.usage as Usage | undefined;
+        this.#life("model_response", {
+          round,
+          provider: this.provider,
+          model: typeof r.output.model === "string" ? r.output.model : this.model,
+          stop,
+          usage: {
+            input_tokens: Number(u?.input_tokens ?? 0),
+            output_tokens: Number(u?.output_tokens ?? 0),
+          },
+          durationMs: sendMs,
+        });
+        this.emit({ type: "round_end", round, stop });
+        this.#life("round_end", { turn: this.#turnNo, round, stop });
       }
       if (!r.ok) {
         if (this.signal.aborted) {
@@ -379,6 +476,13 @@ export class Turn implements TurnApi {
     this.session.closeStream();
     const output = typeof result.output === "string" ? result.output : "";
     this.emit({ type: "turn_end", output, error: failed });
+    this.#life("turn_end", {
+      turn: this.#turnNo,
+      error: failed,
+      cancelled,
+      rounds: round,
+      usage: { ...this.#usage },
+    });
     return {
       output: cancelled ? "" : output,
       error: failed,

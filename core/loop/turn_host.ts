@@ -7,6 +7,7 @@
  */
 import type {
   ChildEnvRequest,
+  LifecycleEmit,
   PromptSource,
   ProtocolAdapter,
   ResolvedTool,
@@ -30,6 +31,8 @@ export interface TurnHost {
   readonly cwd: string;
   /** Runs stages (hooks with the harness's environment, timeout and sandbox). */
   readonly stages: StageRunner;
+  /** Runs the `sources` stage again when discovery changed (before every stage). */
+  refreshSources?(signal: AbortSignal): Promise<void>;
   /** The effect floor's file and process runtime for tools, if any. */
   readonly effects?: ToolEffects;
   log(line: string): void;
@@ -37,16 +40,30 @@ export interface TurnHost {
   snapshot(provider: string, protocol: string): Snapshot;
   /** The wire adapter of a protocol. */
   protocol(name: string): ProtocolAdapter | undefined;
-  /** Every tool of a snapshot: registered ones, then executables (problems go to the log). */
-  tools(snapshot: Snapshot): Promise<Map<string, ResolvedTool>>;
+  /**
+   * Every tool an agent may call in a snapshot: registered ones, executables, its bot's
+   * tools — within its bot's effect ceiling (problems go to the log).
+   */
+  tools(snapshot: Snapshot, principal: string): Promise<Map<string, ResolvedTool>>;
   /** Sends one effect through the seam: ceiling → guards → floor → core. */
   dispatch(call: EffectCall, core: Invoke): Promise<ToolResult>;
   /** The environment of tools (no credentials). */
   childEnv(req: ChildEnvRequest): Record<string, string>;
-  /** System prompt sections registered by plugins. */
-  promptSources(): PromptSource[];
+  /** System prompt sections: those of plugins, then the agent's bot prompt. */
+  promptSources(principal: string): PromptSource[];
+  /**
+   * A turn or round boundary through the seam (guard/turn, hook/round, …): resolves to the
+   * refusal text when a guard refuses it.
+   */
+  boundary(
+    kind: "turn" | "round",
+    record: Record<string, unknown>,
+    principal: string,
+  ): Promise<string | undefined>;
   /** Skills visible from a directory. */
   skills(cwd: string): SkillInfo[];
+  /** Emits a lifecycle event to plugin observers (fail open; absent = nobody listens). */
+  readonly lifecycle?: LifecycleEmit;
   /** Runs a child agent loop for the `agent` tool (same plugins, floor and audit). */
   runAgent(
     request: SubAgentRequest,

@@ -1,7 +1,12 @@
 /**
  * The audit bus (seed 002): every sink gets its own ordered queue (capped at
- * 1,000 pending events), a throwing sink never blocks the others nor changes a
- * decision, and closing drains the queues within a bound.
+ * 1,000 pending events, with one warning), a throwing sink — synchronously or
+ * not — never blocks the others, never stops receiving, and never changes a
+ * decision; closing drains the queues within a bound.
+ *
+ * Beyond the seed, a sink may be registered **fail closed**: {@link
+ * AuditBus.record} then waits until that sink wrote the event, and reports
+ * false when it could not (the seam refuses the call).
  *
  * @module
  */
@@ -9,70 +14,151 @@ import type { AuditEvent, AuditSink } from "../base/mod.ts";
 
 const MAX_PENDING = 1000;
 
+interface Pending {
+  event: AuditEvent;
+  /** Settles a fail-closed write. */
+  done?: (ok: boolean) => void;
+}
+
 interface SinkQueue {
   sink: AuditSink;
-  pending: AuditEvent[];
+  failClosed: boolean;
+  pending: Pending[];
   running: Promise<void> | undefined;
+  /** Resolves when the queue is empty (or never, while a sink hangs). */
+  idle: Promise<void>;
+  markIdle: () => void;
   warned: boolean;
 }
 
-/** Fans audit events out to sinks, best effort. */
+/** Races `p` against a timer; true when `p` settled first. */
+async function within(p: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    return await Promise.race([
+      p.then(() => true, () => true),
+      new Promise<boolean>((r) => timer = setTimeout(() => r(false), ms)),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Fans audit events out to sinks, best effort (or fail closed, per sink). */
 export class AuditBus {
   #queues = new Map<string, SinkQueue>();
   #warn: (message: string) => void;
   #enabled: boolean;
+  #boundMs: number;
 
-  constructor(opts: { warn: (message: string) => void; enabled?: boolean }) {
+  constructor(opts: { warn: (message: string) => void; enabled?: boolean; boundMs?: number }) {
     this.#warn = opts.warn;
     this.#enabled = opts.enabled ?? true;
+    this.#boundMs = opts.boundMs ?? 5000;
   }
 
   /** Adds a sink under a unique key. */
-  add(key: string, sink: AuditSink): void {
-    this.#queues.set(key, { sink, pending: [], running: undefined, warned: false });
+  add(key: string, sink: AuditSink, opts: { failClosed?: boolean } = {}): void {
+    this.#queues.set(key, {
+      sink,
+      failClosed: opts.failClosed === true,
+      pending: [],
+      running: undefined,
+      idle: Promise.resolve(),
+      markIdle: () => {},
+      warned: false,
+    });
   }
 
-  /** Removes a sink (after draining what it already has). */
-  async remove(key: string): Promise<void> {
+  /** True when some sink is fail closed (decisions then wait for {@link record}). */
+  get hasFailClosed(): boolean {
+    if (!this.#enabled) return false;
+    for (const q of this.#queues.values()) if (q.failClosed) return true;
+    return false;
+  }
+
+  /**
+   * Removes a sink after draining what it already has, waiting at most `timeoutMs`
+   * (default: the cleanup bound). A sink that never settles is dropped with a warning.
+   */
+  async remove(key: string, timeoutMs: number = this.#boundMs): Promise<void> {
     const q = this.#queues.get(key);
     if (!q) return;
-    await q.running;
+    if (!(await within(q.idle, timeoutMs))) {
+      this.#warn(`audit sink ${key} did not drain within ${timeoutMs} ms; dropped`);
+    }
+    for (const p of q.pending.splice(0)) p.done?.(false);
     this.#queues.delete(key);
   }
 
   /** Publishes an event: each sink receives its own snapshot. */
   emit(event: AuditEvent): void {
     if (!this.#enabled) return;
+    for (const [key, q] of this.#queues) this.#enqueue(key, q, { event });
+  }
+
+  /**
+   * Publishes an event and waits for every fail-closed sink to write it (bounded);
+   * false when one of them could not. Best-effort sinks are not waited for.
+   */
+  async record(event: AuditEvent): Promise<boolean> {
+    if (!this.#enabled) return true;
+    const waits: Promise<boolean>[] = [];
     for (const [key, q] of this.#queues) {
-      if (q.pending.length >= MAX_PENDING) {
-        if (!q.warned) this.#warn(`audit sink ${key} is ${MAX_PENDING} events behind; dropping`);
-        q.warned = true;
+      if (!q.failClosed) {
+        this.#enqueue(key, q, { event });
         continue;
       }
-      q.pending.push(structuredClone(event));
-      if (!q.running) q.running = this.#drain(key, q);
+      let done!: (ok: boolean) => void;
+      const written = new Promise<boolean>((r) => done = r);
+      if (!this.#enqueue(key, q, { event, done })) done(false);
+      waits.push(written);
     }
+    if (waits.length === 0) return true;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const results = await Promise.race([
+      Promise.all(waits),
+      new Promise<boolean[]>((r) => timer = setTimeout(() => r([false]), this.#boundMs)),
+    ]);
+    clearTimeout(timer);
+    return results.every((ok) => ok);
+  }
+
+  /** Queues one event for one sink; false when the queue is full (the event is dropped). */
+  #enqueue(key: string, q: SinkQueue, item: Pending): boolean {
+    if (q.pending.length >= MAX_PENDING) {
+      if (!q.warned) this.#warn(`audit sink ${key} is ${MAX_PENDING} events behind; dropping`);
+      q.warned = true;
+      return false;
+    }
+    q.pending.push({ ...item, event: structuredClone(item.event) });
+    if (!q.running) {
+      q.idle = new Promise<void>((r) => q.markIdle = r);
+      // Set before the drain starts: a sink that throws synchronously finishes the drain
+      // before `#drain` returns, and must not leave a stale `running` behind.
+      q.running = Promise.resolve().then(() => this.#drain(key, q));
+    }
+    return true;
   }
 
   async #drain(key: string, q: SinkQueue): Promise<void> {
     while (q.pending.length > 0) {
-      const e = q.pending.shift()!;
+      const item = q.pending.shift()!;
+      let ok = true;
       try {
-        await q.sink(e);
+        await q.sink(item.event);
       } catch {
-        this.#warn(`audit sink ${key} failed on a ${e.type} event`);
+        ok = false;
+        this.#warn(`audit sink ${key} failed on a ${item.event.type} event`);
       }
+      item.done?.(ok);
     }
     q.running = undefined;
+    q.markIdle();
   }
 
   /** Waits until every queue is empty (bounded by `timeoutMs`). */
-  async flush(timeoutMs = 5000): Promise<void> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([
-      Promise.all([...this.#queues.values()].map((q) => q.running)),
-      new Promise<void>((r) => timer = setTimeout(r, timeoutMs)),
-    ]);
-    clearTimeout(timer);
+  async flush(timeoutMs: number = this.#boundMs): Promise<void> {
+    await within(Promise.all([...this.#queues.values()].map((q) => q.idle)), timeoutMs);
   }
 }

@@ -61,14 +61,22 @@ export function readUserPlugins(home: string): RuntimePluginEntry[] {
   } catch {
     throw new HarnessError(`${path} is not valid JSON`, "fix the file or remove it");
   }
+  return parsePluginsConfig(data, path);
+}
+
+/**
+ * Entries of a plugin configuration in the shape of `plugins.json` (the file, or
+ * `HarnessOptions.config`); `where` names it in errors. Throws a HarnessError when invalid.
+ */
+export function parsePluginsConfig(data: unknown, where: string): RuntimePluginEntry[] {
   const r = fileSchema.safeParse(data);
   if (!r.success) {
     const issue = r.error.issues[0];
-    const where = issue.path.length
+    const at = issue.path.length
       ? issue.path.map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`)).join("")
         .replace(/^\./, "")
       : "(top)";
-    throw new HarnessError(`${path}: ${where}: ${issue.message}`, "see docs/plugins.md");
+    throw new HarnessError(`${where}: ${at}: ${issue.message}`, "see docs/plugins.md");
   }
   return (r.data.runtimePlugins ?? []).map((e) => ({
     id: e.id,
@@ -78,6 +86,30 @@ export function readUserPlugins(home: string): RuntimePluginEntry[] {
     // pathToFileURL escapes `#`, `%` and spaces (a raw `file://` + path would not).
     module: e.module ? pathToFileURL(e.module).href : undefined,
   }));
+}
+
+/**
+ * Packs whose foreground bot the user opted out of: `"plugins": {"<pack>": {"foreground":
+ * false}}` in `plugins.json` (seed 000 §2 "plugins.<name>.foreground: false").
+ */
+export function readForegroundOptOuts(home: string): Set<string> {
+  const text = readTextOrUndefined(pluginsFile(home));
+  if (text === undefined) return new Set();
+  try {
+    return foregroundOptOutsOf(JSON.parse(text));
+  } catch { /* reported by readUserPlugins */ }
+  return new Set();
+}
+
+/** The foreground opt-outs of a configuration in the shape of `plugins.json`. */
+export function foregroundOptOutsOf(data: unknown): Set<string> {
+  const out = new Set<string>();
+  const packs = (data as { plugins?: Record<string, { foreground?: unknown }> } | null)?.plugins;
+  if (!packs || typeof packs !== "object") return out;
+  for (const [name, v] of Object.entries(packs)) {
+    if (v && typeof v === "object" && v.foreground === false) out.add(name);
+  }
+  return out;
 }
 
 /** Inline entries first; a configured entry with the same id configures or disables it. */
@@ -101,6 +133,7 @@ export function mergePluginEntries(
         );
       }
       if (c.enabled !== undefined) same.enabled = c.enabled;
+      else if (same.optIn) same.enabled = true;
       if (c.required !== undefined) same.required = c.required;
       if (c.config !== undefined) same.config = c.config;
     } else out.push(c);

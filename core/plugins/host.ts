@@ -9,9 +9,12 @@
  *
  * @module
  */
+import { isAbsolute } from "node:path";
 import {
   type AuthProvider,
+  type ChildSandbox,
   HarnessError,
+  LIFECYCLE_EVENTS,
   type ModelDefinition,
   type ModelProvider,
   type Owner,
@@ -25,10 +28,11 @@ import {
 import { OwnedRegistry } from "./registry.ts";
 import type { AuditBus } from "./audit.ts";
 import type { StageHook } from "../loop/mod.ts";
+import { LifecycleBus, type LifecycleSubscription } from "./lifecycle.ts";
+import { PageService, validatePage } from "./pages.ts";
 import {
   API_VERSION,
   type CommandDefinition,
-  type LifecycleEvent,
   type PageDefinition,
   type PluginContext,
   type PluginStatus,
@@ -37,18 +41,13 @@ import {
 } from "./types.ts";
 
 const ID_PATTERN = /^[a-z0-9._-]+$/;
-const DISPOSE_BOUND_MS = 5000;
+/** The cleanup bound of the seed: each plugin's drain and disposal, 5 s. */
+export const DISPOSE_BOUND_MS = 5000;
 
 /** A registered model provider with its models. */
 export interface ModelEntry {
   provider: ModelProvider;
   models: ModelDefinition[];
-}
-
-/** A lifecycle subscription. */
-export interface LifecycleHandler {
-  event: LifecycleEvent;
-  handler: (data: unknown) => void | Promise<void>;
 }
 
 /** Every registry the host fills. */
@@ -59,14 +58,26 @@ export class Registries {
   skills: OwnedRegistry<SkillInfo> = new OwnedRegistry("skill");
   prompts: OwnedRegistry<PromptSource> = new OwnedRegistry("prompt section");
   stageHooks: OwnedRegistry<StageHook> = new OwnedRegistry("hook");
-  lifecycle: OwnedRegistry<LifecycleHandler> = new OwnedRegistry("lifecycle hook");
+  lifecycle: OwnedRegistry<LifecycleSubscription> = new OwnedRegistry("lifecycle hook");
   auth: OwnedRegistry<AuthProvider> = new OwnedRegistry("auth provider");
   pages: OwnedRegistry<PageDefinition> = new OwnedRegistry("page");
   commands: OwnedRegistry<CommandDefinition> = new OwnedRegistry("command");
+  /** Behavior pack directories contributed by plugins (key: the absolute directory). */
+  packs: OwnedRegistry<string> = new OwnedRegistry("behavior pack");
 
   /** Removes every registration of an owner. */
   removeOwner(owner: Owner): void {
     for (const r of this.#all()) r.removeOwner(owner);
+  }
+
+  /** What an owner contributed, per registry kind (kinds with nothing are left out). */
+  contributions(owner: Owner): Record<string, string[]> {
+    const out: Record<string, string[]> = {};
+    for (const r of this.#all()) {
+      const keys = r.keysOf(owner);
+      if (keys.length) out[r.kind] = keys;
+    }
+    return out;
   }
 
   #all() {
@@ -81,6 +92,7 @@ export class Registries {
       this.auth,
       this.pages,
       this.commands,
+      this.packs,
     ];
   }
 }
@@ -98,6 +110,7 @@ interface Loaded {
   auditKeys: string[];
   active: boolean;
   setupDone: boolean;
+  builtin: boolean;
 }
 
 /** Options of {@link PluginHost}. */
@@ -105,7 +118,15 @@ export interface PluginHostOptions {
   registries: Registries;
   audit: AuditBus;
   log: (line: string) => void;
+  /** The OS sandbox plugins put their child processes in (default: none, run directly). */
+  sandbox?: ChildSandbox;
+  /** The path of a file skill named `name` (a runtime skill of that name is rejected). */
+  fileSkill?: (name: string) => string | undefined;
+  /** The cleanup bound per plugin (default 5 s; tests shorten it). */
+  boundMs?: number;
 }
+
+const unsandboxed: ChildSandbox = { prepare: (spec) => Promise.resolve(spec) };
 
 /** Runs a promise-returning fn with a time bound; resolves to "timeout" when it is exceeded. */
 async function bounded(
@@ -128,8 +149,15 @@ async function bounded(
 /** The plugin host of one Harness. */
 export class PluginHost {
   readonly registries: Registries;
+  /** Lifecycle events to `ctx.hooks.on` subscribers. */
+  readonly lifecycle: LifecycleBus;
+  /** Pages registered with `ctx.pages.register`, served with the host's signal. */
+  readonly pages: PageService;
   #audit: AuditBus;
   #log: (line: string) => void;
+  #sandbox: ChildSandbox;
+  #fileSkill?: (name: string) => string | undefined;
+  #boundMs: number;
   #loaded: Loaded[] = [];
   #closed = false;
   #closing?: Promise<void>;
@@ -138,6 +166,17 @@ export class PluginHost {
     this.registries = opts.registries;
     this.#audit = opts.audit;
     this.#log = opts.log;
+    this.#sandbox = opts.sandbox ?? unsandboxed;
+    this.#fileSkill = opts.fileSkill;
+    this.#boundMs = opts.boundMs ?? DISPOSE_BOUND_MS;
+    this.lifecycle = new LifecycleBus(this.registries.lifecycle, this.#log);
+    this.pages = new PageService(this.registries.pages, (owner) => this.#signalOf(owner));
+  }
+
+  #signalOf(owner: Owner): AbortSignal {
+    const label = ownerLabel(owner);
+    const p = this.#loaded.find((l) => ownerLabel(l.owner) === label);
+    return p?.controller.signal ?? AbortSignal.abort();
   }
 
   /** Status of every plugin, in configured order. */
@@ -147,8 +186,18 @@ export class PluginHost {
       version: p.version,
       state: p.state,
       required: p.required,
+      builtin: p.builtin,
       reason: p.reason,
     }));
+  }
+
+  /** What plugin `id` contributed (tools, skills, …), by registry kind. */
+  contributions(id: string): Record<string, string[]> {
+    const p = this.#loaded.find((l) => l.id === id);
+    if (!p) return {};
+    const out = this.registries.contributions(p.owner);
+    if (p.auditKeys.length) out["audit sink"] = p.auditKeys.map((_, i) => `sink ${i + 1}`);
+    return out;
   }
 
   /**
@@ -171,7 +220,9 @@ export class PluginHost {
       }
       seen.add(id);
       if (entry.enabled === false) {
-        this.#loaded.push(this.#record(id, entry.plugin?.version ?? "", required, "disabled"));
+        this.#loaded.push(
+          this.#record(id, entry.plugin?.version ?? "", required, "disabled", entry.builtin),
+        );
         continue;
       }
       let plugin = entry.plugin;
@@ -203,7 +254,7 @@ export class PluginHost {
         await this.#rollback(loaded);
         loaded.state = "failed";
         loaded.reason = "setup failed";
-        this.#log(`[plugins] ${p.id}: setup failed`);
+        this.#log(`[plugins] ${p.id}: setup failed${required ? "" : " (optional)"}`);
         if (required) {
           await this.#abortAll();
           throw new HarnessError(
@@ -224,6 +275,7 @@ export class PluginHost {
         await this.#rollback(loaded);
         loaded.state = "failed";
         loaded.reason = "start failed";
+        this.#log(`[plugins] ${plugin.id}: start failed${loaded.required ? "" : " (optional)"}`);
         if (loaded.required) {
           await this.#abortAll();
           throw new HarnessError(
@@ -243,6 +295,7 @@ export class PluginHost {
     builtin = false,
   ): Loaded {
     return {
+      builtin,
       id,
       owner: builtin ? { kind: "builtin", id } : { kind: "runtime-plugin", id },
       version,
@@ -269,13 +322,13 @@ export class PluginHost {
     );
   }
 
-  async #rollback(p: Loaded): Promise<void> {
+  async #rollback(p: Loaded, drainMs = this.#boundMs): Promise<void> {
     p.active = false;
     p.controller.abort();
     this.registries.removeOwner(p.owner);
-    for (const key of p.auditKeys) await this.#audit.remove(key);
+    for (const key of p.auditKeys) await this.#audit.remove(key, drainMs);
     for (const d of p.disposers.reverse()) {
-      const r = await bounded(d, DISPOSE_BOUND_MS);
+      const r = await bounded(d, this.#boundMs);
       if (r !== "ok") {
         this.#log(`[plugins] ${p.id}: cleanup ${r === "timeout" ? "timed out" : "failed"}`);
       }
@@ -323,6 +376,28 @@ export class PluginHost {
       skills: {
         register: (skill) => {
           guard();
+          const s = skill as Partial<SkillInfo> | undefined;
+          if (typeof s?.name !== "string" || !/^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/.test(s.name)) {
+            throw new HarnessError("a runtime skill needs a name (letters, digits, . _ : -)");
+          }
+          if (typeof s.description !== "string" || typeof s.body !== "string") {
+            throw new HarnessError(`runtime skill "${s.name}" needs a description and a body`);
+          }
+          if (
+            s.directory !== undefined && !(typeof s.directory === "string" &&
+              isAbsolute(s.directory))
+          ) {
+            throw new HarnessError(
+              `runtime skill "${s.name}": directory must be an absolute path`,
+            );
+          }
+          const file = this.#fileSkill?.(s.name);
+          if (file) {
+            throw new HarnessError(
+              `runtime skill "${s.name}" from ${ownerLabel(owner)} conflicts with ${file}`,
+              "runtime skills never replace built-in, user or project skills: rename it",
+            );
+          }
           r.skills.register(owner, skill.name, {
             ...skill,
             path: skill.path ?? "",
@@ -353,6 +428,16 @@ export class PluginHost {
             }
             ids.add(m.id);
           }
+          for (const e of r.models.entries()) {
+            const taken = e.value.models.find((m) => ids.has(m.id));
+            if (taken) {
+              throw new HarnessError(
+                `model "${taken.id}" of provider "${p.name}" (${ownerLabel(owner)}) is ` +
+                  `already offered by provider "${e.key}" (${ownerLabel(e.owner)})`,
+                "model ids are unique across providers: give yours another id",
+              );
+            }
+          }
           r.models.register(owner, provider.name, { provider, models });
         },
         registerProtocol: (adapter) => {
@@ -373,15 +458,25 @@ export class PluginHost {
         },
         on: (event, handler) => {
           guard();
+          if (!LIFECYCLE_EVENTS.includes(event)) {
+            throw new HarnessError(
+              `unknown lifecycle event "${String(event)}"`,
+              `use one of ${LIFECYCLE_EVENTS.join(", ")}`,
+            );
+          }
+          if (typeof handler !== "function") {
+            throw new HarnessError(`the handler of "${event}" must be a function`);
+          }
           r.lifecycle.register(owner, `${ownerLabel(owner)}#${hookSeq++}`, { event, handler });
         },
       },
       audit: {
-        registerSink: (sink) => {
+        registerSink: (sink, options) => {
           guard();
+          if (typeof sink !== "function") throw new HarnessError("an audit sink is a function");
           const key = `${ownerLabel(owner)}#sink${loaded.auditKeys.length}`;
           loaded.auditKeys.push(key);
-          this.#audit.add(key, sink);
+          this.#audit.add(key, sink, { failClosed: options?.failClosed === true });
         },
       },
       prompts: {
@@ -393,13 +488,23 @@ export class PluginHost {
       pages: {
         register: (page) => {
           guard();
-          r.pages.register(owner, page.id, page);
+          const p = validatePage(page);
+          r.pages.register(owner, p.id, p);
         },
       },
       commands: {
         register: (command) => {
           guard();
           r.commands.register(owner, command.name, command);
+        },
+      },
+      packs: {
+        register: (dir) => {
+          guard();
+          if (typeof dir !== "string" || !dir.startsWith("/")) {
+            throw new HarnessError("ctx.packs.register needs the pack's absolute directory");
+          }
+          r.packs.register(owner, dir, dir);
         },
       },
       onStart: (fn) => {
@@ -410,6 +515,7 @@ export class PluginHost {
         if (!loaded.active) throw new HarnessError(`plugin "${plugin.id}" is not active`);
         loaded.disposers.push(fn);
       },
+      sandbox: this.#sandbox,
     };
     return ctx;
   }
@@ -420,12 +526,20 @@ export class PluginHost {
     return this.#closing;
   }
 
+  /**
+   * Stops new work: every plugin's signal is aborted (its calls see it), lifecycle
+   * handlers and audit queues drain (each bounded), then, in reverse order, each plugin's
+   * contributions are unregistered and its disposers run (each bounded).
+   */
   async #close(): Promise<void> {
     this.#closed = true;
-    await this.#audit.flush(DISPOSE_BOUND_MS);
-    for (const p of [...this.#loaded].reverse()) {
-      if (p.state !== "active") continue;
-      await this.#rollback(p);
+    const active = [...this.#loaded].reverse().filter((p) => p.state === "active");
+    for (const p of active) p.controller.abort();
+    await this.lifecycle.settle(this.#boundMs);
+    await this.#audit.flush(this.#boundMs);
+    for (const p of active) {
+      // queues had their bound in flush: a sink still behind is dropped now
+      await this.#rollback(p, 0);
       p.state = "stopped";
     }
   }

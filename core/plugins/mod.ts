@@ -9,3 +9,6 @@ export * from "./host.ts";
 export * from "./registry.ts";
 export * from "./audit.ts";
 export * from "./config.ts";
+export * from "./lifecycle.ts";
+export * from "./pages.ts";
+export * from "./prompts.ts";

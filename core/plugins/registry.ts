@@ -44,6 +44,14 @@ export class OwnedRegistry<T> {
     }
   }
 
+  /** Keys of one owner, in registration order. */
+  keysOf(owner: Owner): string[] {
+    const label = ownerLabel(owner);
+    return [...this.#entries.values()].filter((e) => ownerLabel(e.owner) === label).map((e) =>
+      e.key
+    );
+  }
+
   /** The value under `key`. */
   get(key: string): T | undefined {
     return this.#entries.get(key)?.value;

@@ -9,7 +9,9 @@
 import type {
   AuditSink,
   AuthProvider,
+  ChildSandbox,
   Json,
+  LifecycleEvent,
   ModelDefinition,
   ModelProvider,
   PromptSource,
@@ -17,6 +19,7 @@ import type {
   SkillInfo,
   ToolDefinition,
 } from "../base/mod.ts";
+import type { LifecycleHandler } from "./lifecycle.ts";
 import type { StageHook } from "../loop/mod.ts";
 
 /** The one API version this host implements. */
@@ -30,16 +33,44 @@ export interface CommandDefinition {
   run(args: string[]): Promise<number>;
 }
 
-/** A page descriptor (seed 002 `ctx.pages.register`); rendered by hosts that have pages. */
-export interface PageDefinition {
-  id: string;
-  title: string;
-  read(): Promise<Json>;
-  action?(name: string, args: Json): Promise<Json>;
+/** What a page's handlers receive from the host. */
+export interface PageContext {
+  /** The host's signal: aborted when the plugin stops or the caller gives up. */
+  signal: AbortSignal;
 }
 
-/** Lifecycle events a plugin may observe with `ctx.hooks.on`. */
-export type LifecycleEvent = "turn_start" | "turn_end" | "round_start" | "round_end" | "event";
+/** An action a page offers (a button in a web UI). */
+export interface PageAction {
+  /** Lowercase letters, digits, `_` and `-`. */
+  name: string;
+  /** What a UI shows. */
+  label: string;
+}
+
+/**
+ * A page descriptor (seed 002 `ctx.pages.register`): rendered by the host (the web UI),
+ * never by the plugin. `read` returns JSON data; `action` performs one of `actions`.
+ */
+export interface PageDefinition {
+  /** Lowercase letters, digits, `.`, `_` and `-`. */
+  id: string;
+  title: string;
+  /** One line for listings. */
+  description?: string;
+  /** Actions `action` accepts (default none). */
+  actions?: PageAction[];
+  read(ctx: PageContext): Promise<Json> | Json;
+  action?(name: string, args: Json, ctx: PageContext): Promise<Json> | Json;
+}
+
+/** How a sink is registered (`ctx.audit.registerSink(sink, options)`). */
+export interface AuditSinkOptions {
+  /**
+   * Fail closed: a permission decision waits until this sink wrote its record, and the
+   * call is refused when the sink throws or takes longer than the cleanup bound.
+   */
+  failClosed?: boolean;
+}
 
 /** A logger bound to a plugin: lines go to HARNESS_LOG, never to the model. */
 export interface PluginLogger {
@@ -65,17 +96,38 @@ export interface PluginContext<C = unknown> {
   hooks: {
     /** Registers an in-process stage hook (declare it with `stageHook` for a typed context). */
     register(hook: StageHook): void;
-    /** Observes a lifecycle event; unsubscribed automatically on stop. */
-    on(event: LifecycleEvent, handler: (data: unknown) => void | Promise<void>): void;
+    /**
+     * Observes a lifecycle event with its typed payload (see {@link LifecycleEvents});
+     * unsubscribed automatically on stop. Handlers fail open: an error is logged (without
+     * its text) and the loop goes on.
+     */
+    on(event: "session_created", handler: LifecycleHandler<"session_created">): void;
+    on(event: "turn_start", handler: LifecycleHandler<"turn_start">): void;
+    on(event: "round_start", handler: LifecycleHandler<"round_start">): void;
+    on(event: "model_request", handler: LifecycleHandler<"model_request">): void;
+    on(event: "model_response", handler: LifecycleHandler<"model_response">): void;
+    on(event: "round_end", handler: LifecycleHandler<"round_end">): void;
+    on(event: "tool_start", handler: LifecycleHandler<"tool_start">): void;
+    on(event: "tool_done", handler: LifecycleHandler<"tool_done">): void;
+    on(event: "turn_end", handler: LifecycleHandler<"turn_end">): void;
+    /** Any event (the payload is then the union of all payloads). */
+    on(event: LifecycleEvent, handler: LifecycleHandler<LifecycleEvent>): void;
   };
-  audit: { registerSink(sink: AuditSink): void };
+  audit: { registerSink(sink: AuditSink, options?: AuditSinkOptions): void };
   prompts: { register(source: PromptSource): void };
   pages: { register(page: PageDefinition): void };
   commands: { register(command: CommandDefinition): void };
+  /** Behavior packs the plugin ships (absolute directories with a plugin.json). */
+  packs: { register(dir: string): void };
   /** Background work started once every setup finished. */
   onStart(fn: () => void | Promise<void>): void;
   /** Cleanup, run in reverse order of registration. */
   onDispose(fn: () => void | Promise<void>): void;
+  /**
+   * Puts a child process the plugin starts (an MCP server, a helper) in the effect
+   * floor's OS sandbox, or refuses it — the same rule as executable tools.
+   */
+  readonly sandbox: ChildSandbox;
 }
 
 /** A runtime plugin definition. */
@@ -98,14 +150,21 @@ export interface RuntimePluginEntry {
   config?: unknown;
   /** Set by the harness for its own plugins: their contributions are owned by "builtin:<id>". */
   builtin?: boolean;
+  /**
+   * Off until a configured entry (plugins.json or `HarnessOptions.config`) names its id —
+   * built-ins that need configuration (`audit-jsonl`, `mcp`) are listed this way.
+   */
+  optIn?: boolean;
 }
 
-/** Status of one plugin, as shown by `hs doctor`. Never echoes plugin exception text. */
+/** Status of one plugin, as shown by `hs plugins`. Never echoes plugin exception text. */
 export interface PluginStatus {
   id: string;
   version: string;
   state: "active" | "failed" | "disabled" | "stopped";
   required: boolean;
+  /** True for the harness's own plugins (`core`, `providers`, `core-tools`, …). */
+  builtin: boolean;
   /** A sanitized reason (no plugin-provided exception text). */
   reason?: string;
 }

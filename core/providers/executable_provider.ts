@@ -2,12 +2,17 @@
  * Executable providers (PROTOCOLS "Providers"): payload JSON on stdin, one
  * native JSON response on stdout; `--ready`, `--defaults`, `--describe`,
  * `--env`, `--stream`. The protocol of the native shape comes from `--defaults`
- * (`protocol=`), else the provider's name when it is a protocol, else
- * "anthropic".
+ * (`protocol=`), else the provider's name when it is a protocol, else the name
+ * of the provider-plugin pack it sits in when that is one (the reference's
+ * `plugins/anthropic/providers/claude`); otherwise it is unknown (the loop then
+ * builds Anthropic-shaped messages).
+ *
+ * A provider is the one child that sees a credential: its own (see
+ * {@link ExecProviderDeps.credentials}).
  *
  * @module
  */
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { followStream } from "./stream_follow.ts";
 import {
   type ModelProvider,
@@ -18,6 +23,7 @@ import {
   readTextOrUndefined,
 } from "../base/mod.ts";
 import { DEFAULT_MAX_STDOUT, formatBytes, runExecutable, tail, unconfined } from "../exec/mod.ts";
+import { envHelpNames } from "./provider_credentials.ts";
 
 /** Dependencies of an executable provider. */
 export interface ExecProviderDeps {
@@ -32,6 +38,11 @@ export interface ExecProviderDeps {
   timeoutMs?: number;
   /** Most bytes of one response on stdout (default 64 MiB; HARNESS_HOOK_OUTPUT_LIMIT). */
   maxResponseBytes?: number;
+  /**
+   * The provider's own credentials: variables named by its `--env` help (`names`) taken
+   * from hs's environment, or its stored key; also refreshes `.auth-cache.json`.
+   */
+  credentials?(name: string, names: string[]): Promise<Record<string, string>>;
 }
 
 /** Protocols an executable provider may declare with `--defaults` `protocol=`. */
@@ -41,8 +52,18 @@ const KNOWN_PROTOCOLS = ["anthropic", "openai", "openai-responses"];
 export type ExecutableProvider = ModelProvider & {
   /** `--defaults` as key=value pairs ({} when the flag fails). */
   defaults(): Promise<Record<string, string>>;
-  /** The protocol of the native shape: `--defaults` `protocol=`, else the guess. */
+  /** The protocol of the native shape the loop uses: the declared one, else "anthropic". */
   detectProtocol(): Promise<string>;
+  /**
+   * The protocol it declares or is known to speak (`--defaults` `protocol=`, its name, its
+   * provider-plugin pack's name), or undefined when nothing says (`hs providers`: unknown).
+   */
+  declaredProtocol(): Promise<string | undefined>;
+  /**
+   * True when `--defaults` declares `protocol=`: the loop then gives it that protocol's tool
+   * shapes; otherwise (the reference's providers) the neutral schemas it converts itself.
+   */
+  nativeTools(): Promise<boolean>;
   /** First line of `--describe` ("" when the flag fails). */
   describe(): Promise<string>;
   /** `--env` help text ("" when the flag fails). */
@@ -59,22 +80,39 @@ export function executableProvider(
   path: string,
   deps: ExecProviderDeps,
 ): ExecutableProvider {
-  const flag = (arg: string) =>
+  const plain = (arg: string, env: Record<string, string>) =>
     runExecutable(path, {
       args: [arg],
-      env: deps.env("resolve"),
+      env,
       cwd: deps.cwd,
       timeoutMs: 10_000,
       onStderr: (t) => deps.log(t.trimEnd()),
       // A provider reaches its own endpoint with its own credentials: it runs unconfined.
       sandbox: unconfined,
     });
+  let envHelp: Promise<string> | undefined;
+  const getEnvHelp = () =>
+    envHelp ??= plain("--env", deps.env("resolve")).then((r) =>
+      r.code === 0 ? r.stdout.trimEnd() : ""
+    );
+  /** Its own credentials (never logged: they only go into its environment). */
+  const credentials = async (): Promise<Record<string, string>> =>
+    deps.credentials ? await deps.credentials(name, envHelpNames(await getEnvHelp())) : {};
+  const flag = async (arg: string) =>
+    plain(arg, { ...deps.env("resolve"), ...(await credentials()) });
   let defaults: Promise<Record<string, string>> | undefined;
   const getDefaults = () =>
     defaults ??= flag("--defaults").then((r) => (r.code === 0 ? parseKeyValues(r.stdout) : {}));
   const source = readTextOrUndefined(path) ?? "";
   const streams = source.includes("--stream");
-  const protocolGuess = KNOWN_PROTOCOLS.includes(name) ? name : "anthropic";
+  // `plugins/<pack>/providers/<name>`: a pack named after a protocol speaks it
+  const pack = basename(dirname(dirname(path)));
+  const known = KNOWN_PROTOCOLS.includes(name)
+    ? name
+    : KNOWN_PROTOCOLS.includes(pack) && basename(dirname(dirname(dirname(path)))) === "plugins"
+    ? pack
+    : undefined;
+  const protocolGuess = known ?? "anthropic";
   const provider: ExecutableProvider = {
     name,
     kind: "executable",
@@ -91,6 +129,15 @@ export function executableProvider(
       return (await getDefaults()).model ?? "";
     },
     defaults: getDefaults,
+    async declaredProtocol() {
+      const d = await getDefaults();
+      if (d.protocol && KNOWN_PROTOCOLS.includes(d.protocol)) return d.protocol;
+      return d.protocol ? undefined : known;
+    },
+    async nativeTools() {
+      const d = await getDefaults();
+      return !!d.protocol && KNOWN_PROTOCOLS.includes(d.protocol);
+    },
     async detectProtocol() {
       const d = await getDefaults();
       if (d.protocol) {
@@ -111,10 +158,7 @@ export function executableProvider(
       if (line) provider.description = line;
       return line;
     },
-    async envHelp() {
-      const r = await flag("--env");
-      return r.code === 0 ? r.stdout.trimEnd() : "";
-    },
+    envHelp: getEnvHelp,
     async send(
       payload: unknown,
       model: string,
@@ -124,11 +168,14 @@ export function executableProvider(
         session?: { dir: string; cwd: string };
       },
     ) {
-      const env = deps.env("send", {
-        session: options.session?.dir,
-        cwd: options.session?.cwd || undefined,
-        model,
-      });
+      const env = {
+        ...deps.env("send", {
+          session: options.session?.dir,
+          cwd: options.session?.cwd || undefined,
+          model,
+        }),
+        ...(await credentials()),
+      };
       const timeoutMs = deps.timeoutMs ?? 600_000;
       // A --stream provider appends its events to .stream: show its text as it comes.
       const follower = streams && options.session

@@ -10,3 +10,5 @@ export * from "./executable_provider.ts";
 export * from "./auth.ts";
 export * from "./secrets.ts";
 export { followStream, type StreamFollower } from "./stream_follow.ts";
+export * from "./auth_cache.ts";
+export * from "./provider_credentials.ts";

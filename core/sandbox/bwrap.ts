@@ -189,22 +189,55 @@ export function withoutNested(paths: string[]): string[] {
   return set.filter((p) => !set.some((q) => q !== p && (q === "/" || p.startsWith(q + "/"))));
 }
 
+/**
+ * A private, writable `/tmp` for every sandboxed child: an empty tmpfs in the child's own
+ * mount namespace, gone when the child (and everything it started) exits. Its `TMPDIR`
+ * points there ({@link SANDBOX_TMPDIR}), so `mktemp` works under any policy.
+ */
+const PRIVATE_TMP = ["--tmpfs", "/tmp"];
+
+/** `TMPDIR` of a sandboxed child (its private tmpfs). */
+export const SANDBOX_TMPDIR = "/tmp";
+
+/**
+ * The top directories of the host's `/tmp` that hold something the child sees (a workspace
+ * in `/tmp/x/ws` → `/tmp/x`). Each becomes an empty read-only tmpfs the child's binds sit
+ * in, so that writing next to them still fails instead of landing in the private `/tmp`.
+ */
+export function tmpAncestors(paths: string[]): string[] {
+  const out = new Set<string>();
+  for (const p of paths) {
+    const m = /^\/tmp\/([^/]+)\/./.exec(p);
+    if (m) out.add(`/tmp/${m[1]}`);
+  }
+  return [...out];
+}
+
 /** bubblewrap arguments for a policy (everything before `--`). */
 export function bwrapArgs(policy: EffectPolicy, extras: BwrapExtras): string[] {
   const a: string[] = ["--die-with-parent", "--unshare-all"];
   if (policy.net === "all" || policy.net.length > 0) a.push("--share-net");
+  const writable = policy.write === "all" ? [] : [...policy.write, ...extras.writable];
+  const ro = policy.read === "all"
+    ? []
+    : withoutNested([...SYSTEM_DIRS, ...ETC, ...extras.readOnly, ...policy.read]);
+  // the child's own /tmp (its TMPDIR) comes first; what it may see of the host's /tmp is
+  // bound on top, inside read-only directories (see tmpAncestors)
+  const shells = policy.write === "all"
+    ? [] // the host's root is bound writable over everything: nothing to keep read-only
+    : tmpAncestors([...ro, ...writable, ...policy.deny.read, ...policy.deny.write]);
   if (policy.read === "all") a.push("--ro-bind", "/", "/");
-  else {
+  a.push(...PRIVATE_TMP);
+  for (const d of shells) a.push("--tmpfs", d);
+  if (policy.read !== "all") {
     // no stat here: a permission-scoped process may not read them, bwrap can
     // (a symlinked /bin or /lib is bound as the directory it points to)
-    const ro = withoutNested([...SYSTEM_DIRS, ...ETC, ...extras.readOnly, ...policy.read]);
     const system = new Set<string>([...SYSTEM_DIRS, ...ETC]);
     for (const d of ro) {
       if (system.has(d) || lstat(d)) a.push("--ro-bind-try", d, d);
     }
   }
   a.push("--dev", "/dev", "--proc", "/proc");
-  const writable = policy.write === "all" ? [] : [...policy.write, ...extras.writable];
   if (policy.write === "all") a.push("--bind", "/", "/");
   for (const d of writable) if (lstat(d)) a.push("--bind-try", d, d);
   // masks: unreadable paths become empty (files) or empty tmpfs (directories), read-only
@@ -219,6 +252,7 @@ export function bwrapArgs(policy: EffectPolicy, extras: BwrapExtras): string[] {
     if (policy.deny.read.includes(d)) continue;
     if (lstat(d)) a.push("--ro-bind-try", d, d);
   }
+  for (const d of shells) a.push("--remount-ro", d);
   a.push("--remount-ro", "/", "--chdir", extras.cwd);
   return a;
 }

@@ -6,10 +6,18 @@
  *
  * @module
  */
-import { dirname } from "node:path";
+import { dirname, posix } from "node:path";
 import type { ChildSandbox, SpawnSpec } from "../base/mod.ts";
 import type { EffectPolicy } from "./policy.ts";
-import { bwrapArgs, filterEnv, probeBwrap, type SandboxProbe, toolchainDirs } from "./bwrap.ts";
+import {
+  bwrapArgs,
+  filterEnv,
+  probeBwrap,
+  SANDBOX_TMPDIR,
+  type SandboxProbe,
+  tmpAncestors,
+  toolchainDirs,
+} from "./bwrap.ts";
 
 /** Options of {@link OsSandbox}. */
 export interface OsSandboxOptions {
@@ -31,6 +39,21 @@ export function sourceDirOf(command: string): string {
   const i = command.lastIndexOf("/.harness/");
   if (i >= 0) return command.slice(0, i + "/.harness".length);
   return dirname(command);
+}
+
+/** True when `path` is a regular file, created empty if missing (false when it cannot be). */
+function ensureFile(path: string): boolean {
+  try {
+    if (Deno.statSync(path).isFile) return true;
+    return false;
+  } catch {
+    try {
+      Deno.writeFileSync(path, new Uint8Array(), { append: true });
+      return true;
+    } catch {
+      return false; // not ours to create (a run without write access there): hooks go without
+    }
+  }
 }
 
 /** Child processes under the floor's policy. */
@@ -58,6 +81,35 @@ export class OsSandbox implements ChildSandbox {
       "or run with --floor full (no narrowing) or --unsandboxed (run children unconfined)";
   }
 
+  /**
+   * True when a sandboxed child writing `path` writes into its own private `/tmp` (a tmpfs
+   * gone when it exits): children run in bubblewrap here, the policy does not bind the
+   * host's root writable, and nothing the child sees of the host — the policy's paths,
+   * the toolchain, `alsoBound` (the workspace, the harness home) — shares the path's top
+   * directory under `/tmp`. Such a write leaves no trace on the host.
+   */
+  async privateTmp(path: string, alsoBound: string[] = []): Promise<boolean> {
+    const p = posix.normalize(path);
+    const m = /^\/tmp\/([^/]+)/.exec(p);
+    if (!m || m[1] === "..") return false;
+    const { policy } = this.#o;
+    if (!this.#o.narrower || policy.write === "all") return false;
+    if (!(await this.probe()).ok) return false;
+    const bound = [
+      ...(policy.read === "all" ? [] : policy.read),
+      ...policy.write,
+      ...policy.deny.read,
+      ...policy.deny.write,
+      ...toolchainDirs(this.#o.env.PATH ?? "", this.#o.userHome),
+      ...(this.#o.readOnly ?? []),
+      ...alsoBound,
+    ].map((b) => posix.normalize(b));
+    const top = `/tmp/${m[1]}`;
+    // a bound path at /tmp/<top> itself, or inside it, makes that directory the host's
+    if (bound.some((b) => b === "/tmp" || b === top || b.startsWith(top + "/"))) return false;
+    return !tmpAncestors(bound).includes(top);
+  }
+
   #notice(reason: string): void {
     if (this.#told) return;
     this.#told = true;
@@ -76,12 +128,16 @@ export class OsSandbox implements ChildSandbox {
       return { ...spec, env };
     }
     const writable: string[] = [];
-    if (what.startsWith("hook") && spec.env.HARNESS_SESSION) {
-      writable.push(spec.env.HARNESS_SESSION);
+    if (what.startsWith("hook")) {
+      // hooks keep the session's files and append to HARNESS_LOG themselves (the reference's do)
+      if (spec.env.HARNESS_SESSION) writable.push(spec.env.HARNESS_SESSION);
+      const log = spec.env.HARNESS_LOG;
+      if (log && ensureFile(log)) writable.push(log);
     }
     const readOnly = [
       ...toolchainDirs(this.#o.env.PATH ?? "", this.#o.userHome),
       sourceDirOf(spec.command),
+      ...(spec.readOnly ?? []),
     ];
     const args = bwrapArgs(policy, {
       readOnly,
@@ -92,7 +148,8 @@ export class OsSandbox implements ChildSandbox {
     return {
       command: p.bwrap!,
       args: [...args, "--", spec.command, ...spec.args],
-      env,
+      // its private /tmp, whatever TMPDIR the user has (it would not exist in there)
+      env: { ...env, TMPDIR: SANDBOX_TMPDIR },
       cwd: spec.cwd,
     };
   }

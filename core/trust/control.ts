@@ -27,7 +27,11 @@ export const CONTROL_NAMES: readonly string[] = [
 export const PROTECTED_NAMES: readonly string[] = [...CONTROL_NAMES, "settings.conf"];
 
 /** Control names that exist only in `$HARNESS_HOME`. */
-export const HOME_CONTROL_NAMES: readonly string[] = ["plugins.json", "trust.json"];
+export const HOME_CONTROL_NAMES: readonly string[] = [
+  "plugins.json",
+  "trust.json",
+  "guard-approvals.json",
+];
 
 /** Files hashed by content up to this total; past it, by size and mtime. */
 const CONTENT_BUDGET = 16 * 1024 * 1024;

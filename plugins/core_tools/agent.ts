@@ -1,6 +1,7 @@
 /**
- * `agent {prompt, model?, provider?}`: runs a child agent loop through
- * `ctx.runAgent` and returns its final output.
+ * `agent {prompt, bot?, model?, provider?}`: runs a child agent loop through
+ * `ctx.runAgent` — as a named bot of a behavior pack when `bot` is given — and
+ * returns its final output.
  *
  * @module
  */
@@ -17,6 +18,7 @@ const optionalName = z.string().nullish().transform((v) => v?.trim() || undefine
 
 const inputSchema = z.object({
   prompt: z.string(),
+  bot: optionalName,
   model: optionalName,
   provider: optionalName,
 });
@@ -24,11 +26,11 @@ const inputSchema = z.object({
 async function agent(input: unknown, ctx: ToolContext): Promise<ToolResult> {
   const parsed = parseInput(inputSchema, input);
   if (!parsed.ok) return parsed.result;
-  const { prompt, model, provider } = parsed.data;
+  const { prompt, bot, model, provider } = parsed.data;
   if (prompt.trim() === "") return errorResult("prompt is required");
   if (!ctx.runAgent) return errorResult("sub-agents are not available in this session");
   try {
-    const result = await ctx.runAgent({ prompt, model, provider, signal: ctx.signal });
+    const result = await ctx.runAgent({ prompt, bot, model, provider, signal: ctx.signal });
     const output = trimTrailingNewlines(result.output);
     if (result.error) return textResult(output || "error: subagent failed with no output", true);
     return textResult(output || "subagent completed with no output");
@@ -52,6 +54,10 @@ export const agentTool: ToolDefinition = {
         type: "string",
         description:
           "The task for the subagent to perform. Be specific — include context, expected output, and constraints.",
+      },
+      bot: {
+        type: "string",
+        description: "A named bot (agent) of a behavior pack to run as (optional; see hs packs)",
       },
       model: {
         type: "string",

@@ -314,9 +314,14 @@ export class AnthropicStream {
     }
   }
 
-  /** The native message; throws when the stream stopped before `message_stop`. */
+  /**
+   * The native message; throws when the stream stopped before it was complete. Complete
+   * means `message_stop`, or — when the stream ended without it being dispatched (some
+   * servers close right after `message_stop` with no blank line) — a `message_delta` that
+   * brought the `stop_reason`: every content block is closed before it.
+   */
   finish(): Record<string, unknown> {
-    if (!this.#done) throw streamCut(this.#provider, "message_stop");
+    if (!this.#done && this.#stop === null) throw streamCut(this.#provider, "message_stop");
     const content: Record<string, unknown>[] = [];
     for (const index of [...this.#blocks.keys()].sort((a, b) => a - b)) {
       const b = this.#blocks.get(index)!;

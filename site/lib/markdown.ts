@@ -97,3 +97,23 @@ export function joinTagLines(md: string): string {
   }
   return out.join("\n");
 }
+
+/**
+ * Keeps Vue from reading `{{ … }}` outside fenced code as an interpolation: VitePress
+ * compiles each page as a Vue template, and fenced blocks are already `v-pre` but inline
+ * code and plain text are not, so a docs line such as `` `{{name}}` `` would fail the
+ * build. Each line holding `{{` outside fences is wrapped in `<span v-pre>`.
+ */
+export function escapeMustaches(md: string): string {
+  return fencedLines(md).map(({ line, code }) => {
+    if (code || !line.includes("{{")) return line;
+    // Wrap only the spans that hold the braces, keeping list markers and headings intact.
+    return line.split(/(`+[^`]*`+)/).map((part) =>
+      part.includes("{{")
+        ? part.startsWith("`")
+          ? `<span v-pre>${part}</span>`
+          : part.replace(/\{\{/g, "<span v-pre>{{</span>")
+        : part
+    ).join("");
+  }).join("\n");
+}

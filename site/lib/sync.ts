@@ -10,7 +10,7 @@
  */
 import { dirname, join, normalize, relative } from "node:path";
 import { REPO, SCREENSHOTS, SITE } from "./paths.ts";
-import { joinTagLines, rewriteLinks, section, unclosedFence } from "./markdown.ts";
+import { escapeMustaches, joinTagLines, rewriteLinks, section, unclosedFence } from "./markdown.ts";
 import { buildNav } from "./guide.ts";
 
 /** Options of {@link syncSite}. */
@@ -64,9 +64,9 @@ export async function siteFiles(opts: SyncOptions): Promise<Map<string, Uint8Arr
       );
     }
     docs.set(e.name, /^# (.+)$/m.exec(md)?.[1].replace(/`/g, "") ?? e.name);
-    const page = joinTagLines(
+    const page = escapeMustaches(joinTagLines(
       rewriteLinks(md, (t) => mapLink(t, join(REPO, "docs"), opts.repoFiles)),
-    );
+    ));
     files.set(`guide/${e.name}`, enc.encode(page));
   }
 

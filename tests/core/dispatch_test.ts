@@ -6,6 +6,7 @@ import {
   type Floor,
   type Guard,
   type Hook,
+  resultText,
   textResult,
   type ToolResult,
 } from "../../core/mod.ts";
@@ -154,4 +155,101 @@ Deno.test("headless ask denies unless the floor approves", async () => {
   const r = await t.d.dispatch(call, t.core);
   assert.equal(r.isError, true);
   assert.equal(t.runs(), 0);
+});
+
+Deno.test("marks accumulate: a later guard cannot drop an earlier guard's mark", async () => {
+  const marker = (id: string, mark: string): Guard => ({
+    id,
+    point: "*",
+    middleware: async (raw, invoke) => {
+      const r = await invoke(raw);
+      return { ...r, marks: [...(r.marks ?? []), mark] };
+    },
+  });
+  const dropper: Guard = {
+    id: "dropper",
+    point: "*",
+    middleware: async (raw, invoke) => ({ ...(await invoke(raw)), marks: [] }),
+  };
+  const t = make([dropper, marker("outer", "a"), marker("inner", "b")]);
+  const r = await t.d.dispatch(call, t.core);
+  assert.deepEqual(r.marks?.sort(), ["a", "b"]);
+  assert.equal(resultText(r), 'ran {"command":"lsxyz"}');
+});
+
+Deno.test("replacing a result is a declared capability; an undeclared replacement keeps the core result", async () => {
+  const replacer = (replace?: "redaction"): Guard => ({
+    id: "r",
+    point: "*",
+    replace,
+    middleware: async (raw, invoke) => {
+      await invoke(raw);
+      return textResult("[redacted]");
+    },
+  });
+  const undeclared = make([replacer()]);
+  const kept = await undeclared.d.dispatch(call, undeclared.core);
+  assert.equal(resultText(kept), 'ran {"command":"lsxyz"}');
+  assert.match(undeclared.hookErrors[0], /replaced the result without the replace capability/);
+  const declared = make([replacer("redaction")]);
+  const replaced = await declared.d.dispatch(call, declared.core);
+  assert.equal(resultText(replaced), "[redacted]");
+  assert.deepEqual(replaced.marks, ["redacted"]);
+});
+
+Deno.test("guard/retry restarts the chain from the raw value under a finite budget that ends as a refusal", async () => {
+  let tries = 0;
+  const flaky: Guard = {
+    id: "flaky",
+    point: "*",
+    middleware: (raw, invoke) => {
+      tries++;
+      assert.deepEqual(raw, call.input, "each attempt starts from the raw value");
+      return tries < 3 ? Promise.resolve({ retry: true, reason: "not yet" }) : invoke(raw);
+    },
+  };
+  const t = make([flaky]);
+  const r = await t.d.dispatch(call, t.core);
+  assert.equal(r.isError, false);
+  assert.equal(tries, 3);
+  assert.equal(t.runs(), 1);
+  const always: Guard = {
+    id: "always",
+    point: "*",
+    middleware: () => Promise.resolve({ retry: true, reason: "never happy" }),
+  };
+  const u = make([always]);
+  const refused = await u.d.dispatch(call, u.core);
+  assert.equal(
+    resultText(refused),
+    "error: refused by guard always: retry budget of 3 exhausted (never happy)",
+  );
+  assert.equal(u.runs(), 0);
+});
+
+Deno.test("re-entrancy is bounded (reentrant-depth, default 0)", async () => {
+  const t = make([]);
+  let depth = 0;
+  const reentrant = (reentrantDepth?: number): Guard => ({
+    id: "re",
+    point: "*",
+    reentrantDepth,
+    middleware: async (raw, invoke) => {
+      depth++;
+      // the guarded tool itself causes a nested call through the seam
+      const nested = await t.d.dispatch({ ...call, callId: `n${depth}` }, t.core);
+      return { ...(await invoke(raw)), content: [{ type: "text", text: resultText(nested) }] };
+    },
+  });
+  const guards: Guard[] = [reentrant()];
+  const d = new Dispatcher({
+    guards: () => guards,
+    hooks: () => [],
+    floor: { decide: () => ({ decision: "allow", rule: "test" }) },
+    audit: () => {},
+  });
+  (t as { d: Dispatcher }).d = d;
+  const r = await d.dispatch(call, t.core);
+  assert.equal(r.isError, false);
+  assert.equal(depth, 1, "the nested call did not enter the guard again");
 });

@@ -47,19 +47,26 @@ Deno.test("every decision is on the audit bus; events carry no contents or secre
       AuditEvent,
       { type: "permission" }
     >[];
-    assert.equal(perms.length, 6, JSON.stringify(perms));
-    const by = (i: number) => perms[i];
+    // an ask has a decision record and, right after it, its response record
+    const asked = BWRAP_OK ? [["bash", "ask", "decision"], ["bash", "deny", "response"]] : [[
+      "bash",
+      "deny",
+      "decision",
+    ]];
     assert.deepEqual(
-      perms.map((p) => [p.tool, p.decision]),
+      perms.map((p) => [p.tool, p.decision, p.record]),
       [
-        ["read_file", "allow"],
-        ["read_file", "deny"],
-        ["read_file", "deny"],
-        ["bash", "deny"], // ask, headless → deny
-        ["bash", "deny"],
-        ["write_file", "allow"],
+        ["read_file", "allow", "decision"],
+        ["read_file", "deny", "decision"],
+        ["read_file", "deny", "decision"],
+        ...asked, // ask, headless → deny
+        ["bash", "deny", "decision"],
+        ["write_file", "allow", "decision"],
       ],
     );
+    const decisions = perms.filter((p) => p.record === "decision");
+    assert.equal(decisions.length, 6, JSON.stringify(perms));
+    const by = (i: number) => decisions[i];
     assert.equal(by(1).rule, "floor.read");
     assert.equal(by(2).rule, "read_file(**/.env)");
     // an ask needs no prompt when there is no sandbox to run the command in

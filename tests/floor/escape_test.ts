@@ -212,6 +212,55 @@ Deno.test("positive cases: allowed reads, writes and commands work inside the fl
   }
 });
 
+Deno.test("a sandboxed bash writes its own private /tmp; the host's /tmp is untouched and next to the workspace still refused", async () => {
+  const rig = await makeRig();
+  const probe = `/tmp/hs-private-tmp-${crypto.randomUUID().slice(0, 8)}`;
+  try {
+    const { run, outcomes } = await runCalls(rig, [
+      {
+        id: "t1",
+        name: "bash",
+        input: { command: `mkdir -p ${probe} && echo x > ${probe}/f && cat ${probe}/f` },
+      },
+      {
+        id: "t2",
+        name: "bash",
+        input: { command: "echo y > /tmp/hs-scratch.txt && cat /tmp/hs-scratch.txt" },
+      },
+      {
+        id: "t3",
+        name: "bash",
+        input: { command: `echo pwned > ${join(rig.w.root, "next.txt")}` },
+      },
+    ]);
+    assert.equal(run.code, 0, run.stderr);
+    if (BWRAP_OK) {
+      assert.equal(outcomes.get("t1")?.error, false, outcomes.get("t1")?.result);
+      assert.match(outcomes.get("t1")!.result, /^x$/m);
+      assert.equal(outcomes.get("t2")?.error, false, outcomes.get("t2")?.result);
+      assert.match(outcomes.get("t2")!.result, /^y$/m);
+    } else {
+      assert.match(outcomes.get("t1")!.result, /no OS sandbox|redirection/);
+    }
+    // the workspace's own /tmp top directory is the host's: still refused by the floor
+    assert.equal(outcomes.get("t3")?.error, true, outcomes.get("t3")?.result);
+    assert.equal(statOr(probe), false, "nothing reached the host's /tmp");
+    assert.equal(statOr("/tmp/hs-scratch.txt"), false, "nothing reached the host's /tmp");
+    assert.equal(statOr(join(rig.w.root, "next.txt")), false);
+  } finally {
+    await rig.close();
+  }
+});
+
+function statOr(p: string): boolean {
+  try {
+    Deno.statSync(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 Deno.test("without bubblewrap, children are refused once-noticed; --unsandboxed warns per call", async () => {
   const rig = await makeRig();
   try {

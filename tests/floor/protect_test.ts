@@ -163,7 +163,7 @@ Deno.test("hs floor shows what is protected", async () => {
     assert.equal(r.code, 0, r.stderr);
     assert.match(
       r.stdout,
-      /protect {2}deny writes to .*\/home\/\{floor\.json,.*plugins\.json,trust\.json\}/,
+      /protect {2}deny writes to .*\/home\/\{floor\.json,.*plugins\.json,trust\.json,guard-approvals\.json\}/,
     );
     assert.match(r.stdout, /ask before writing \.harness\/\{floor\.json,.*settings\.conf\}/);
   } finally {

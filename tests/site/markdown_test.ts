@@ -4,6 +4,7 @@
  */
 import assert from "node:assert/strict";
 import {
+  escapeMustaches,
   fencedLines,
   joinTagLines,
   rewriteLinks,
@@ -79,4 +80,12 @@ Deno.test("mapLink: docs links stay relative pages, README is getting started, o
   assert.equal(mapLink("../../etc/passwd", docs), null);
   // from the README (repository root) into a page of guide/
   assert.equal(mapLink("docs/extending.md", REPO, undefined, "x/guide"), "./extending.md");
+});
+
+Deno.test("escapeMustaches: {{ outside fences is not a Vue interpolation; fenced code is left alone", () => {
+  assert.equal(
+    escapeMustaches("- holes (`{{x}}`) and {{y}} here\n```\n{{z}}\n```"),
+    "- holes (<span v-pre>`{{x}}`</span>) and <span v-pre>{{</span>y}} here\n```\n{{z}}\n```",
+  );
+  assert.equal(escapeMustaches("plain `code` line"), "plain `code` line");
 });

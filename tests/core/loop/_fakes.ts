@@ -184,6 +184,7 @@ export function fakeHost(
     },
     childEnv: () => ({}),
     promptSources: () => [{ id: "base", order: 0, render: () => "BASE PROMPT" }],
+    boundary: () => Promise.resolve(undefined),
     skills: () => [],
     runAgent: () => Promise.resolve({ output: "child", sessionDir: "", error: false }),
   };

@@ -1,0 +1,77 @@
+/**
+ * `hs plugins` (and `/plugins` in the REPL): every runtime plugin with its id,
+ * version, state, what it contributed (tools, skills, prompt sections, hooks,
+ * pages, …) and, for a failure, the host's reason — never the plugin's own
+ * exception text. `--json` prints the same as data.
+ *
+ * @module
+ */
+import type { Command } from "@commander-js/extra-typings";
+import type { HarnessCore } from "../core/mod.ts";
+import type { CommandContext } from "./command.ts";
+import { colorEnabled, styles } from "./render.ts";
+
+/** One plugin as `hs plugins --json` prints it. */
+export interface PluginReport {
+  id: string;
+  version: string;
+  state: string;
+  required: boolean;
+  builtin: boolean;
+  reason?: string;
+  contributions: Record<string, string[]>;
+}
+
+/** The report of every plugin of a harness, in configured order. */
+export function pluginReports(h: HarnessCore): PluginReport[] {
+  return h.runtimePluginStatus().map((s) => ({
+    id: s.id,
+    version: s.version,
+    state: s.state,
+    required: s.required,
+    builtin: s.builtin,
+    ...(s.reason ? { reason: s.reason } : {}),
+    contributions: h.host.contributions(s.id),
+  }));
+}
+
+/** The plugin listing as text lines (shared with the REPL's `/plugins`). */
+export function pluginLines(h: HarnessCore, color: boolean): string[] {
+  const st = styles(color);
+  const lines: string[] = [];
+  for (const p of pluginReports(h)) {
+    const state = p.state === "active"
+      ? st.green(p.state)
+      : p.state === "failed"
+      ? st.red(p.state)
+      : st.dim(p.state);
+    const tags = [p.builtin ? "built-in" : "", p.required ? "" : "optional"].filter(Boolean);
+    lines.push(
+      `${st.bold(p.id.padEnd(18))} ${p.version.padEnd(8)} ${state}${
+        tags.length ? st.dim(` (${tags.join(", ")})`) : ""
+      }${p.reason ? ` — ${p.reason}` : ""}`,
+    );
+    for (const [kind, keys] of Object.entries(p.contributions)) {
+      const shown = keys.length > 8 ? [...keys.slice(0, 8), `… ${keys.length - 8} more`] : keys;
+      lines.push(st.dim(`    ${kind}s: ${shown.join(", ")}`));
+    }
+  }
+  return lines;
+}
+
+/** Registers `hs plugins`. */
+export function register(program: Command, ctx: CommandContext): void {
+  const cli = ctx.cli;
+  program.command("plugins").description(
+    "list runtime plugins: state, contributions, and why one failed",
+  )
+    .option("--json", "print the list as JSON")
+    .option("--trust-workspace", "include this workspace's sources")
+    .action(async (o) => {
+      await ctx.run(o, (h) => {
+        if (o.json) cli.stdout(JSON.stringify(pluginReports(h), null, 2) + "\n");
+        else cli.stdout(pluginLines(h, colorEnabled(cli.stdoutIsTerminal)).join("\n") + "\n");
+        return Promise.resolve(0);
+      });
+    });
+}

@@ -1,0 +1,82 @@
+/**
+ * Guard consent (seed 000 §7): every guard is hashed from its declaration
+ * id, point, matchers, capability, contract and handler source; the host
+ * stores the approvals in `$HARNESS_HOME/guard-approvals.json`. An unchanged
+ * hash never prompts; every new or changed hash does — for unverified,
+ * private and signed packages alike, and for a source-only change. An
+ * unapproved guard is a load error. Nothing a pack can call records an
+ * approval: only the person at the terminal (`hs packs approve`, or the
+ * prompt) does, and tools may not write the file (a protected control file).
+ *
+ * @module
+ */
+import { dirname, join } from "node:path";
+import { z } from "zod";
+import { atomicWriteSync, HarnessError, readTextOrUndefined } from "../base/mod.ts";
+
+/** The review policy: prompt on any hash change, silent for an unchanged hash. */
+export const GUARD_REVIEW_POLICY = "prompt-on-any-hash-change" as const;
+
+/** A guard waiting for (or given) approval. */
+export interface GuardConsent {
+  hash: string;
+  pack: string;
+  bot: string;
+  guard: string;
+  point: string;
+  /** Where it is declared (file:line:col). */
+  loc: string;
+}
+
+const FileSchema = z.object({
+  version: z.literal(1).default(1),
+  approved: z.record(
+    z.string(),
+    z.object({ pack: z.string(), bot: z.string(), guard: z.string(), at: z.string() }),
+  ).default({}),
+});
+
+/** Reads and writes the approvals. */
+export class GuardApprovals {
+  readonly path: string;
+  #approved: Set<string>;
+
+  constructor(home: string) {
+    this.path = join(home, "guard-approvals.json");
+    this.#approved = new Set(Object.keys(this.#read().approved));
+  }
+
+  #read(): z.infer<typeof FileSchema> {
+    const text = readTextOrUndefined(this.path);
+    if (text === undefined) return { version: 1, approved: {} };
+    try {
+      return FileSchema.parse(JSON.parse(text));
+    } catch {
+      throw new HarnessError(
+        `${this.path} is not valid`,
+        "fix or delete it, then approve the guards again: hs packs approve",
+      );
+    }
+  }
+
+  /** True when this exact guard (by hash) was approved. */
+  isApproved(hash: string): boolean {
+    return this.#approved.has(hash);
+  }
+
+  /** Records approvals (called by the CLI for the person at the terminal). */
+  approve(guards: GuardConsent[]): void {
+    const data = this.#read();
+    for (const g of guards) {
+      data.approved[g.hash] = {
+        pack: g.pack,
+        bot: g.bot,
+        guard: g.guard,
+        at: new Date().toISOString(),
+      };
+      this.#approved.add(g.hash);
+    }
+    Deno.mkdirSync(dirname(this.path), { recursive: true });
+    atomicWriteSync(this.path, JSON.stringify(data, null, 2) + "\n", { mode: 0o600 });
+  }
+}

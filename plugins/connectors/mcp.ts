@@ -1,0 +1,175 @@
+/**
+ * An MCP client as a {@link ConnectorClient}, on `@modelcontextprotocol/sdk`:
+ * stdio servers (a child process the harness starts, in the effect floor's OS
+ * sandbox when the policy is narrower than the process) and remote servers
+ * (streamable HTTP, or the older SSE transport). Every tool the server lists
+ * becomes a ToolDefinition at effect point `mcp`, so each call passes the seam
+ * (guards → floor → core) like any other tool; the call's signal is handed to
+ * the SDK, progress notifications keep a long call alive, and results are
+ * rendered as text with a size cap.
+ *
+ * @module
+ */
+// The SDK loads only when a server is configured (every `hs` command would pay for it).
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import {
+  type ChildSandbox,
+  HarnessError,
+  type PluginLogger,
+  textResult,
+  type ToolDefinition,
+  type ToolResult,
+  VERSION,
+} from "../../core/mod.ts";
+import type { ConnectorClient } from "./connector.ts";
+import type { McpServerConfig } from "./mcp_config.ts";
+
+/** Most characters of one tool result given to the model (the rest is cut with a note). */
+export const MCP_RESULT_LIMIT = 100_000;
+
+/** What {@link connectMcp} needs besides the server's configuration. */
+export interface McpConnectOptions {
+  /** The server's name (tools are namespaced by the caller). */
+  name: string;
+  signal: AbortSignal;
+  logger: PluginLogger;
+  sandbox: ChildSandbox;
+  /** Working directory of a stdio server. */
+  cwd: string;
+  /** Timeout of one request (connect, list, call) in ms. */
+  timeoutMs: number;
+}
+
+/** One content block of an MCP tool result, as text for the model. */
+function blockText(block: Record<string, unknown>): string {
+  switch (block.type) {
+    case "text":
+      return String(block.text ?? "");
+    case "image":
+    case "audio": {
+      const size = typeof block.data === "string" ? Math.floor(block.data.length * 3 / 4) : 0;
+      return `[${block.type}: ${String(block.mimeType ?? "?")}, ${size} bytes]`;
+    }
+    case "resource": {
+      const r = (block.resource ?? {}) as Record<string, unknown>;
+      if (typeof r.text === "string") return r.text;
+      return `[resource ${String(r.uri ?? "")}${r.mimeType ? ` (${r.mimeType})` : ""}]`;
+    }
+    case "resource_link":
+      return `[resource link ${String(block.uri ?? "")}${block.name ? `: ${block.name}` : ""}]`;
+    default:
+      return `[${String(block.type)} content]`;
+  }
+}
+
+/** An MCP `tools/call` result as a tool result (text, capped). */
+export function mcpResult(r: Record<string, unknown>): ToolResult {
+  const blocks = Array.isArray(r.content) ? r.content as Record<string, unknown>[] : [];
+  let text = blocks.map(blockText).join("\n");
+  if (!text && r.structuredContent !== undefined) text = JSON.stringify(r.structuredContent);
+  if (!text && r.toolResult !== undefined) text = JSON.stringify(r.toolResult);
+  if (text.length > MCP_RESULT_LIMIT) {
+    const cut = text.length - MCP_RESULT_LIMIT;
+    text = `${text.slice(0, MCP_RESULT_LIMIT)}\n... (${cut} more characters cut)`;
+  }
+  return textResult(text, r.isError === true);
+}
+
+async function transportFor(cfg: McpServerConfig, o: McpConnectOptions): Promise<Transport> {
+  if (cfg.type === "stdio") {
+    const spec = await o.sandbox.prepare(
+      {
+        command: cfg.command,
+        args: cfg.args,
+        env: cfg.env,
+        cwd: cfg.cwd ?? o.cwd,
+        readOnly: cfg.read,
+      },
+      `mcp server ${o.name}`,
+    );
+    if ("refused" in spec) throw new HarnessError(spec.refused);
+    const { DenoStdioTransport } = await import("./stdio_transport.ts");
+    return new DenoStdioTransport(
+      spec,
+      (line) => o.logger.info(`mcp ${o.name}: ${line.slice(0, 500)}`),
+    );
+  }
+  const url = new URL(cfg.url);
+  const requestInit = { headers: cfg.headers };
+  if (cfg.type === "sse") {
+    const { SSEClientTransport } = await import("@modelcontextprotocol/sdk/client/sse.js");
+    return new SSEClientTransport(url, { requestInit });
+  }
+  const { StreamableHTTPClientTransport } = await import(
+    "@modelcontextprotocol/sdk/client/streamableHttp.js"
+  );
+  return new StreamableHTTPClientTransport(url, { requestInit });
+}
+
+/** Connects to one MCP server; its tools are listed by `tools()` (names not namespaced). */
+export async function connectMcp(
+  cfg: McpServerConfig,
+  o: McpConnectOptions,
+): Promise<ConnectorClient> {
+  const transport = await transportFor(cfg, o);
+  const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+  const client = new Client({ name: "hs", version: VERSION });
+  try {
+    await client.connect(transport, { signal: o.signal, timeout: o.timeoutMs });
+  } catch (err) {
+    await client.close().catch(() => {});
+    await transport.close().catch(() => {});
+    throw err;
+  }
+  return {
+    async tools() {
+      const out: ToolDefinition[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await client.listTools(cursor ? { cursor } : undefined, {
+          signal: o.signal,
+          timeout: o.timeoutMs,
+        });
+        for (const t of page.tools) out.push(toolOf(client, t, o));
+        cursor = page.nextCursor;
+      } while (cursor);
+      return out;
+    },
+    async close() {
+      await client.close().catch(() => {});
+    },
+  };
+}
+
+function toolOf(
+  client: Client,
+  t: { name: string; description?: string; inputSchema: Record<string, unknown> },
+  o: McpConnectOptions,
+): ToolDefinition {
+  return {
+    name: t.name,
+    description: t.description ?? `MCP tool ${t.name} of ${o.name}`,
+    inputSchema: t.inputSchema ?? { type: "object" },
+    point: "mcp",
+    async execute(input, ctx) {
+      try {
+        const r = await client.callTool(
+          { name: t.name, arguments: (input ?? {}) as Record<string, unknown> },
+          undefined,
+          {
+            signal: ctx.signal,
+            timeout: o.timeoutMs,
+            resetTimeoutOnProgress: true,
+            onprogress: () => {},
+          },
+        );
+        return mcpResult(r as Record<string, unknown>);
+      } catch (err) {
+        if (ctx.signal.aborted) return textResult(`error: ${t.name} was cancelled`, true);
+        const msg = err instanceof Error ? err.message : String(err);
+        return textResult(`error: MCP server ${o.name}: ${msg.slice(0, 500)}`, true);
+      }
+    },
+  };
+}

@@ -1,0 +1,160 @@
+/**
+ * Configuration of the `mcp` plugin: servers given inline in `plugins.json`
+ * (`config.servers`) and servers read from `.mcp.json`-style files the user
+ * already has (`config.files`: `{"mcpServers": {...}}`, as other agents write
+ * them). `${VAR}` and `${VAR:-default}` in commands, arguments, environment,
+ * URLs and headers are expanded from the harness's environment.
+ *
+ * Both come from the user's own configuration (plugins.json is user-level
+ * only): a project's `.mcp.json` is never loaded on its own.
+ *
+ * @module
+ */
+import { isAbsolute, join } from "node:path";
+import { z } from "zod";
+import { HarnessError } from "../../core/mod.ts";
+
+/** A stdio server: a command the harness starts. */
+export interface McpStdioServer {
+  type: "stdio";
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd?: string;
+  /** Paths the server's installation needs to read inside the OS sandbox. */
+  read: string[];
+}
+
+/** A remote server: streamable HTTP (default) or SSE. */
+export interface McpRemoteServer {
+  type: "http" | "sse";
+  url: string;
+  headers: Record<string, string>;
+}
+
+/** One MCP server. */
+export type McpServerConfig = McpStdioServer | McpRemoteServer;
+
+/** The parsed configuration of the `mcp` plugin. */
+export interface McpPluginConfig {
+  servers: Record<string, McpServerConfig>;
+  /** One request's timeout (connect, list, call), ms. */
+  timeoutMs: number;
+}
+
+const NAME = /^[A-Za-z0-9_-]{1,32}$/;
+
+const rawServer = z.object({
+  type: z.enum(["stdio", "http", "sse", "streamable-http", "streamableHttp"]).optional(),
+  command: z.string().min(1).optional(),
+  args: z.array(z.string()).optional(),
+  env: z.record(z.string(), z.string()).optional(),
+  cwd: z.string().optional(),
+  read: z.array(z.string()).optional(),
+  url: z.string().optional(),
+  headers: z.record(z.string(), z.string()).optional(),
+  disabled: z.boolean().optional(),
+}).passthrough();
+
+const configSchema = z.object({
+  servers: z.record(z.string(), rawServer).optional(),
+  files: z.array(z.string()).optional(),
+  timeoutSeconds: z.number().positive().optional(),
+}).strict();
+
+const fileSchema = z.object({ mcpServers: z.record(z.string(), rawServer) }).passthrough();
+
+/** Expands `${VAR}` / `${VAR:-default}` from `env`; an unset variable without default is an error. */
+export function expandVars(
+  text: string,
+  env: Record<string, string | undefined>,
+  where: string,
+): string {
+  return text.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g, (_, name, def) => {
+    const v = env[name];
+    if (v !== undefined && v !== "") return v;
+    if (def !== undefined) return def;
+    throw new HarnessError(`${where}: \${${name}} is not set`, `set ${name}, or give a default`);
+  });
+}
+
+function server(
+  raw: z.infer<typeof rawServer>,
+  where: string,
+  env: Record<string, string | undefined>,
+  home: string,
+): McpServerConfig | undefined {
+  if (raw.disabled) return undefined;
+  const x = (s: string) => expandVars(s, env, where);
+  const map = (m: Record<string, string> | undefined) =>
+    Object.fromEntries(Object.entries(m ?? {}).map(([k, v]) => [k, x(v)]));
+  const type = raw.type ?? (raw.url ? "http" : "stdio");
+  if (type === "stdio") {
+    if (!raw.command) throw new HarnessError(`${where}: a stdio server needs a "command"`);
+    let cwd = raw.cwd ? x(raw.cwd) : undefined;
+    if (cwd?.startsWith("~/")) cwd = join(home, cwd.slice(2));
+    if (cwd && !isAbsolute(cwd)) throw new HarnessError(`${where}: cwd must be absolute`);
+    return {
+      type: "stdio",
+      command: x(raw.command),
+      args: (raw.args ?? []).map(x),
+      env: map(raw.env),
+      cwd,
+      read: (raw.read ?? []).map((p) => {
+        const e = x(p);
+        const full = e.startsWith("~/") ? join(home, e.slice(2)) : e;
+        if (!isAbsolute(full)) throw new HarnessError(`${where}: read paths must be absolute`);
+        return full;
+      }),
+    };
+  }
+  if (!raw.url) throw new HarnessError(`${where}: a remote server needs a "url"`);
+  const url = x(raw.url);
+  if (!/^https?:\/\//.test(url)) throw new HarnessError(`${where}: url must be http(s)`);
+  return { type: type === "sse" ? "sse" : "http", url, headers: map(raw.headers) };
+}
+
+/**
+ * Parses the plugin's raw config. `readFile` reads the listed `.mcp.json` files; inline
+ * servers win over file servers of the same name.
+ */
+export function parseMcpConfig(
+  raw: unknown,
+  env: Record<string, string | undefined>,
+  readFile: (path: string) => string | undefined,
+): McpPluginConfig {
+  const r = configSchema.safeParse(raw ?? {});
+  if (!r.success) {
+    const i = r.error.issues[0];
+    throw new HarnessError(`mcp config: ${i.path.join(".") || "(top)"}: ${i.message}`);
+  }
+  const home = env.HOME ?? "/";
+  const servers: Record<string, McpServerConfig> = {};
+  const add = (name: string, s: z.infer<typeof rawServer>, where: string) => {
+    if (!NAME.test(name)) {
+      throw new HarnessError(`${where}: server name "${name}" is not 1-32 letters, digits, _ -`);
+    }
+    const cfg = server(s, where, env, home);
+    if (cfg) servers[name] = cfg;
+    else delete servers[name];
+  };
+  for (let path of r.data.files ?? []) {
+    if (path.startsWith("~/")) path = join(home, path.slice(2));
+    if (!isAbsolute(path)) throw new HarnessError(`mcp config: ${path}: use an absolute path`);
+    const text = readFile(path);
+    if (text === undefined) throw new HarnessError(`mcp config: ${path} cannot be read`);
+    let data: unknown;
+    try {
+      data = JSON.parse(text);
+    } catch {
+      throw new HarnessError(`${path} is not valid JSON`);
+    }
+    const f = fileSchema.safeParse(data);
+    if (!f.success) throw new HarnessError(`${path}: needs {"mcpServers": {...}}`);
+    for (const [name, s] of Object.entries(f.data.mcpServers)) add(name, s, `${path}: ${name}`);
+  }
+  for (const [name, s] of Object.entries(r.data.servers ?? {})) {
+    add(name, s, `mcp config: servers.${name}`);
+  }
+  return { servers, timeoutMs: (r.data.timeoutSeconds ?? 60) * 1000 };
+}

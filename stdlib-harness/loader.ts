@@ -1,0 +1,61 @@
+/**
+ * The behavior-program loader the harness uses for bots: a loaded program's
+ * guards and hooks as seam objects scoped to the bot's agent, its model
+ * tools as tool definitions (input validated against the `:input` schema by
+ * the host before Scheme runs), and its guards' consent records.
+ *
+ * @module
+ */
+import {
+  type BehaviorProgram,
+  type ProgramLoader,
+  textResult,
+  type ToolDefinition,
+} from "../core/mod.ts";
+import { fromJson, type Json, MString, toJson } from "../scheme/mod.ts";
+import { type LoadedProgram, loadProgram } from "./program.ts";
+import { problemOf, toJsonSchema } from "./schema.ts";
+import { seamGuard, seamHook } from "./seam.ts";
+
+function toolsOf(p: LoadedProgram): ToolDefinition[] {
+  return p.registrations.tools.filter((t) => t.kind !== "procedure").map((t) => ({
+    name: t.name,
+    description: t.description ?? "",
+    inputSchema: toJsonSchema(t.input!),
+    async execute(input) {
+      const problem = problemOf(t.input!, input);
+      if (problem) return textResult(`error: invalid input for ${t.name}: ${problem}`, true);
+      try {
+        const out = await p.interpreter.call(t.handler, fromJson(input as Json));
+        if (typeof out === "string") return textResult(out);
+        if (out instanceof MString) return textResult(out.s);
+        return textResult(JSON.stringify(toJson(out)));
+      } catch (err) {
+        return textResult(`error: ${t.name} failed: ${(err as Error).message}`, true);
+      }
+    },
+  }));
+}
+
+/** Loads a bot's program onto the seam. */
+export const programLoader: ProgramLoader = async (req): Promise<BehaviorProgram> => {
+  const p = await loadProgram({
+    file: req.file,
+    root: req.root,
+    configuration: req.configuration,
+    log: req.log,
+  });
+  const scope = { appliesTo: req.appliesTo, places: req.places, owner: `${req.pack}/${req.bot}` };
+  return {
+    guards: p.registrations.guards.map((g) => seamGuard(p.interpreter, g, scope)),
+    hooks: p.registrations.hooks.map((h) => seamHook(p.interpreter, h, scope)),
+    tools: toolsOf(p),
+    consent: p.registrations.guards.map((g) => ({
+      hash: g.hash,
+      guard: g.id,
+      point: g.point,
+      loc: g.loc,
+    })),
+    validateConfiguration: () => p.validateConfiguration(),
+  };
+};

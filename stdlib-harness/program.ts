@@ -1,0 +1,365 @@
+/**
+ * Loading a behavior program (seed 000 §3): a fresh sandboxed interpreter,
+ * the registration forms bound as host primitives, the program's top-level
+ * forms evaluated one by one. Top-level forms register; bodies do not run.
+ * A registration form anywhere but at the top level is a load error
+ * (callback-time registration) — found by reading the program, before any of
+ * it runs — and one called from a callback later is refused too.
+ *
+ * Each guard gets a consent hash over its declaration id, point, matchers,
+ * capabilities, contract and the source of its top-level form.
+ *
+ * @module
+ */
+import { dirname, isAbsolute, join, relative, resolve } from "node:path";
+import {
+  Dict,
+  formatLoc,
+  fromJson,
+  Interpreter,
+  type Json,
+  type Limits,
+  locations,
+  NIL,
+  Pair,
+  SchemeError,
+  SchemeLimitError,
+  Sym,
+  write,
+} from "../scheme/mod.ts";
+import {
+  type BehaviorPoint,
+  emptyRegistrations,
+  type GuardDecl,
+  LoadError,
+  parseGuard,
+  parseHook,
+  parseMethod,
+  parseReducer,
+  parseSubscriber,
+  parseTool,
+  POINTS,
+  REGISTRATION_FORMS,
+  type Registrations,
+} from "./forms.ts";
+import { schemaBindings } from "./schema.ts";
+import { refusal, retry } from "./outcome.ts";
+
+/** Limits of a behavior program: one evaluation (loading, or one callback). */
+export const BEHAVIOR_LIMITS: Limits = {
+  fuel: 5_000_000,
+  timeoutMs: 2_000,
+  maxCells: 4_000_000,
+  maxStringLength: 4_000_000,
+  maxVectorLength: 1_000_000,
+  maxDepth: 10_000,
+};
+
+/** A guard with its consent hash. */
+export interface HashedGuard extends GuardDecl {
+  /** SHA-256 (hex) of id, point, matchers, capabilities, contract and handler source. */
+  hash: string;
+}
+
+/** A loaded program. */
+export interface LoadedProgram {
+  /** The program's entry file. */
+  file: string;
+  /** Every file it read (entry and required), in load order. */
+  files: string[];
+  registrations: Omit<Registrations, "guards"> & { guards: HashedGuard[] };
+  /** The sandboxed interpreter the program lives in. */
+  interpreter: Interpreter;
+  /** Runs the program's `validate/configuration` predicates; the first failure's text. */
+  validateConfiguration(): Promise<string | undefined>;
+}
+
+/** Options of {@link loadProgram}. */
+export interface LoadOptions {
+  /** Absolute path of the program (`.scm`). */
+  file: string;
+  /** Directory every file must stay inside (the pack root). */
+  root: string;
+  /** The bot's `configuration` (JSON), readable as `(configuration)`. */
+  configuration?: Json;
+  /** Limits (default {@link BEHAVIOR_LIMITS}). */
+  limits?: Limits;
+  /** Where `display`/`write` output goes (default: discarded). */
+  log?: (text: string) => void;
+  /** Reads a file (default: Deno.readTextFileSync). */
+  read?: (path: string) => string;
+}
+
+function isInside(path: string, root: string): boolean {
+  const r = relative(root, path);
+  return r === "" || (!r.startsWith("..") && !isAbsolute(r));
+}
+
+/** Walks a datum; calls `visit` for every list (pair) in call position, skipping quoted data. */
+function walkCalls(datum: unknown, visit: (p: Pair) => void): void {
+  const seen = new Set<unknown>();
+  const walk = (d: unknown) => {
+    if (!(d instanceof Pair) || seen.has(d)) return;
+    seen.add(d);
+    const head = d.car;
+    if (head instanceof Sym && (head.name === "quote" || head.name === "quasiquote")) return;
+    visit(d);
+    for (let p: unknown = d; p instanceof Pair; p = p.cdr) walk(p.car);
+  };
+  walk(datum);
+}
+
+function headName(d: unknown): string | undefined {
+  return d instanceof Pair && d.car instanceof Sym ? d.car.name : undefined;
+}
+
+/** Rejects registration forms that are not at the top level (statically, before anything runs). */
+function checkPlacement(forms: unknown[], file: string): void {
+  const check = (form: unknown, topLevel: boolean) => {
+    const head = headName(form);
+    if (head === "begin" && topLevel) {
+      for (let p = (form as Pair).cdr; p instanceof Pair; p = p.cdr) check(p.car, true);
+      return;
+    }
+    const start = topLevel && head && REGISTRATION_FORMS.has(head) ? (form as Pair).cdr : form;
+    walkCalls(start, (p) => {
+      const h = headName(p);
+      if (h && REGISTRATION_FORMS.has(h)) {
+        throw new LoadError(
+          `${h} inside another form: callback-time registration (behavior forms register only ` +
+            "at the top level of a program)",
+          formatLoc(locations.get(p)) === "?" ? file : formatLoc(locations.get(p)),
+        );
+      }
+    });
+  };
+  for (const f of forms) check(f, true);
+}
+
+async function sha256(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** Loads a behavior program. Throws a {@link LoadError} (with file:line:col) on any problem. */
+export async function loadProgram(opts: LoadOptions): Promise<LoadedProgram> {
+  const root = resolve(opts.root);
+  const entry = resolve(opts.file);
+  const read = opts.read ?? ((p: string) => Deno.readTextFileSync(p));
+  const regs = emptyRegistrations();
+  const sources = new Map<GuardDecl, string>();
+  const files: string[] = [];
+  let phase: "load" | "run" = "load";
+  let currentForm: unknown = NIL;
+  let currentFile = entry;
+  let seq = 0;
+  const interp = new Interpreter({
+    limits: opts.limits ?? BEHAVIOR_LIMITS,
+    stdout: opts.log,
+    stderr: opts.log,
+  });
+  const isProcedure = (v: unknown) => interp.callSync("procedure?", v) === true;
+  const here = () => {
+    const l = locations.get(currentForm as object);
+    return l ? formatLoc(l) : relative(root, currentFile) || currentFile;
+  };
+  const registering = (form: string, fn: (...args: unknown[]) => unknown) =>
+  (
+    ...args: unknown[]
+  ) => {
+    if (phase !== "load") {
+      throw new Error(
+        `${form} called from a callback: callback-time registration (behavior forms register ` +
+          "only at the top level of a program)",
+      );
+    }
+    return fn(...args);
+  };
+
+  for (const [name, value] of Object.entries(schemaBindings())) {
+    if (typeof value === "function") interp.definePrimitive(name, value as () => unknown);
+    else interp.define(name, value);
+  }
+  interp.definePrimitive("refuse", { fn: (why) => refusal(why), minArgs: 1, maxArgs: 1 });
+  interp.definePrimitive("guard/retry", { fn: (why) => retry(why), minArgs: 0, maxArgs: 1 });
+  interp.definePrimitive("configuration", {
+    fn: () => fromJson((opts.configuration ?? {}) as Json),
+    maxArgs: 0,
+  });
+  for (const point of POINTS as readonly BehaviorPoint[]) {
+    interp.definePrimitive(
+      `guard/${point}`,
+      registering(`guard/${point}`, (...args) => {
+        const g = parseGuard(point, args, isProcedure, here(), ++seq);
+        if (regs.guards.some((x) => x.id === g.id)) {
+          throw new TypeError(`guard/${point}: a guard with :id ${g.id} is already declared`);
+        }
+        regs.guards.push(g);
+        sources.set(g, write(currentForm));
+      }),
+    );
+    interp.definePrimitive(
+      `hook/${point}`,
+      registering(`hook/${point}`, (...args) => {
+        regs.hooks.push(parseHook(point, args, isProcedure, here(), ++seq));
+      }),
+    );
+  }
+  interp.definePrimitive(
+    "define/tool",
+    registering("define/tool", (...args) => {
+      const t = parseTool(args, isProcedure, here());
+      if (regs.tools.some((x) => x.name === t.name)) {
+        throw new TypeError(`define/tool: ${t.name} is already defined`);
+      }
+      regs.tools.push(t);
+      if (t.kind !== "tool") interp.define(t.name, t.handler);
+    }),
+  );
+  const noJsonParse = (form: string) => {
+    if (write(currentForm).includes("JSON.parse")) {
+      throw new TypeError(
+        `${form}: the handler's source contains JSON.parse; schema repair is host work ` +
+          "(declare :input/:output schemas instead)",
+      );
+    }
+  };
+  interp.definePrimitive(
+    "define/reducer",
+    registering("define/reducer", (...args) => {
+      if (regs.reducer) {
+        throw new TypeError(
+          `define/reducer: a second reducer in the module (the first is at ${regs.reducer.loc})`,
+        );
+      }
+      noJsonParse("define/reducer");
+      regs.reducer = parseReducer(args, isProcedure, here());
+    }),
+  );
+  interp.definePrimitive(
+    "define/method",
+    registering("define/method", (...args) => {
+      noJsonParse("define/method");
+      const m = parseMethod(args, isProcedure, here());
+      if (regs.methods.some((x) => x.name === m.name)) {
+        throw new TypeError(`define/method: ${m.name} is already defined`);
+      }
+      regs.methods.push(m);
+    }),
+  );
+  interp.definePrimitive(
+    "subscribe",
+    registering("subscribe", (...args) => {
+      regs.subscribers.push(parseSubscriber(args, isProcedure, here()));
+    }),
+  );
+  interp.definePrimitive(
+    "validate/configuration",
+    registering("validate/configuration", (pred: unknown) => {
+      if (!isProcedure(pred)) {
+        throw new TypeError("validate/configuration: expected a predicate procedure");
+      }
+      regs.validators.push(pred);
+    }),
+  );
+
+  const loaded = new Set<string>();
+  const loadFile = async (path: string, from: string): Promise<void> => {
+    const abs = resolve(path);
+    if (!isInside(abs, root)) {
+      throw new LoadError(`${relative(root, abs)} escapes the pack root ${root}`, from);
+    }
+    if (loaded.has(abs)) return; // required twice: loaded once
+    loaded.add(abs);
+    let text: string;
+    try {
+      text = read(abs);
+    } catch {
+      throw new LoadError(`cannot read ${abs} (a missing file)`, from);
+    }
+    files.push(abs);
+    let forms: unknown[];
+    try {
+      forms = interp.reader(text, abs).readAll();
+    } catch (err) {
+      throw new LoadError(`cannot read the program: ${(err as Error).message}`, abs);
+    }
+    checkPlacement(forms, abs);
+    const outerFile = currentFile;
+    currentFile = abs;
+    try {
+      for (const form of forms) {
+        currentForm = form;
+        try {
+          await interp.evalDatum(form, { file: abs });
+        } catch (err) {
+          if (err instanceof LoadError) throw err;
+          const loc = formatLoc(locations.get(form as object)) === "?"
+            ? abs
+            : formatLoc(locations.get(form as object));
+          if (err instanceof SchemeLimitError) {
+            throw new LoadError(
+              `loading stopped by the sandbox (${err.kind}): ${err.message}`,
+              loc,
+            );
+          }
+          const msg = err instanceof SchemeError
+            ? err.message.replace(/^host error: /, "")
+            : (err as Error).message;
+          throw new LoadError(msg, loc);
+        }
+      }
+    } finally {
+      currentFile = outerFile;
+    }
+  };
+  interp.definePrimitive(
+    "require",
+    registering("require", (name: unknown) => {
+      const n = typeof name === "string" ? name : undefined;
+      if (!n) throw new TypeError("require: expected a file name string");
+      const from = here();
+      const target = isAbsolute(n) ? n : join(dirname(currentFile), n);
+      return loadFile(target, from);
+    }),
+  );
+
+  await loadFile(entry, entry);
+  phase = "run";
+  currentForm = NIL;
+  const guards = await Promise.all(regs.guards.map(async (g) => ({
+    ...g,
+    hash: await sha256(JSON.stringify({
+      id: g.id,
+      point: g.point,
+      match: g.match,
+      capabilities: g.capabilities,
+      contract: g.contract ?? null,
+      source: sources.get(g) ?? "",
+    })),
+  })));
+  return {
+    file: entry,
+    files,
+    registrations: { ...regs, guards },
+    interpreter: interp,
+    async validateConfiguration() {
+      const config = fromJson((opts.configuration ?? {}) as Json);
+      for (const pred of regs.validators) {
+        let ok: unknown;
+        try {
+          ok = await interp.call(pred, config);
+        } catch (err) {
+          return `validate/configuration failed: ${(err as Error).message}`;
+        }
+        if (ok === false) return "validate/configuration rejected the configuration";
+      }
+      return undefined;
+    },
+  };
+}
+
+/** True for a Scheme dict (what JSON objects become). */
+export function isDict(v: unknown): v is Dict {
+  return v instanceof Dict;
+}
