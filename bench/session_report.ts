@@ -5,12 +5,16 @@
  * 10,000-message session (open, parse every file, take the lock, build the
  * request), also with one answer in ten written in the escaped encoding.
  *
+ * Besides wall-clock medians, the process's CPU time (user + system) per resume
+ * is reported: on a shared, loaded machine it is the steadier figure.
+ *
  * Usage: deno run -A bench/session_report.ts [--baseline DIR]
  *   --baseline DIR  also measures the same operations with the checkout in DIR
  *                   (e.g. the commit before, from `git archive`), in this process.
  *
  * @module
  */
+import process from "node:process";
 import { getAdapter } from "../plugins/providers/mod.ts";
 import { Session } from "../core/mod.ts";
 
@@ -80,20 +84,45 @@ function bigSession(S: SessionClass, n: number, hostile: boolean): string {
   return s.dir;
 }
 
+/** CPU time (user + system, ms) of each resume in the last {@link resumeTimes} call. */
+let lastCpu: number[] = [];
+
 function resumeTimes(S: SessionClass, dir: string, runs: number, lock: boolean): Promise<number[]> {
   const adapter = getAdapter("anthropic");
   const xs: number[] = [];
+  lastCpu = [];
   return (async () => {
     for (let i = 0; i < runs; i++) {
+      const c0 = process.cpuUsage();
       const t0 = performance.now();
       const s = S.open(dir);
       if (lock) await (s as Session).lock({ waitMs: 0 });
       adapter.buildMessages(s.messages());
       if (lock) (s as Session).unlock();
       xs.push(performance.now() - t0);
+      const c = process.cpuUsage(c0);
+      lastCpu.push((c.user + c.system) / 1000);
     }
     return xs;
   })();
+}
+
+/** Per-append times (ms) of `n` appends to an existing session (opened and locked as a turn does). */
+async function appendToBig(dir: string, n: number): Promise<number[]> {
+  const s = Session.open(dir);
+  await s.lock({ waitMs: 0 });
+  const xs: number[] = [];
+  try {
+    for (let i = 0; i < n; i++) {
+      const t0 = performance.now();
+      if (i % 2 === 0) s.appendUser(`one more question ${i}`);
+      else s.appendToolResult(`toolu_more${i}`, "read_file", false, "1#ZZ:x");
+      xs.push(performance.now() - t0);
+    }
+  } finally {
+    s.unlock();
+  }
+  return xs;
 }
 
 async function lockTimes(runs: number): Promise<number[]> {
@@ -160,27 +189,59 @@ for (const prefill of [0, 1000]) {
   const xs: number[] = [];
   const esc: number[] = [];
   const before: number[] = [];
+  const cpu: number[] = [];
+  const escCpu: number[] = [];
+  const beforeCpu: number[] = [];
   await resumeTimes(Session, plain, 1, true);
   if (Base && old) await resumeTimes(Base, old, 1, false);
-  for (let round = 0; round < 7; round++) {
+  for (let round = 0; round < 9; round++) {
     xs.push(...await resumeTimes(Session, plain, 1, true));
+    cpu.push(...lastCpu);
     esc.push(...await resumeTimes(Session, escaped, 1, true));
-    if (Base && old) before.push(...await resumeTimes(Base, old, 1, false));
+    escCpu.push(...lastCpu);
+    if (Base && old) {
+      before.push(...await resumeTimes(Base, old, 1, false));
+      beforeCpu.push(...lastCpu);
+    }
   }
   rows.push([
-    "resume a 10,000-message session (open, parse, lock, build the request)",
+    "resume a 10,000-message session (open, parse, lock, build the request), wall clock",
     fmt(median(xs)),
     fmt(p90(xs)),
     Base ? `${fmt(median(before))} (${(median(xs) / median(before)).toFixed(2)}×)` : "",
     "≤ 500 ms",
   ]);
   rows.push([
-    "the same, one answer in ten with fence-looking text (escaped encoding)",
+    "the same, CPU time of the process (user + system)",
+    fmt(median(cpu)),
+    fmt(p90(cpu)),
+    Base ? `${fmt(median(beforeCpu))} (${(median(cpu) / median(beforeCpu)).toFixed(2)}×)` : "",
+    "≤ 500 ms",
+  ]);
+  rows.push([
+    "the same, one answer in ten with fence-looking text (escaped encoding), wall clock",
     fmt(median(esc)),
     fmt(p90(esc)),
     "",
     "≤ 500 ms",
   ]);
+  rows.push([
+    "the same, escaped encoding, CPU time",
+    fmt(median(escCpu)),
+    fmt(p90(escCpu)),
+    "",
+    "≤ 500 ms",
+  ]);
+  {
+    const ys = await appendToBig(plain, 150);
+    rows.push([
+      "append one message to the resumed 10,000-message session (lock held)",
+      fmt(median(ys)),
+      fmt(p90(ys)),
+      "",
+      "≤ 1 ms",
+    ]);
+  }
   for (const d of [plain, escaped, old]) {
     if (d) Deno.removeSync(d.replace(/\/[^/]+$/, ""), { recursive: true });
   }

@@ -62,6 +62,46 @@ export function isoSeconds(d: Date = new Date()): string {
   }:${pad(d.getSeconds())}${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
 }
 
+const DECODER = new TextDecoder();
+
+/**
+ * A file's text with the mtime and size of what was read, from one open (fstat on
+ * the handle: resuming a long session does one path lookup per message, not two).
+ */
+function readWithInfo(path: string): { text: string; mtime: number; size: number } | undefined {
+  let file: Deno.FsFile;
+  try {
+    file = Deno.openSync(path);
+  } catch {
+    return undefined;
+  }
+  try {
+    const info = file.statSync();
+    // One byte more than the size: the read that meets the end needs no bigger buffer.
+    let buf = new Uint8Array(info.size + 1);
+    let off = 0;
+    for (;;) {
+      if (off === buf.length) {
+        const bigger = new Uint8Array(buf.length * 2);
+        bigger.set(buf);
+        buf = bigger;
+      }
+      const n = file.readSync(buf.subarray(off));
+      if (n === null || n === 0) break;
+      off += n;
+    }
+    return {
+      text: DECODER.decode(buf.subarray(0, off)),
+      mtime: info.mtime?.getTime() ?? 0,
+      size: info.size,
+    };
+  } catch {
+    return undefined;
+  } finally {
+    file.close();
+  }
+}
+
 /** Parses one message file into a canonical message; undefined when unusable. */
 export function parseMessageFile(name: string, text: string): ConversationMessage | undefined {
   const { meta: raw, body } = splitFrontmatter(text);
@@ -246,19 +286,24 @@ export class Session {
       const known = this.#index.get(name);
       if (known && !validate) continue;
       const path = join(mdir, name);
-      const info = statOrUndefined(path);
-      if (!info) continue;
-      const mtime = info.mtime?.getTime() ?? 0;
-      if (known && known.mtime === mtime && known.size === info.size) continue;
-      const text = readTextOrUndefined(path) ?? "";
-      this.#index.set(name, { mtime, size: info.size, message: parseMessageFile(name, text) });
+      if (known) {
+        const info = statOrUndefined(path);
+        if (!info) continue;
+        if (known.mtime === (info.mtime?.getTime() ?? 0) && known.size === info.size) continue;
+      }
+      const read = readWithInfo(path);
+      if (!read) continue;
+      this.#index.set(name, {
+        mtime: read.mtime,
+        size: read.size,
+        message: parseMessageFile(name, read.text),
+      });
       changed = true;
     }
     if (changed) {
       for (const k of [...this.#index.keys()]) if (!seen.has(k)) this.#index.delete(k);
-      this.#order = names.sort((a, b) =>
-        Number.parseInt(a, 10) - Number.parseInt(b, 10) || (a < b ? -1 : 1)
-      );
+      const seqOf = new Map(names.map((n) => [n, Number.parseInt(n, 10)]));
+      this.#order = names.sort((a, b) => seqOf.get(a)! - seqOf.get(b)! || (a < b ? -1 : 1));
       const last = this.#order.at(-1);
       this.#nextSeq = last ? Number.parseInt(last, 10) + 1 : 1;
     }
