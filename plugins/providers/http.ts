@@ -359,6 +359,10 @@ export class Exchange {
 
   async #backoff(attempt: number, headers: Headers | undefined, reason: string): Promise<void> {
     const delayMs = retryDelay(attempt, headers, this.#retry);
+    // Waiting between attempts is not the server failing to answer: the time-to-first-token
+    // clock starts again with the next attempt (the overall deadline keeps running).
+    clearTimeout(this.#firstToken);
+    this.#firstToken = undefined;
     this.#options.emit({ type: "retry", attempt: attempt + 1, delayMs, reason });
     try {
       await sleep(delayMs, AbortSignal.any([this.#options.signal, this.#ac.signal]));

@@ -128,3 +128,20 @@ Deno.test("the deadline covers retry waits too", async () => {
     await server.close();
   }
 });
+
+Deno.test("a retry wait does not count against the time to first token", async () => {
+  // retry-after is longer than first_token_timeout: only the deadline covers the wait.
+  const server = startHostile([status(429, { retryAfter: "2.5" }), answer({ text: "in time" })]);
+  const { events, options } = capture();
+  try {
+    await getAdapter("anthropic", FAST).send(
+      payload,
+      endpoint(server.url + PATHS.anthropic, { firstTokenTimeoutMs: 1500, deadlineMs: 60_000 }),
+      options,
+    );
+    assert.deepEqual(events.flatMap((e) => (e.type === "text" ? [e.text] : [])), ["in time"]);
+    assert.equal(server.requests.length, 2);
+  } finally {
+    await server.close();
+  }
+});
