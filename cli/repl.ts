@@ -16,7 +16,7 @@ import type { CommandContext } from "./command.ts";
 import { addAgentFlags } from "./flags.ts";
 import { cancelOnInterrupt } from "./interrupt.ts";
 import { pluginLines } from "./plugins.ts";
-import { colorEnabled, styles, TranscriptRenderer } from "./render.ts";
+import { colorEnabled, sanitizeForTerminal, styles, TranscriptRenderer } from "./render.ts";
 
 const HELP = `/help            this help
 /session         the current session id and directory
@@ -120,9 +120,9 @@ export async function runRepl(
       });
       session = res.sessionId;
       if (res.cancelled) cli.stdout(st.dim("(cancelled; the session is kept)\n"));
-      else if (res.error) cli.stdout(st.red(`error: ${res.message}\n`));
+      else if (res.error) cli.stdout(st.red(`error: ${sanitizeForTerminal(res.message ?? "")}\n`));
     } catch (err) {
-      cli.stdout(st.red(`error: ${(err as Error).message}\n`));
+      cli.stdout(st.red(`error: ${sanitizeForTerminal((err as Error).message)}\n`));
     } finally {
       stopListening();
     }

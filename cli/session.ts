@@ -10,7 +10,7 @@ import { HarnessError, resolvePaths, statOrUndefined } from "../core/base/mod.ts
 import { listSessions, Session } from "../core/session/mod.ts";
 import type { CliContext } from "./context.ts";
 import type { CommandContext } from "./command.ts";
-import { colorEnabled, styles } from "./render.ts";
+import { colorEnabled, sanitizeForTerminal as safe, styles } from "./render.ts";
 
 /** Registers `hs session`. */
 export function register(program: Command, ctx: CommandContext): void {
@@ -56,7 +56,8 @@ function sessionList(dir: string, limit: number, cli: CliContext): number {
       const m = s.messages().find((x) => x.role === "user");
       const first = m && m.role === "user" ? m.text.split("\n")[0].slice(0, 60) : "";
       cli.stdout(
-        `${id}  ${String(s.count).padStart(4)} msgs  ${s.conf.provider || "-"}  ${first}\n`,
+        safe(`${id}  ${String(s.count).padStart(4)} msgs  ${s.conf.provider || "-"}  ${first}`) +
+          "\n",
       );
     } catch {
       cli.stdout(`${id}  (unreadable)\n`);
@@ -66,26 +67,33 @@ function sessionList(dir: string, limit: number, cli: CliContext): number {
   return 0;
 }
 
+/**
+ * Prints a session. What models, tools and users wrote is shown with its
+ * control characters made visible (the files keep them).
+ */
 function sessionShow(dir: string, cli: CliContext): number {
   const s = Session.open(dir);
   const st = styles(colorEnabled(cli.stdoutIsTerminal));
   cli.stdout(
     st.dim(
-      `session ${s.id}  provider=${s.conf.provider} model=${s.conf.model} cwd=${s.conf.cwd}\n`,
+      safe(`session ${s.id}  provider=${s.conf.provider} model=${s.conf.model} cwd=${s.conf.cwd}`) +
+        "\n",
     ),
   );
   for (const m of s.messages()) {
-    if (m.role === "user") cli.stdout(`\n${st.bold("user")}\n${m.text}\n`);
+    if (m.role === "user") cli.stdout(`\n${st.bold("user")}\n${safe(m.text)}\n`);
     else if (m.role === "assistant") {
       cli.stdout(`\n${st.bold("assistant")}\n`);
       for (const b of m.blocks) {
-        if (b.type === "text") cli.stdout(b.text + "\n");
-        else if (b.type === "thinking") cli.stdout(st.dim(`thinking: ${b.text}\n`));
-        else cli.stdout(`${st.cyan("●")} ${b.name} ${st.dim(JSON.stringify(b.input))}\n`);
+        if (b.type === "text") cli.stdout(safe(b.text) + "\n");
+        else if (b.type === "thinking") cli.stdout(st.dim(`thinking: ${safe(b.text)}\n`));
+        else {
+          cli.stdout(`${st.cyan("●")} ${safe(b.name)} ${st.dim(safe(JSON.stringify(b.input)))}\n`);
+        }
       }
     } else {
       const mark = m.error ? st.red("✗") : st.green("✓");
-      cli.stdout(`${mark} ${st.dim(m.text.split("\n").slice(0, 3).join("\n  "))}\n`);
+      cli.stdout(`${mark} ${st.dim(safe(m.text.split("\n").slice(0, 3).join("\n  ")))}\n`);
     }
   }
   return 0;

@@ -291,6 +291,7 @@ export class HarnessCore {
         cwd,
         log: this.#log,
         timeoutMs: this.config.providerTimeoutMs,
+        maxResponseBytes: this.config.hookOutputLimit,
         credentials: (name, names) => credentials.envFor(name, names),
       },
     });
@@ -313,6 +314,7 @@ export class HarnessCore {
       sandbox,
       timeoutMs: this.config.hookTimeoutMs,
       log: this.#log,
+      maxOutputBytes: this.config.hookOutputLimit,
       terminal: opts.terminal,
     });
     this.packs = new Packs({
@@ -499,6 +501,7 @@ export class HarnessCore {
         const kv = parseKeyValues(readTextOrUndefined(snapshot.settingsFile) ?? "");
         return { provider: kv.provider || undefined, model: kv.model || undefined };
       },
+      problem: (name) => this.confProblems().find((p) => p.path.endsWith(`/${name}.conf`))?.reason,
     };
     return resolveProvider(this.stages, api, { provider, model }, {
       snapshot,
@@ -652,6 +655,8 @@ export class HarnessCore {
       session.conf.model = resolved.model;
       session.writeConf();
     }
+    session.resultLimit = this.config.resultLimit;
+    session.resultFileLimit = this.config.resultFileLimit;
     const info = (await this.providers()).find((p) => p.name === resolved.provider)!;
     const turn = new Turn({
       host: this.#turnHost(depth),

@@ -92,6 +92,10 @@ export interface ToolSettings {
   toolTimeoutMs: number;
   /** Lines `read_file` returns without offset/limit. */
   readLimit: number;
+  /** Most bytes of one tool result kept in the conversation (the rest is saved beside the session). */
+  resultLimit?: number;
+  /** Most bytes of one call's output saved beside the session (past it the command is stopped). */
+  resultFileLimit?: number;
 }
 
 /** File facts the file tools need. */
@@ -307,8 +311,14 @@ export interface Endpoint {
   maxTokens: number;
   /** Extra HTTP headers (`header.<Name>=` in `.conf`). */
   headers: Record<string, string>;
-  /** Per-request timeout in ms. */
+  /** Idle timeout in ms: the longest wait for any data (headers, then between chunks). */
   timeoutMs: number;
+  /** Longest wait in ms for the first content of a streamed answer (keep-alives do not count). */
+  firstTokenTimeoutMs?: number;
+  /** Longest time in ms for the whole answer, retries included. */
+  deadlineMs?: number;
+  /** Most bytes of response body accepted. */
+  maxResponseBytes?: number;
   /** Whether to stream (SSE). */
   stream: boolean;
 }

@@ -30,6 +30,14 @@ export interface HarnessConfig {
   readLimit: number;
   /** `HARNESS_PROVIDER_TIMEOUT` (seconds): one executable provider request (default 600 s). */
   providerTimeoutMs: number;
+  /** `HARNESS_RESULT_LIMIT` (bytes): most of one tool result kept in the conversation (100000). */
+  resultLimit: number;
+  /** `HARNESS_RESULT_FILE_LIMIT` (bytes): most of one call's output saved beside the session (256 MiB). */
+  resultFileLimit: number;
+  /** `HARNESS_HOOK_OUTPUT_LIMIT` (bytes): most a hook or an executable provider may print (64 MiB). */
+  hookOutputLimit: number;
+  /** `HARNESS_SESSION_WAIT` (seconds): how long a turn waits for a busy session (default 60 s). */
+  sessionWaitMs: number;
   /** `HARNESS_RETRY_BASE_MS`: base delay of provider retries (tests shorten it). */
   retryBaseMs?: number;
   /** `HARNESS_FLOOR`: the effect floor preset when no flag gives one. */
@@ -74,6 +82,33 @@ const seconds = (fallback: number) =>
     return n * 1000;
   }).optional().transform((v) => v ?? fallback * 1000);
 
+const secondsOrZero = (fallback: number) =>
+  z.string().transform((s, ctx) => {
+    const n = Number(s);
+    if (!Number.isFinite(n) || n < 0) {
+      ctx.addIssue({ code: "custom", message: "must be a number of seconds (0 or more)" });
+      return z.NEVER;
+    }
+    return Math.round(n * 1000);
+  }).optional().transform((v) => v ?? fallback * 1000);
+
+const UNITS: Record<string, number> = { "": 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 };
+
+/** Bytes: a whole number with an optional K, M or G suffix (powers of 1024). */
+const bytes = (fallback: number) =>
+  z.string().transform((s, ctx) => {
+    const m = /^\s*(\d+)\s*([kmg]?)(?:i?b)?\s*$/i.exec(s);
+    const n = m ? Number(m[1]) * UNITS[m[2].toLowerCase()] : NaN;
+    if (!(n > 0) || !Number.isSafeInteger(n)) {
+      ctx.addIssue({
+        code: "custom",
+        message: "must be a number of bytes (e.g. 100000, 512K, 64M)",
+      });
+      return z.NEVER;
+    }
+    return n;
+  }).optional().transform((v) => v ?? fallback);
+
 const count = (fallback: number) =>
   z.string().regex(/^\d+$/, "must be a positive whole number").transform(Number)
     .refine((n) => n > 0, "must be a positive whole number").optional()
@@ -88,6 +123,10 @@ const settingsSchema = z.object({
   HARNESS_TOOL_TIMEOUT: seconds(120),
   HARNESS_READ_LIMIT: count(2000),
   HARNESS_PROVIDER_TIMEOUT: seconds(600),
+  HARNESS_RESULT_LIMIT: bytes(100_000),
+  HARNESS_RESULT_FILE_LIMIT: bytes(256 * 1024 ** 2),
+  HARNESS_HOOK_OUTPUT_LIMIT: bytes(64 * 1024 ** 2),
+  HARNESS_SESSION_WAIT: secondsOrZero(60),
   HARNESS_RETRY_BASE_MS: z.string().regex(/^\d+$/, "must be a whole number of milliseconds")
     .transform(Number).optional(),
   HARNESS_FLOOR: z.enum(FLOOR_PRESETS, { error: `must be one of ${FLOOR_PRESETS.join(", ")}` })
@@ -134,6 +173,10 @@ export function parseConfig(env: Record<string, string | undefined>): HarnessCon
     toolTimeoutMs: s.HARNESS_TOOL_TIMEOUT,
     readLimit: s.HARNESS_READ_LIMIT,
     providerTimeoutMs: s.HARNESS_PROVIDER_TIMEOUT,
+    resultLimit: s.HARNESS_RESULT_LIMIT,
+    resultFileLimit: s.HARNESS_RESULT_FILE_LIMIT,
+    hookOutputLimit: s.HARNESS_HOOK_OUTPUT_LIMIT,
+    sessionWaitMs: s.HARNESS_SESSION_WAIT,
     retryBaseMs: s.HARNESS_RETRY_BASE_MS,
     floor: s.HARNESS_FLOOR,
     unsandboxed: s.HARNESS_UNSANDBOXED === "1",

@@ -265,7 +265,7 @@ export class Turn implements TurnApi {
   }
 
   /** Gives tool calls left without a result (a crash or cancel) an error result. */
-  #repairDangling(reason: string): void {
+  #repairDangling(reason: string | ((callId: string) => string)): void {
     this.session.refresh(true);
     const msgs = this.session.messages();
     const answered = new Set<string>();
@@ -275,7 +275,8 @@ export class Turn implements TurnApi {
       else if (m.role === "assistant") {
         for (const b of m.blocks) {
           if (b.type === "tool_call" && !answered.has(b.id)) {
-            this.session.appendToolResult(b.id, b.name, true, reason);
+            const text = typeof reason === "string" ? reason : reason(b.id);
+            this.session.appendToolResult(b.id, b.name, true, text);
           }
         }
         return;
@@ -283,8 +284,31 @@ export class Turn implements TurnApi {
     }
   }
 
-  /** Runs the loop. */
+  /**
+   * Runs the loop, holding the session's lock (another process's turn in the same
+   * session is waited for, up to HARNESS_SESSION_WAIT, then "session busy").
+   */
   async run(message?: string): Promise<RunResult> {
+    await this.session.lock({
+      waitMs: this.#h.config.sessionWaitMs,
+      signal: this.signal,
+      onWait: (holder) =>
+        this.emit({
+          type: "notice",
+          message: `session ${this.session.id} is busy (${holder} is running a turn in it); ` +
+            `waiting up to ${Math.round(this.#h.config.sessionWaitMs / 1000)} s…`,
+        }),
+      onUnsupported: (reason) =>
+        this.emit({ type: "notice", message: `${reason}; this turn runs without the lock` }),
+    });
+    try {
+      return await this.#run(message);
+    } finally {
+      this.session.unlock();
+    }
+  }
+
+  async #run(message?: string): Promise<RunResult> {
     const h = this.#h;
     const detect = (this.#mp as { detectProtocol?: () => Promise<string> }).detectProtocol;
     if (detect) this.#protocol = await detect.call(this.#mp);
@@ -438,6 +462,14 @@ export class Turn implements TurnApi {
     if (cancelled) {
       this.continuation.cancel();
       this.#repairDangling("error: cancelled by the user");
+    } else if (failed) {
+      // Say now why a call got no result (a gate refused it, a hook failed), not
+      // "interrupted" at the next run.
+      this.#repairDangling((id) =>
+        this.#executed.has(id)
+          ? `error: the result of this call was not saved: ${failure}`
+          : `error: this call was not run: ${failure}`
+      );
     }
     this.continuation.expire();
     this.session.streamEvent({ type: "done" });
