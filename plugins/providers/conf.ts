@@ -8,7 +8,9 @@ import { z } from "zod";
 import {
   type Endpoint,
   HarnessError,
+  type ModelLimits,
   type ModelProvider,
+  type Pricing,
   ProviderError,
   type Readiness,
   type SendOptions,
@@ -69,6 +71,12 @@ export interface ConfVariant {
   timeoutMs: number;
   /** `max_attempts=` total attempts of a retried request (default 4). */
   maxAttempts: number;
+  /** `context=`: the model's context window in tokens (absent: known-model defaults). */
+  context?: number;
+  /** `cache=never` turns prompt-cache breakpoints off (`auto`, the default, marks them). */
+  cache: "never" | "auto";
+  /** `price_input=`, `price_output=`, `price_cache_read=`, `price_cache_write=` ($ per 1M tokens). */
+  pricing?: Pricing;
   /** Keys the parser does not know (ignored; shown by diagnostics). */
   unknownKeys: string[];
 }
@@ -93,7 +101,17 @@ const KNOWN = new Set([
   "stream",
   "timeout",
   "max_attempts",
+  "context",
+  "cache",
+  "price_input",
+  "price_output",
+  "price_cache_read",
+  "price_cache_write",
 ]);
+
+const price = (key: string) =>
+  z.string().regex(/^\d+(\.\d+)?$/, `${key} must be a number of dollars per million tokens`)
+    .transform(Number).optional();
 
 const positiveInt = (key: string) =>
   z.string().regex(/^\d+$/, `${key} must be a positive integer`).transform(Number).refine(
@@ -127,6 +145,12 @@ const confSchema = z.object({
   ).refine((n) => n > 0, "timeout= must be greater than 0").optional(),
   max_attempts: positiveInt("max_attempts").refine((n) => n <= 10, "max_attempts must be ≤ 10")
     .optional(),
+  context: positiveInt("context").optional(),
+  cache: z.enum(["never", "auto"], { error: "cache= must be never or auto" }).optional(),
+  price_input: price("price_input"),
+  price_output: price("price_output"),
+  price_cache_read: price("price_cache_read"),
+  price_cache_write: price("price_cache_write"),
 });
 
 /** Parses a `.conf` file's text; a bad file → HarnessError naming `path` (and the line). */
@@ -168,7 +192,7 @@ export function parseConf(text: string, path: string): ConfVariant {
     const issue = res.error.issues[0];
     throw new HarnessError(
       `${path}: ${issue.message}`,
-      "keys: protocol, url, auth_env, model, max_tokens, description, stream, header.<Name>, timeout",
+      "keys: protocol, url, auth_env, model, max_tokens, context, description, stream, cache, header.<Name>, timeout, max_attempts, price_input, price_output, price_cache_read, price_cache_write",
     );
   }
   const v = res.data;
@@ -184,6 +208,16 @@ export function parseConf(text: string, path: string): ConfVariant {
     headers,
     timeoutMs: v.timeout !== undefined ? Math.round(v.timeout * 1000) : DEFAULT_TIMEOUT_MS,
     maxAttempts: v.max_attempts ?? 4,
+    context: v.context,
+    cache: v.cache ?? "auto",
+    pricing: v.price_input !== undefined || v.price_output !== undefined
+      ? {
+        input: v.price_input ?? 0,
+        output: v.price_output ?? 0,
+        cacheRead: v.price_cache_read,
+        cacheWrite: v.price_cache_write,
+      }
+      : undefined,
     unknownKeys,
   };
 }
@@ -219,6 +253,16 @@ export function confProvider(
     defaultModel(): Promise<string> {
       return Promise.resolve(variant.model);
     },
+    limits(): Promise<Partial<ModelLimits>> {
+      return Promise.resolve({
+        context: variant.context,
+        // what requests ask for (`max_tokens=`, else the protocol default)
+        maxOutput: variant.maxTokens,
+      });
+    },
+    pricing(): Promise<Pricing | undefined> {
+      return Promise.resolve(variant.pricing);
+    },
     async send(payload: SendPayload, model: string, options: SendOptions): Promise<unknown> {
       let apiKey: string | undefined;
       if (variant.authEnv) {
@@ -238,6 +282,7 @@ export function confProvider(
         headers: { ...variant.headers },
         timeoutMs: variant.timeoutMs,
         stream: variant.stream !== "never" && payload.stream !== false,
+        cache: variant.cache !== "never",
       };
       if (!endpoint.model) {
         throw new ProviderError(`${name}: no model selected`, {

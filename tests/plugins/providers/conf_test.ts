@@ -41,6 +41,11 @@ header.X-Team=core
 header.x-team=ignored
 timeout=12.5
 max_attempts=2
+context=32768
+cache=never
+price_input=0.5
+price_output=1.5
+price_cache_read=0.05
 future_key=1
 `,
     "/p/vllm.conf",
@@ -57,6 +62,9 @@ future_key=1
     headers: { "X-Team": "core" },
     timeoutMs: 12500,
     maxAttempts: 2,
+    context: 32768,
+    cache: "never",
+    pricing: { input: 0.5, output: 1.5, cacheRead: 0.05, cacheWrite: undefined },
     unknownKeys: ["future_key"],
   });
 });
