@@ -262,6 +262,8 @@ export class MarkdownStream {
   #classify(line: string, complete: boolean): LineKind | undefined {
     const r = line.replace(/^\s+/, "");
     if (r === "" && !complete) return undefined;
+    // a fence may still be starting: one or two backticks or tildes so far
+    if (/^(`{1,2}|~{1,2})$/.test(r) && !complete) return undefined;
     if (/^(`{3,}|~{3,})/.test(r) || r.startsWith("|")) return { kind: "hold" };
     const h = /^(#{1,6})( |$)/.exec(r);
     if (h && (h[2] === " " || complete)) return { kind: "heading", level: h[1].length };

@@ -79,6 +79,16 @@ Deno.test("a session past a small window compacts itself with one extra request;
       summary,
       /\nsummary: 0001-0004\nreason: threshold\nmodel: scripted-1\nprovider: loop\n/,
     );
+    // hs session show: the originals marked, the summary, then the budget and usage
+    const show = await runHs(["session", "show", id], { cwd: t.w.ws, env });
+    assert.equal(show.code, 0, show.stderr);
+    assert.match(show.stdout, /\nuser \(compacted into 0006\)\none lorem/);
+    assert.match(show.stdout, /\nsummary of 0001-0004\n/);
+    assert.match(
+      show.stdout,
+      /\nbudget  loop · scripted-1 · \d[\d.]*k? \/ 3k tokens \(\d+%\) · 4 compacted\n/,
+    );
+    assert.match(show.stdout, /\nusage   loop · scripted-1: 4 requests, in /);
   } finally {
     await t.close();
   }
