@@ -3,12 +3,18 @@
  * features — the status line, `\` continuation and Shift-Enter for multi-line
  * input, `/context`, `/cost` with `.conf` prices, `/compact [focus]` (one
  * extra request, the originals kept), Ctrl-R history search, `/model`
- * (recorded by the session), Markdown rendering and `--plain`, and the
+ * and `/provider` (the next request uses them, the session records them), Markdown rendering and `--plain`, and the
  * progress line of a tool call that runs past a second.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { hsArgs, loopbackWorkspace, plainBody } from "../support/workspace.ts";
+import {
+  hsArgs,
+  loopbackConf,
+  loopbackWorkspace,
+  plainBody,
+  writeFile,
+} from "../support/workspace.ts";
 import { runInPty } from "../support/pty.ts";
 import type { RecordedRequest } from "../../plugins/scripted/mod.ts";
 
@@ -19,15 +25,20 @@ function lastUserText(req: RecordedRequest): string {
   return typeof c === "string" ? c : (c as { text?: string }[]).map((b) => b.text ?? "").join("");
 }
 
-Deno.test("REPL: status line, multi-line input, /context, /cost, /compact, Ctrl-R, /model", async () => {
+Deno.test("REPL: status line, multi-line input, /context, /cost, /compact, Ctrl-R, /model, /provider", async () => {
   const t = await loopbackWorkspace([
     { text: "Answer one." },
     { text: "Answer two." },
     { text: "SUMMARY OF THE EARLY TURNS" },
     { text: "Answer three." },
     { text: "Answer four." },
+    { text: "Answer five, from the OpenAI-shaped provider." },
   ], { confExtra: "context=50000\nmax_tokens=512\nprice_input=3\nprice_output=15\n" });
   try {
+    await writeFile(
+      join(t.w.ws, ".harness/providers/other.conf"),
+      loopbackConf(t.server.url, "openai").replace("model=scripted-1", "model=scripted-2"),
+    );
     const steps: [string, string][] = [
       ["›", "line one\\\r"],
       ["· ", "line two\r"],
@@ -49,6 +60,10 @@ Deno.test("REPL: status line, multi-line input, /context, /cost, /compact, Ctrl-
       ["from the next request on", ""],
       ["›", "go on\r"],
       ["Answer four.", ""],
+      ["›", "/provider other\r"],
+      ["provider other (model scripted-2) from the next request on", ""],
+      ["›", "and now?\r"],
+      ["Answer five", ""],
       ["›", "/quit\r"],
     ];
     const out = await runInPty([Deno.execPath(), ...hsArgs(), "repl"], steps, {
@@ -59,7 +74,7 @@ Deno.test("REPL: status line, multi-line input, /context, /cost, /compact, Ctrl-
     assert.equal(out.exit, 0, out.text);
     assert.deepEqual(t.server.failures, []);
     const reqs = t.server.requests;
-    assert.equal(reqs.length, 5, "four answers and exactly one summary request");
+    assert.equal(reqs.length, 6, "five answers and exactly one summary request");
     // `\` + Enter and Shift-Enter (CSI u) both continue the input on a new line
     assert.equal(lastUserText(reqs[0]), "line one\nline two");
     assert.equal(lastUserText(reqs[1]), "first\nsecond");
@@ -73,7 +88,19 @@ Deno.test("REPL: status line, multi-line input, /context, /cost, /compact, Ctrl-
     assert.equal((reqs[4].body as { model: string }).model, "scripted-9");
     const id = [...Deno.readDirSync(join(t.w.home, "sessions"))][0].name;
     const dir = join(t.w.home, "sessions", id);
-    assert.match(Deno.readTextFileSync(join(dir, "session.conf")), /\nmodel=scripted-9\n/);
+    // /provider: the session goes on in the other protocol and records it
+    assert.equal(reqs[5].path, "/v1/chat/completions");
+    const openaiMsgs = (reqs[5].body as { messages: { role: string; content: unknown }[] })
+      .messages;
+    assert.match(JSON.stringify(openaiMsgs), /SUMMARY OF THE EARLY TURNS/);
+    assert.deepEqual(openaiMsgs.at(-1), { role: "user", content: "and now?" });
+    assert.match(
+      Deno.readTextFileSync(join(dir, "session.conf")),
+      /\nmodel=scripted-2\nprovider=other\n/,
+    );
+    const msg = (name: string) => Deno.readTextFileSync(join(dir, "messages", name));
+    assert.match(msg("0009-assistant.md"), /\nmodel: scripted-9\nprovider: loop\n/);
+    assert.match(msg("0011-assistant.md"), /\nmodel: scripted-2\nprovider: other\n/);
     // the originals stay on disk, marked
     const first = Deno.readTextFileSync(join(dir, "messages", "0001-user.md"));
     assert.match(first, /\ncompacted: 0005\n/);
