@@ -83,7 +83,13 @@ export type CompactOutcome =
     before: number;
     after: number;
   }
-  | { ok: false; error: string; hint: string };
+  | {
+    ok: false;
+    error: string;
+    hint: string;
+    /** True when there was nothing to summarize (only what is kept verbatim). */
+    nothing?: boolean;
+  };
 
 /** Share of the window the verbatim tail of a compaction may hold. */
 const TAIL_SHARE = 0.3;
@@ -433,6 +439,7 @@ export class Turn implements TurnApi {
         return {
           ok: false,
           error: "nothing to compact: the context holds only what is kept verbatim",
+          nothing: true,
           hint:
             `the last ${this.#h.config.compactKeep} turn(s) stay verbatim (HARNESS_COMPACT_KEEP)`,
         };
@@ -582,7 +589,7 @@ export class Turn implements TurnApi {
 
     // one compaction per round at most (by size before the request, or after an overflow)
     let compactedThisRound = false;
-    const compactOrFail = async (reason: CompactReason): Promise<boolean> => {
+    const compactOrFail = async (reason: CompactReason, refusal = ""): Promise<boolean> => {
       compactedThisRound = true;
       const c = await this.compact(reason, {
         system: str(context.system),
@@ -593,7 +600,14 @@ export class Turn implements TurnApi {
         context = {};
         return true;
       }
-      failure = `${c.error} — ${c.hint}`;
+      if (c.nothing && reason === "threshold") {
+        // only the verbatim tail is left (e.g. one long first message): send it as it is
+        h.log(`[loop] past the compaction threshold, but ${c.error}; sending as is`);
+        return false;
+      }
+      failure = refusal
+        ? `${refusal} — and compacting did not help: ${c.error} — ${c.hint}`
+        : `${c.error} — ${c.hint}`;
       state = "error";
       context = { error: failure };
       failed = true;
@@ -666,7 +680,7 @@ export class Turn implements TurnApi {
           isContextOverflow(str(r.output.error))
         ) {
           h.log(`[loop] the provider refused the request as too long; compacting`);
-          await compactOrFail("overflow");
+          await compactOrFail("overflow", str(r.output.error));
           continue;
         }
         if (r.ok) compactedThisRound = false;

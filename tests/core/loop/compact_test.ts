@@ -110,6 +110,26 @@ Deno.test("compact: no window known, or HARNESS_COMPACT_AT=off: no compaction by
   });
 });
 
+Deno.test("compact: past the threshold with nothing older to summarize (one long first message), the request is sent as is", async () => {
+  await withTempDir(async (dir) => {
+    const s = history(dir, 0);
+    const t = turnOn(dir, s, [answer("read it all")], {
+      limits: { context: 2000, maxOutput: 100, source: "conf" },
+    });
+    const r = await t.turn.run("a long paste " + "x".repeat(6000));
+    assert.equal(r.error, false, r.message);
+    assert.equal(r.output, "read it all");
+    assert.equal(t.provider.payloads.length, 1, "no summary request");
+    assert.deepEqual(t.events, []);
+    assert.ok(
+      t.host.logs.some((l) =>
+        /past the compaction threshold, but nothing to compact.*; sending as is/.test(l)
+      ),
+      t.host.logs.join("\n"),
+    );
+  });
+});
+
 Deno.test("compact: a failed summary request is an error with a hint; nothing is marked", async () => {
   await withTempDir(async (dir) => {
     const s = history(dir, 4);
