@@ -87,6 +87,24 @@ export function previewResult(result: string, lines = 4, width = 120): string[] 
   return out;
 }
 
+/** The transcript line of a compaction event. */
+export function compactLine(
+  e: Extract<HarnessEvent, { type: "compact_start" | "compact_done" }>,
+): string {
+  const k = (n: number) => (n >= 1000 ? `${(n / 1000).toFixed(1)}k` : String(n));
+  const why = e.reason === "manual"
+    ? ""
+    : e.reason === "overflow"
+    ? " (the provider said the request was too long)"
+    : " (the context is nearly full)";
+  if (e.type === "compact_start") {
+    return `⟳ compacting ${e.messages} older messages, ≈${k(e.tokens)} tokens${why}…`;
+  }
+  return `✓ compacted ${e.messages} messages into one summary: ≈${k(e.before)} → ≈${
+    k(e.after)
+  } tokens; the originals stay in the session`;
+}
+
 /** Renders events to a writer as a transcript. */
 export class TranscriptRenderer {
   #write: (s: string) => void;
@@ -175,6 +193,11 @@ export class TranscriptRenderer {
       case "notice":
         this.#newline();
         this.#out(st.dim(`${sanitizeForTerminal(e.message)}\n`));
+        break;
+      case "compact_start":
+      case "compact_done":
+        this.#newline();
+        this.#out(st.dim(`${compactLine(e)}\n`));
         break;
       case "turn_end":
         this.#newline();

@@ -7,10 +7,12 @@
 import type { Command } from "@commander-js/extra-typings";
 import { join } from "node:path";
 import { HarnessError, resolvePaths, statOrUndefined } from "../core/base/mod.ts";
-import { listSessions, Session } from "../core/session/mod.ts";
+import { formatTokens, listSessions, Session } from "../core/session/mod.ts";
+import type { HarnessCore } from "../core/mod.ts";
 import type { CliContext } from "./context.ts";
 import type { CommandContext } from "./command.ts";
 import { colorEnabled, sanitizeForTerminal as safe, styles } from "./render.ts";
+import { sessionUsage, statusText } from "./repl_commands.ts";
 
 /** Registers `hs session`. */
 export function register(program: Command, ctx: CommandContext): void {
@@ -22,9 +24,16 @@ export function register(program: Command, ctx: CommandContext): void {
     .action((o) => {
       ctx.done(sessionList(sessions(), Number.parseInt(o.limit, 10) || 20, cli));
     });
-  session.command("show").description("print a session's messages").argument("<id>")
-    .action((id) => {
-      ctx.done(sessionShow(sessionDir(sessions(), id), cli));
+  session.command("show")
+    .description("print a session's messages, then its context budget and usage")
+    .argument("<id>")
+    .action(async (id) => {
+      const dir = sessionDir(sessions(), id);
+      await ctx.run({}, async (h) => {
+        const code = sessionShow(dir, cli);
+        cli.stdout(await budgetLines(h, dir, cli));
+        return code;
+      });
     });
   session.command("dir").description("print a session's directory (latest by default)")
     .argument("[id]")
@@ -80,10 +89,21 @@ function sessionShow(dir: string, cli: CliContext): number {
         "\n",
     ),
   );
-  for (const m of s.messages()) {
-    if (m.role === "user") cli.stdout(`\n${st.bold("user")}\n${safe(m.text)}\n`);
+  for (const e of s.entries()) {
+    const m = e.message;
+    const pad = (n: number) => String(n).padStart(4, "0");
+    // compacted messages stay on disk: shown, marked with the summary that replaced them
+    const mark = e.compacted !== undefined ? st.dim(` (compacted into ${pad(e.compacted)})`) : "";
+    if (e.summarizes) {
+      const [a, b] = e.summarizes;
+      cli.stdout(
+        `\n${st.bold(`summary of ${pad(a)}-${pad(b)}`)}\n${
+          m.role === "user" ? safe(m.text) : ""
+        }\n`,
+      );
+    } else if (m.role === "user") cli.stdout(`\n${st.bold("user")}${mark}\n${safe(m.text)}\n`);
     else if (m.role === "assistant") {
-      cli.stdout(`\n${st.bold("assistant")}\n`);
+      cli.stdout(`\n${st.bold("assistant")}${mark}\n`);
       for (const b of m.blocks) {
         if (b.type === "text") cli.stdout(safe(b.text) + "\n");
         else if (b.type === "thinking") cli.stdout(st.dim(`thinking: ${safe(b.text)}\n`));
@@ -92,9 +112,39 @@ function sessionShow(dir: string, cli: CliContext): number {
         }
       }
     } else {
-      const mark = m.error ? st.red("✗") : st.green("✓");
-      cli.stdout(`${mark} ${st.dim(safe(m.text.split("\n").slice(0, 3).join("\n  ")))}\n`);
+      const ok = m.error ? st.red("✗") : st.green("✓");
+      cli.stdout(`${ok}${mark} ${st.dim(safe(m.text.split("\n").slice(0, 3).join("\n  ")))}\n`);
     }
   }
   return 0;
+}
+
+/**
+ * The budget of the session's next request (its own provider and model: tokens against the
+ * window) and the usage recorded in its message files, compacted ones included.
+ */
+async function budgetLines(h: HarnessCore, dir: string, cli: CliContext): Promise<string> {
+  const st = styles(colorEnabled(cli.stdoutIsTerminal));
+  const s = Session.open(dir);
+  let out = "\n";
+  try {
+    const r = await h.contextReport({
+      session: dir,
+      provider: s.conf.provider || undefined,
+      model: s.conf.model || undefined,
+    });
+    out += `${st.bold("budget")}  ${statusText(r)}\n`;
+  } catch (err) {
+    out += `${st.bold("budget")}  ${st.dim(`unknown: ${(err as Error).message}`)}\n`;
+  }
+  for (const row of sessionUsage(s.entries()).values()) {
+    const u = row.usage;
+    out += `${st.bold("usage")}   ${row.provider || "?"} · ${row.model || "?"}: ${row.requests} ` +
+      `request${row.requests === 1 ? "" : "s"}, in ${formatTokens(u.input_tokens)}, out ${
+        formatTokens(u.output_tokens)
+      }, cache read ${formatTokens(u.cache_read_input_tokens ?? 0)}, cache write ${
+        formatTokens(u.cache_creation_input_tokens ?? 0)
+      }\n`;
+  }
+  return out;
 }

@@ -44,6 +44,8 @@ import {
   type Hook,
 } from "./guards/mod.ts";
 import {
+  type CompactOutcome,
+  type ContextReport,
   listedSources,
   type ResolveApi,
   resolveProvider,
@@ -74,6 +76,7 @@ import {
   ProviderCredentials,
   type ProviderFactory,
   type ProviderInfo,
+  resolveLimits,
   SecretIndex,
   sourceAuthFiles,
 } from "./providers/mod.ts";
@@ -284,6 +287,7 @@ export class HarnessCore {
           provider: e.value.provider,
           owner: e.owner,
           models: e.value.models.map((m) => m.id),
+          modelDefs: e.value.models,
         })),
       factory,
       executables: {
@@ -613,6 +617,49 @@ export class HarnessCore {
   }
 
   async #run(opts: RunOptions, depth: number): Promise<RunResult> {
+    const turn = await this.#prepare(opts, depth, "run");
+    return await turn.run(opts.message);
+  }
+
+  /**
+   * What the next request of a session holds, by section, with token counts and the
+   * model's window (`/context`, the REPL's status line, `hs session show`). Without a
+   * session: what the first request would hold. Nothing is written.
+   */
+  async contextReport(
+    opts: Pick<RunOptions, "session" | "provider" | "model" | "bot">,
+  ): Promise<ContextReport> {
+    const turn = await this.#prepare(opts, 0, "inspect");
+    return await turn.contextReport();
+  }
+
+  /**
+   * Compacts a session now (`/compact [focus]`): the older turns are summarized by the
+   * `compact` stage into one message, the last turns stay verbatim, the originals stay on
+   * disk marked compacted. A failure changes nothing and comes back with a hint.
+   */
+  async compact(
+    opts: Pick<RunOptions, "session" | "provider" | "model" | "bot" | "signal" | "onEvent"> & {
+      session: string;
+      focus?: string;
+    },
+  ): Promise<CompactOutcome> {
+    const signal = opts.signal
+      ? AbortSignal.any([opts.signal, this.#stop.signal])
+      : this.#stop.signal;
+    const turn = await this.#prepare({ ...opts, signal }, 0, "compact");
+    return await turn.compact("manual", { focus: opts.focus });
+  }
+
+  /**
+   * The turn of a run: the principal (a bot's), the session (opened, or created for a
+   * run), provider and model resolved, the model's limits. `inspect` creates nothing.
+   */
+  async #prepare(
+    opts: RunOptions,
+    depth: number,
+    mode: "run" | "inspect" | "compact",
+  ): Promise<Turn> {
     let principal = opts.principal ?? "main";
     if (opts.bot) {
       const bot = await this.packs.named(opts.bot);
@@ -635,7 +682,13 @@ export class HarnessCore {
       opts.provider ?? this.config.provider,
       opts.model ?? this.config.model,
     );
-    if (!session) {
+    if (!session && mode !== "run") {
+      session = Session.detached({
+        cwd: this.paths.cwd,
+        model: resolved.model,
+        provider: resolved.provider,
+      });
+    } else if (!session) {
       session = Session.create(this.paths.sessions, {
         cwd: this.paths.cwd,
         model: resolved.model,
@@ -649,7 +702,8 @@ export class HarnessCore {
         model: resolved.model,
       });
     } else if (
-      session.conf.provider !== resolved.provider || session.conf.model !== resolved.model
+      mode !== "inspect" &&
+      (session.conf.provider !== resolved.provider || session.conf.model !== resolved.model)
     ) {
       session.conf.provider = resolved.provider;
       session.conf.model = resolved.model;
@@ -658,7 +712,7 @@ export class HarnessCore {
     session.resultLimit = this.config.resultLimit;
     session.resultFileLimit = this.config.resultFileLimit;
     const info = (await this.providers()).find((p) => p.name === resolved.provider)!;
-    const turn = new Turn({
+    return new Turn({
       host: this.#turnHost(depth),
       session,
       provider: resolved.provider,
@@ -667,8 +721,8 @@ export class HarnessCore {
       principal,
       signal: opts.signal ?? this.#stop.signal,
       onEvent: opts.onEvent,
+      limits: await resolveLimits(info.provider, resolved.model, info.modelDefs),
     });
-    return await turn.run(opts.message);
   }
 
   /** The services a turn at `depth` may use. */

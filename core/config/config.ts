@@ -49,6 +49,13 @@ export interface HarnessConfig {
   /** False when `HARNESS_NO_TRUST_PROMPT` is set (never ask to trust a workspace). */
   trustPrompt: boolean;
   /**
+   * `HARNESS_COMPACT_AT`: the share of the model's context window the next request may
+   * fill before older turns are compacted (default 0.8; `off` or `0`: never by size).
+   */
+  compactAt: number;
+  /** `HARNESS_COMPACT_KEEP`: turns a compaction keeps verbatim (default 2). */
+  compactKeep: number;
+  /**
    * The user's `HARNESS_*` variables (`HARNESS_APPROVE_TOOLS`, `HARNESS_THINKING`,
    * `HARNESS_READ_LIMIT`, …) but the ones hs sets per child (`CHILD_VARS`): handed to
    * hooks, tools, providers and commands unchanged.
@@ -134,6 +141,17 @@ const settingsSchema = z.object({
   HARNESS_UNSANDBOXED: z.string().optional(),
   HARNESS_BWRAP: z.string().optional(),
   HARNESS_NO_TRUST_PROMPT: z.string().optional(),
+  HARNESS_COMPACT_AT: z.string().transform((s, ctx) => {
+    const t = s.trim().replace(/%$/, "");
+    if (t === "off" || t === "0") return 0;
+    const n = Number(t);
+    if (!/^\d+(\.\d+)?$/.test(t) || n <= 0 || n > 100) {
+      ctx.addIssue({ code: "custom", message: "must be a percentage (1-100) or off" });
+      return z.NEVER;
+    }
+    return n / 100;
+  }).optional().transform((v) => v ?? 0.8),
+  HARNESS_COMPACT_KEEP: count(2),
 });
 
 /**
@@ -182,6 +200,8 @@ export function parseConfig(env: Record<string, string | undefined>): HarnessCon
     unsandboxed: s.HARNESS_UNSANDBOXED === "1",
     bwrap: s.HARNESS_BWRAP,
     trustPrompt: s.HARNESS_NO_TRUST_PROMPT === undefined,
+    compactAt: s.HARNESS_COMPACT_AT,
+    compactKeep: s.HARNESS_COMPACT_KEEP,
     passThrough,
   };
 }

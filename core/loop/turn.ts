@@ -7,6 +7,7 @@
  * @module
  */
 import {
+  type CompactReason,
   HarnessError,
   type HarnessEvent,
   type LifecycleEvent,
@@ -24,9 +25,22 @@ import {
   type Usage,
 } from "../base/mod.ts";
 import { pointOf } from "../guards/mod.ts";
-import type { Session } from "../session/mod.ts";
+import type { ResolvedLimits } from "../providers/mod.ts";
+import { skillCatalog } from "../skills/mod.ts";
+import {
+  addUsage,
+  type Budget,
+  estimateBudget,
+  type FixedParts,
+  planCompaction,
+  type Session,
+} from "../session/mod.ts";
+import { compactInstruction } from "./compact_hooks.ts";
 import { Continuation } from "./continuation.ts";
+import { type ContextReport, contextSections } from "./context_report.ts";
 import type { TurnContext } from "./stage.ts";
+import type { StagePlace } from "./stage_runner.ts";
+import { str } from "./values.ts";
 import type { ToolCall, TurnApi, TurnHost } from "./turn_host.ts";
 
 /** The result of one run (a user message until `done`). */
@@ -53,6 +67,40 @@ export interface TurnInit {
   principal: string;
   signal: AbortSignal;
   onEvent?: (event: HarnessEvent) => void;
+  /** The model's context window and output limit (absent: unknown, never compacted by size). */
+  limits?: ResolvedLimits;
+}
+
+/** The outcome of a compaction. */
+export type CompactOutcome =
+  | {
+    ok: true;
+    /** Seq of the summary message. */
+    summarySeq: number;
+    /** Context messages replaced by the summary. */
+    messages: number;
+    /** Estimated tokens of the next request before and after. */
+    before: number;
+    after: number;
+  }
+  | {
+    ok: false;
+    error: string;
+    hint: string;
+    /** True when there was nothing to summarize (only what is kept verbatim). */
+    nothing?: boolean;
+  };
+
+/** Share of the window the verbatim tail of a compaction may hold. */
+const TAIL_SHARE = 0.3;
+
+/** A provider's refusal of a request that does not fit its context window. */
+const OVERFLOW =
+  /prompt is too long|context[ _-]length|context window|maximum context|context_length_exceeded|too many (input )?tokens|input is too long|exceeds? the (model's )?(context|maximum)/i;
+
+/** Whether an error message is a provider's "the prompt does not fit" refusal. */
+export function isContextOverflow(message: string): boolean {
+  return OVERFLOW.test(message);
 }
 
 const promptCache = new Map<string, { mtime: number; text: string }>();
@@ -83,6 +131,10 @@ export class Turn implements TurnApi {
   #executableRan = false;
   #executed = new Set<string>();
   #turnNo = 0;
+  /** The model's limits (window, output). */
+  readonly limits: ResolvedLimits;
+  /** The last calibration of the token estimate (reported ÷ estimated). */
+  #ratio = 1;
 
   constructor(init: TurnInit) {
     this.#h = init.host;
@@ -94,6 +146,7 @@ export class Turn implements TurnApi {
     this.signal = init.signal;
     this.#onEvent = init.onEvent;
     this.#protocol = init.modelProvider.protocol;
+    this.limits = init.limits ?? { source: "unknown" };
   }
 
   emit(event: HarnessEvent): void {
@@ -148,8 +201,7 @@ export class Turn implements TurnApi {
   }
 
   noteUsage(usage: Usage): void {
-    this.#usage.input_tokens += usage.input_tokens;
-    this.#usage.output_tokens += usage.output_tokens;
+    addUsage(this.#usage, usage);
   }
 
   async #resolveTools(): Promise<Map<string, ResolvedTool>> {
@@ -284,6 +336,219 @@ export class Turn implements TurnApi {
     }
   }
 
+  /** Where this turn's stages run. */
+  #place(): StagePlace {
+    return {
+      snapshot: this.#h.snapshot(this.provider, this.#protocol),
+      cwd: this.#cwd(),
+      signal: this.signal,
+      session: this.session.dir,
+      provider: this.provider,
+      model: this.model,
+      onExecutable: () => {
+        this.#executableRan = true;
+      },
+    };
+  }
+
+  /** The budget of the next request, given the sizes of its system prompt and tools. */
+  budget(fixed: FixedParts): Budget {
+    const b = estimateBudget(this.session.contextEntries(), fixed, {
+      provider: this.provider,
+      model: this.model,
+    }, this.#ratio);
+    this.#ratio = b.ratio;
+    return b;
+  }
+
+  /** Tokens the next request may hold before it is compacted (undefined: never by size). */
+  compactLimit(): number | undefined {
+    const share = this.#h.config.compactAt;
+    const window = this.limits.context;
+    if (!share || !window) return undefined;
+    const room = window - (this.limits.maxOutput ?? 0);
+    return Math.floor(Math.min(share * window, room > 0 ? room : window));
+  }
+
+  /** The system prompt and tools as the built-in assemble hooks make them (no notes used). */
+  async #fixedParts(): Promise<{ system: string; tools: unknown[]; skills: string }> {
+    const parts = (await this.systemParts()).filter((p) => p.trim() !== "");
+    const skills = skillCatalog(this.#skills()) ?? "";
+    const tools = this.adapter().buildTools(await this.toolSchemas());
+    return { system: [...parts, ...(skills ? [skills] : [])].join("\n\n"), tools, skills };
+  }
+
+  /** What the next request holds, by section, with token counts (for /context). */
+  async contextReport(): Promise<ContextReport> {
+    await this.#detectProtocol();
+    const fixed = await this.#fixedParts();
+    const toolsChars = JSON.stringify(fixed.tools).length;
+    const budget = this.budget({ systemChars: fixed.system.length, toolsChars });
+    return contextSections({
+      provider: this.provider,
+      model: this.model,
+      limits: this.limits,
+      compactAt: this.compactLimit(),
+      budget,
+      system: fixed.system.length - fixed.skills.length,
+      skills: fixed.skills.length,
+      toolsChars,
+      tools: fixed.tools.length,
+      view: this.session.contextEntries(),
+      compacted: this.session.entries().filter((e) => e.compacted !== undefined).length,
+    });
+  }
+
+  /**
+   * Compacts the session: the older part of the context is summarized by the `compact`
+   * stage (built-in `10-summarize`: one model request) into one message; the last turns
+   * stay verbatim; the replaced files stay on disk, marked. `parts`: the system prompt and
+   * tools of the request being prepared (default: assembled as for a request).
+   */
+  async compact(
+    reason: CompactReason,
+    opts: { focus?: string; system?: string; tools?: unknown[] } = {},
+  ): Promise<CompactOutcome> {
+    const hint = reason === "manual"
+      ? "the session is unchanged; try again, or start a new session with /new"
+      : "the session is unchanged (nothing was marked compacted); retry, compact with /compact, or set HARNESS_COMPACT_AT=off";
+    try {
+      if (opts.system === undefined) await this.#detectProtocol();
+      this.session.refresh(true);
+      let system = opts.system;
+      let tools = opts.tools;
+      if (system === undefined || tools === undefined) {
+        const fixed = await this.#fixedParts();
+        system ??= fixed.system;
+        tools ??= fixed.tools;
+      }
+      const fixed = { systemChars: system.length, toolsChars: JSON.stringify(tools).length };
+      const before = this.budget(fixed);
+      const window = this.limits.context;
+      const tailTokens = window
+        ? TAIL_SHARE * window
+        : reason === "overflow"
+        ? TAIL_SHARE * before.tokens
+        : Number.POSITIVE_INFINITY;
+      const view = this.session.contextEntries();
+      const plan = planCompaction(view, {
+        keepTurns: this.#h.config.compactKeep,
+        tailTokens,
+        ratio: before.ratio,
+      });
+      if (!plan) {
+        return {
+          ok: false,
+          error: "nothing to compact: the context holds only what is kept verbatim",
+          nothing: true,
+          hint:
+            `the last ${this.#h.config.compactKeep} turn(s) stay verbatim (HARNESS_COMPACT_KEEP)`,
+        };
+      }
+      const headTokens = before.tokens - Math.round(
+        estimateBudget(plan.tail, { systemChars: 0, toolsChars: 0 }, {
+          provider: "",
+          model: "",
+        }, before.ratio).tokens,
+      );
+      this.emit({
+        type: "compact_start",
+        reason,
+        messages: plan.head.length,
+        tokens: Math.max(0, headTokens),
+      });
+      const instruction = compactInstruction(opts.focus);
+      const pad = (n: number) => String(n).padStart(4, "0");
+      const input: Record<string, unknown> = {
+        reason,
+        focus: opts.focus ?? "",
+        provider: this.provider,
+        model: this.model,
+        system,
+        tools,
+        messages: this.adapter().buildMessages([
+          ...plan.head.map((e) => e.message),
+          { role: "user", seq: 0, text: instruction },
+        ]),
+        instruction,
+        compact: {
+          from: pad(plan.head[0].summarizes?.[0] ?? plan.head[0].seq),
+          to: pad(plan.head.at(-1)!.seq),
+          keep_from: pad(plan.tail[0].seq),
+          messages: plan.head.length,
+          tokens: before.tokens,
+          window: window ?? null,
+        },
+      };
+      const ctx: TurnContext = { kind: "turn", turn: this as TurnApi, signal: this.signal };
+      const r = await this.#h.stages.run("compact", input, ctx, this.#place());
+      if (this.#executableRan) {
+        this.session.refresh(true);
+        this.#executableRan = false;
+      }
+      if (!r.ok) {
+        const why = str(r.output.error) || "the compact stage failed";
+        return { ok: false, error: `compaction failed: ${why}`, hint };
+      }
+      const summary = str(r.output.summary).trim();
+      if (!summary) {
+        return {
+          ok: false,
+          error: 'compaction failed: the compact stage printed no "summary"',
+          hint,
+        };
+      }
+      const u = r.output.usage as Usage | undefined;
+      const usage = u && typeof u.input_tokens === "number" && typeof u.output_tokens === "number"
+        ? u
+        : undefined;
+      if (usage) this.noteUsage(usage);
+      const summarySeq = this.session.writeSummary({
+        summary,
+        replaces: plan.head,
+        reason,
+        provider: this.provider,
+        model: str(r.output.model) || this.model,
+        usage,
+      });
+      const after = this.budget(fixed);
+      this.emit({
+        type: "compact_done",
+        reason,
+        messages: plan.head.length,
+        before: before.tokens,
+        after: after.tokens,
+        summarySeq,
+      });
+      return {
+        ok: true,
+        summarySeq,
+        messages: plan.head.length,
+        before: before.tokens,
+        after: after.tokens,
+      };
+    } catch (err) {
+      return { ok: false, error: `compaction failed: ${(err as Error).message}`, hint };
+    }
+  }
+
+  /** True when the request in `context` (assembled) would pass the compaction threshold. */
+  #overThreshold(context: Record<string, unknown>): boolean {
+    const limit = this.compactLimit();
+    if (limit === undefined) return false;
+    const b = this.budget({
+      systemChars: str(context.system).length,
+      toolsChars: JSON.stringify(context.tools ?? []).length,
+    });
+    return b.tokens > limit;
+  }
+
+  /** An executable provider's declared protocol (its `--defaults`), once. */
+  async #detectProtocol(): Promise<void> {
+    const detect = (this.#mp as { detectProtocol?: () => Promise<string> }).detectProtocol;
+    if (detect) this.#protocol = await detect.call(this.#mp);
+  }
+
   /**
    * Runs the loop, holding the session's lock (another process's turn in the same
    * session is waited for, up to HARNESS_SESSION_WAIT, then "session busy").
@@ -310,8 +575,7 @@ export class Turn implements TurnApi {
 
   async #run(message?: string): Promise<RunResult> {
     const h = this.#h;
-    const detect = (this.#mp as { detectProtocol?: () => Promise<string> }).detectProtocol;
-    if (detect) this.#protocol = await detect.call(this.#mp);
+    await this.#detectProtocol();
     this.#repairDangling(
       "error: no result was recorded for this call (the previous run was interrupted)",
     );
@@ -347,11 +611,42 @@ export class Turn implements TurnApi {
       failure = turnRefused;
     }
 
+    // one compaction per round at most (by size before the request, or after an overflow)
+    let compactedThisRound = false;
+    const compactOrFail = async (reason: CompactReason, refusal = ""): Promise<boolean> => {
+      compactedThisRound = true;
+      const c = await this.compact(reason, {
+        system: str(context.system),
+        tools: Array.isArray(context.tools) ? context.tools : [],
+      });
+      if (c.ok) {
+        state = "assemble";
+        context = {};
+        return true;
+      }
+      if (c.nothing && reason === "threshold") {
+        // only the verbatim tail is left (e.g. one long first message): send it as it is
+        h.log(`[loop] past the compaction threshold, but ${c.error}; sending as is`);
+        return false;
+      }
+      failure = refusal
+        ? `${refusal} — and compacting did not help: ${c.error} — ${c.hint}`
+        : `${c.error} — ${c.hint}`;
+      state = "error";
+      context = { error: failure };
+      failed = true;
+      return false;
+    };
+
     while (state) {
       if (this.signal.aborted) {
         failed = true;
         failure = "cancelled";
         break;
+      }
+      if (state === "send" && !compactedThisRound && this.#overThreshold(context)) {
+        await compactOrFail("threshold");
+        continue;
       }
       if (state === "send") {
         requests++;
@@ -404,6 +699,15 @@ export class Turn implements TurnApi {
       });
       if (state === "send") {
         sendMs = performance.now() - sendStarted;
+        if (
+          !r.ok && !compactedThisRound && !this.signal.aborted &&
+          isContextOverflow(str(r.output.error))
+        ) {
+          h.log(`[loop] the provider refused the request as too long; compacting`);
+          await compactOrFail("overflow", str(r.output.error));
+          continue;
+        }
+        if (r.ok) compactedThisRound = false;
         if (!r.ok) {
           this.#life("model_response", {
             round,

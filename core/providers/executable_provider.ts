@@ -129,6 +129,14 @@ export function executableProvider(
       return (await getDefaults()).model ?? "";
     },
     defaults: getDefaults,
+    async limits() {
+      // `--defaults` may say `context=` and `max_tokens=` (positive whole numbers)
+      const d = await getDefaults();
+      const n = (
+        v: string | undefined,
+      ) => (v && /^\d+$/.test(v) && Number(v) > 0 ? Number(v) : undefined);
+      return { context: n(d.context), maxOutput: n(d.max_tokens) };
+    },
     async declaredProtocol() {
       const d = await getDefaults();
       if (d.protocol && KNOWN_PROTOCOLS.includes(d.protocol)) return d.protocol;

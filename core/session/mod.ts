@@ -1,7 +1,8 @@
 /**
  * Sessions as files (PROTOCOLS "Sessions"): `session.conf`, one markdown
  * file per message, `.stream` events; exclusive message writes, a per-turn
- * session lock, the body encoding that keeps text text, and an in-memory index.
+ * session lock, the body encoding that keeps text text, and an in-memory index;
+ * compaction marks and the context view; token accounting.
  *
  * @module
  */
@@ -14,3 +15,5 @@ export {
   sessionBusy,
   type SessionLock,
 } from "./lock.ts";
+export * from "./tokens.ts";
+export * from "./budget.ts";

@@ -19,6 +19,7 @@ import { dirname, join } from "node:path";
 import {
   type AssistantBlock,
   atomicWriteSync,
+  type CompactReason,
   type ConversationMessage,
   HarnessError,
   listDir,
@@ -40,6 +41,7 @@ import {
 import { acquireLock, type LockOptions, type SessionLock } from "./lock.ts";
 
 export { parseAssistantBody, renderAssistantBody };
+import { usageOfMeta } from "./tokens.ts";
 
 /** `session.conf` fields. */
 export interface SessionConf {
@@ -104,14 +106,34 @@ function readWithInfo(path: string): { text: string; mtime: number; size: number
 
 /** Parses one message file into a canonical message; undefined when unusable. */
 export function parseMessageFile(name: string, text: string): ConversationMessage | undefined {
+  return messageOf(name, decodedFrontmatter(text));
+}
+
+/** Splits a message file and decodes its frontmatter values (quoted scalars). */
+function decodedFrontmatter(text: string): { meta: Record<string, string>; body: string } {
   const { meta: raw, body } = splitFrontmatter(text);
-  const meta: Record<string, string | undefined> = {};
-  for (const [k, v] of Object.entries(raw)) meta[k] = decodeValue(v);
+  const meta: Record<string, string> = {};
+  for (const [k, v] of Object.entries(raw)) meta[k] = decodeValue(v) ?? v;
+  return { meta, body };
+}
+
+/** `0001-0036` → [1, 36]; undefined when malformed. */
+function seqRange(v: string | undefined): [number, number] | undefined {
+  const m = v ? /^(\d+)-(\d+)$/.exec(v.trim()) : null;
+  return m ? [Number(m[1]), Number(m[2])] : undefined;
+}
+
+function messageOf(
+  name: string,
+  { meta, body }: { meta: Record<string, string>; body: string },
+): ConversationMessage | undefined {
   const seq = Number.parseInt(meta.seq ?? name, 10);
   const role = meta.role ?? name.replace(/^\d+-/, "").replace(/\.md$/, "");
   switch (role) {
     case "user":
-      return { role: "user", seq, text: body };
+      return seqRange(meta.summary)
+        ? { role: "user", seq, text: body, summary: true }
+        : { role: "user", seq, text: body };
     case "assistant":
       return {
         role: "assistant",
@@ -134,10 +156,99 @@ export function parseMessageFile(name: string, text: string): ConversationMessag
   return undefined;
 }
 
+/**
+ * One message file as the index knows it: the message and what its frontmatter says
+ * about compaction and usage.
+ */
+export interface SessionEntry {
+  /** File name, e.g. `0007-assistant.md`. */
+  name: string;
+  seq: number;
+  message: ConversationMessage;
+  /** `compacted:` — the seq of the summary that replaced this message in requests. */
+  compacted?: number;
+  /** `summary:` of a summary message — the first and last seq it stands for. */
+  summarizes?: [number, number];
+  /** Usage reported for it (an assistant answer, or the request that wrote a summary). */
+  usage?: Usage;
+  /** Provider and model that produced it (assistant answers and summaries). */
+  provider?: string;
+  model?: string;
+}
+
 interface IndexEntry {
   mtime: number;
   size: number;
-  message: ConversationMessage | undefined;
+  entry: SessionEntry | undefined;
+}
+
+function entryOf(name: string, text: string): SessionEntry | undefined {
+  const parsed = decodedFrontmatter(text);
+  const message = messageOf(name, parsed);
+  if (!message) return undefined;
+  const meta = parsed.meta;
+  const e: SessionEntry = { name, seq: message.seq, message };
+  const compacted = Number.parseInt(meta.compacted ?? "", 10);
+  if (Number.isFinite(compacted)) e.compacted = compacted;
+  const range = seqRange(meta.summary);
+  if (range && message.role === "user") e.summarizes = range;
+  const usage = usageOfMeta(meta);
+  if (usage) e.usage = usage;
+  if (meta.provider) e.provider = meta.provider;
+  if (meta.model) e.model = meta.model;
+  return e;
+}
+
+/** What a compaction records with its summary. */
+export interface SummaryRecord {
+  /** The summary (the model's text); the file body wraps it. */
+  summary: string;
+  /** The context messages it replaces, oldest first (older summaries included). */
+  replaces: SessionEntry[];
+  reason: CompactReason;
+  provider: string;
+  model: string;
+  /** Usage of the request that wrote it. */
+  usage?: Usage;
+}
+
+/** The body of a summary message: a sentence saying what it is, then the summary. */
+export function summaryBody(summary: string): string {
+  return "This conversation was compacted: its earlier part is summarized below.\n\n" +
+    `<summary>\n${summary.trim()}\n</summary>`;
+}
+
+/**
+ * The context view of a session's entries: a compacted message is replaced by the summary
+ * it was compacted into (the outermost one still on disk), placed where the first message
+ * it stands for was. A mark whose summary is gone (a rewind removed it) counts for nothing.
+ */
+export function contextView(entries: readonly SessionEntry[]): SessionEntry[] {
+  const summaries = new Map<number, SessionEntry>();
+  for (const e of entries) if (e.summarizes) summaries.set(e.seq, e);
+  const root = (e: SessionEntry): SessionEntry => {
+    let cur = e;
+    for (let hops = 0; hops < 1000 && cur.compacted !== undefined; hops++) {
+      const next = summaries.get(cur.compacted);
+      if (!next || next === cur) break;
+      cur = next;
+    }
+    return cur;
+  };
+  const out: SessionEntry[] = [];
+  const placed = new Set<number>();
+  for (const e of entries) {
+    const r = root(e);
+    if (r === e && !e.summarizes) {
+      out.push(e);
+      continue;
+    }
+    if (!placed.has(r.seq)) {
+      placed.add(r.seq);
+      out.push(r);
+    }
+  }
+  return out;
 }
 
 /** A value of `session.conf`: one line, whatever it was given. */
@@ -160,6 +271,10 @@ export class Session {
   conf: SessionConf;
   #index = new Map<string, IndexEntry>();
   #order: string[] = [];
+  /** The context view, until the index changes. */
+  #view?: SessionEntry[];
+  /** No directory behind it (see {@link Session.detached}). */
+  #detached = false;
   #nextSeq = 1;
   #stream?: Deno.FsFile;
   #encoder = new TextEncoder();
@@ -222,6 +337,16 @@ export class Session {
     return s;
   }
 
+  /**
+   * A session with no directory and no messages: what a request would hold before the
+   * first message (reports only; nothing is ever written).
+   */
+  static detached(init: { cwd: string; model: string; provider: string }): Session {
+    const s = new Session("", "", { id: "", created: "", ...init });
+    s.#detached = true;
+    return s;
+  }
+
   /** Opens an existing session directory. */
   static open(dir: string): Session {
     const text = readTextOrUndefined(join(dir, "session.conf"));
@@ -256,6 +381,9 @@ export class Session {
   }
 
   #write(path: string, text: string): void {
+    if (this.#detached) {
+      throw new HarnessError("this session has no directory: nothing can be written to it");
+    }
     try {
       atomicWriteSync(path, text);
     } catch (err) {
@@ -271,6 +399,7 @@ export class Session {
    * already indexed are re-stat'ed (an executable hook may have edited them).
    */
   refresh(validate: boolean): void {
+    if (this.#detached) return;
     const mdir = join(this.dir, "messages");
     // Listing a large directory costs more than a message write: skip it while the
     // directory's mtime says nothing was added or removed since the last listing.
@@ -296,11 +425,12 @@ export class Session {
       this.#index.set(name, {
         mtime: read.mtime,
         size: read.size,
-        message: parseMessageFile(name, read.text),
+        entry: entryOf(name, read.text),
       });
       changed = true;
     }
     if (changed) {
+      this.#view = undefined;
       for (const k of [...this.#index.keys()]) if (!seen.has(k)) this.#index.delete(k);
       const seqOf = new Map(names.map((n) => [n, Number.parseInt(n, 10)]));
       this.#order = names.sort((a, b) => seqOf.get(a)! - seqOf.get(b)! || (a < b ? -1 : 1));
@@ -326,14 +456,89 @@ export class Session {
     this.#listedMtime = statOrUndefined(join(this.dir, "messages"))?.mtime?.getTime();
   }
 
-  /** The conversation in order (from the index). */
+  /** Every message on disk in order (from the index), compacted ones included. */
   messages(): ConversationMessage[] {
-    const out: ConversationMessage[] = [];
+    return this.entries().map((e) => e.message);
+  }
+
+  /** Every message file's entry in order (compaction marks and usage included). */
+  entries(): SessionEntry[] {
+    const out: SessionEntry[] = [];
     for (const name of this.#order) {
-      const m = this.#index.get(name)?.message;
-      if (m) out.push(m);
+      const e = this.#index.get(name)?.entry;
+      if (e) out.push(e);
     }
     return out;
+  }
+
+  /** The entries the next request holds: compacted messages replaced by their summary. */
+  contextEntries(): SessionEntry[] {
+    this.#view ??= contextView(this.entries());
+    return this.#view;
+  }
+
+  /** The conversation the next request holds (see {@link contextEntries}). */
+  context(): ConversationMessage[] {
+    return this.contextEntries().map((e) => e.message);
+  }
+
+  /**
+   * Records a compaction: marks every replaced message file `compacted: <seq>` (its body
+   * untouched), then writes the summary as a user message `summary: <first>-<last>`. The
+   * marks point at the summary's seq before it exists and count for nothing until it does,
+   * so the context changes at one atomic write and a crash in between changes nothing.
+   * Returns the summary's seq.
+   */
+  writeSummary(rec: SummaryRecord): number {
+    if (rec.replaces.length === 0) {
+      throw new HarnessError("nothing to compact", "the session has no older messages");
+    }
+    this.refresh(false);
+    const seq = this.#nextSeq;
+    for (const e of rec.replaces) this.#mark(e.name, seq);
+    const seqs = rec.replaces.map((e) => e.summarizes?.[0] ?? e.seq);
+    const last = rec.replaces.map((e) => e.summarizes?.[1] ?? e.seq);
+    const pad = (n: number) => String(n).padStart(4, "0");
+    const fields: [string, string | number | boolean][] = [
+      ["summary", `${pad(Math.min(...seqs))}-${pad(Math.max(...last))}`],
+      ["reason", rec.reason],
+      ["model", rec.model],
+      ["provider", rec.provider],
+    ];
+    if (rec.usage) {
+      fields.push(["tokens_in", rec.usage.input_tokens], ["tokens_out", rec.usage.output_tokens]);
+      if (rec.usage.cache_read_input_tokens) {
+        fields.push(["tokens_cache_read", rec.usage.cache_read_input_tokens]);
+      }
+      if (rec.usage.cache_creation_input_tokens) {
+        fields.push(["tokens_cache_write", rec.usage.cache_creation_input_tokens]);
+      }
+    }
+    return this.#append("user", fields, summaryBody(rec.summary));
+  }
+
+  /** Adds `compacted: <seq>` to a message file's frontmatter (atomically). */
+  #mark(name: string, seq: number): void {
+    const path = join(this.dir, "messages", name);
+    const text = readTextOrUndefined(path);
+    if (text === undefined) return;
+    const line = `compacted: ${String(seq).padStart(4, "0")}`;
+    let out: string;
+    const nl = text.startsWith("---\r\n") ? "\r\n" : "\n";
+    if (text.startsWith(`---${nl}`)) {
+      const end = text.indexOf(`${nl}---`, 3);
+      const head = end < 0 ? text : text.slice(0, end);
+      const kept = head.split(nl).filter((l) => !/^compacted:/.test(l)).join(nl);
+      out = end < 0 ? `${kept}${nl}${line}${nl}---${nl}` : `${kept}${nl}${line}${text.slice(end)}`;
+    } else out = `---\n${line}\n---\n${text}`;
+    this.#write(path, out);
+    const info = statOrUndefined(path);
+    this.#index.set(name, {
+      mtime: info?.mtime?.getTime() ?? 0,
+      size: info?.size ?? 0,
+      entry: entryOf(name, out),
+    });
+    this.#view = undefined;
   }
 
   /** Number of message files. */
@@ -383,9 +588,10 @@ export class Session {
         this.#index.set(name, {
           mtime: info?.mtime?.getTime() ?? 0,
           size: info?.size ?? 0,
-          message: parseMessageFile(name, text),
+          entry: entryOf(name, text),
         });
         this.#order.push(name);
+        this.#view = undefined;
         this.#nextSeq = seq + 1;
         if (this.#listedMtime !== undefined) this.#noteOwnWrite();
         return seq;
@@ -440,13 +646,21 @@ export class Session {
     blocks: AssistantBlock[],
     meta: { model: string; provider: string; stop: StopReason; usage: Usage },
   ): number {
-    return this.#append("assistant", [
+    const fields: [string, string | number | boolean][] = [
       ["model", meta.model],
       ["provider", meta.provider],
       ["stop", meta.stop],
       ["tokens_in", meta.usage.input_tokens],
       ["tokens_out", meta.usage.output_tokens],
-    ], renderAssistantBody(blocks));
+    ];
+    // prompt-cache figures only when the provider reported some (the reference has none)
+    if (meta.usage.cache_read_input_tokens) {
+      fields.push(["tokens_cache_read", meta.usage.cache_read_input_tokens]);
+    }
+    if (meta.usage.cache_creation_input_tokens) {
+      fields.push(["tokens_cache_write", meta.usage.cache_creation_input_tokens]);
+    }
+    return this.#append("assistant", fields, renderAssistantBody(blocks));
   }
 
   /**
@@ -469,6 +683,7 @@ export class Session {
   /** Starts a fresh `.stream` for a new model request. */
   resetStream(): void {
     this.closeStream();
+    if (this.#detached) return;
     try {
       // Truncate, then append: an executable provider (`--stream`) appends its own events.
       Deno.openSync(join(this.dir, ".stream"), { write: true, create: true, truncate: true })
@@ -481,6 +696,7 @@ export class Session {
 
   /** Appends one JSON event line to `.stream`. */
   streamEvent(event: Record<string, unknown>): void {
+    if (this.#detached) return;
     if (!this.#stream) {
       try {
         this.#stream = Deno.openSync(join(this.dir, ".stream"), {

@@ -8,7 +8,9 @@ import { z } from "zod";
 import {
   type Endpoint,
   HarnessError,
+  type ModelLimits,
   type ModelProvider,
+  type Pricing,
   ProviderError,
   type Readiness,
   type SendOptions,
@@ -81,6 +83,12 @@ export interface ConfVariant {
   deadlineMs: number;
   /** `max_response_bytes=`: the most bytes of one response (32 MiB). */
   maxResponseBytes: number;
+  /** `context=`: the model's context window in tokens (absent: known-model defaults). */
+  context?: number;
+  /** `cache=never` turns prompt-cache breakpoints off (`auto`, the default, marks them). */
+  cache: "never" | "auto";
+  /** `price_input=`, `price_output=`, `price_cache_read=`, `price_cache_write=` ($ per 1M tokens). */
+  pricing?: Pricing;
   /** Keys the parser does not know (ignored; shown by diagnostics). */
   unknownKeys: string[];
 }
@@ -108,16 +116,27 @@ const KNOWN = new Set([
   "first_token_timeout",
   "deadline",
   "max_response_bytes",
+  "context",
+  "cache",
+  "price_input",
+  "price_output",
+  "price_cache_read",
+  "price_cache_write",
 ]);
 
 const KEYS_HINT = "keys: protocol, url, auth_env, model, max_tokens, description, stream, " +
-  "header.<Name>, timeout, first_token_timeout, deadline, max_attempts, max_response_bytes";
+  "header.<Name>, timeout, first_token_timeout, deadline, max_attempts, max_response_bytes, " +
+  "context, cache, price_input, price_output, price_cache_read, price_cache_write";
 
 const secondsKey = (key: string) =>
   z.string().regex(/^\d+(\.\d+)?$/, `${key}= must be a number of seconds`).transform(Number)
     .refine((n) => n > 0, `${key}= must be greater than 0`);
 
 const UNITS: Record<string, number> = { "": 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 };
+
+const price = (key: string) =>
+  z.string().regex(/^\d+(\.\d+)?$/, `${key} must be a number of dollars per million tokens`)
+    .transform(Number).optional();
 
 const positiveInt = (key: string) =>
   z.string().regex(/^\d+$/, `${key} must be a positive integer`).transform(Number).refine(
@@ -158,6 +177,12 @@ const confSchema = z.object({
   }).refine((n) => n > 0, "max_response_bytes= must be greater than 0").optional(),
   max_attempts: positiveInt("max_attempts").refine((n) => n <= 10, "max_attempts must be ≤ 10")
     .optional(),
+  context: positiveInt("context").optional(),
+  cache: z.enum(["never", "auto"], { error: "cache= must be never or auto" }).optional(),
+  price_input: price("price_input"),
+  price_output: price("price_output"),
+  price_cache_read: price("price_cache_read"),
+  price_cache_write: price("price_cache_write"),
 });
 
 /** Parses a `.conf` file's text; a bad file → HarnessError naming `path` (and the line). */
@@ -224,6 +249,16 @@ export function parseConf(text: string, path: string): ConfVariant {
       : DEFAULT_FIRST_TOKEN_TIMEOUT_MS,
     deadlineMs: v.deadline !== undefined ? Math.round(v.deadline * 1000) : DEFAULT_DEADLINE_MS,
     maxResponseBytes: v.max_response_bytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+    context: v.context,
+    cache: v.cache ?? "auto",
+    pricing: v.price_input !== undefined || v.price_output !== undefined
+      ? {
+        input: v.price_input ?? 0,
+        output: v.price_output ?? 0,
+        cacheRead: v.price_cache_read,
+        cacheWrite: v.price_cache_write,
+      }
+      : undefined,
     unknownKeys,
   };
 }
@@ -259,6 +294,16 @@ export function confProvider(
     defaultModel(): Promise<string> {
       return Promise.resolve(variant.model);
     },
+    limits(): Promise<Partial<ModelLimits>> {
+      return Promise.resolve({
+        context: variant.context,
+        // what requests ask for (`max_tokens=`, else the protocol default)
+        maxOutput: variant.maxTokens,
+      });
+    },
+    pricing(): Promise<Pricing | undefined> {
+      return Promise.resolve(variant.pricing);
+    },
     async send(payload: SendPayload, model: string, options: SendOptions): Promise<unknown> {
       let apiKey: string | undefined;
       if (variant.authEnv) {
@@ -281,6 +326,7 @@ export function confProvider(
         deadlineMs: variant.deadlineMs,
         maxResponseBytes: variant.maxResponseBytes,
         stream: variant.stream !== "never" && payload.stream !== false,
+        cache: variant.cache !== "never",
       };
       if (!endpoint.model) {
         throw new ProviderError(`${name}: no model selected`, {

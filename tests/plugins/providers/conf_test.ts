@@ -44,6 +44,11 @@ max_attempts=2
 first_token_timeout=30
 deadline=900.5
 max_response_bytes=8M
+context=32768
+cache=never
+price_input=0.5
+price_output=1.5
+price_cache_read=0.05
 future_key=1
 `,
     "/p/vllm.conf",
@@ -63,6 +68,9 @@ future_key=1
     firstTokenTimeoutMs: 30_000,
     deadlineMs: 900_500,
     maxResponseBytes: 8 * 1024 * 1024,
+    context: 32768,
+    cache: "never",
+    pricing: { input: 0.5, output: 1.5, cacheRead: 0.05, cacheWrite: undefined },
     unknownKeys: ["future_key"],
   });
 });
