@@ -17,11 +17,13 @@ import { addAgentFlags } from "./flags.ts";
 import { cancelOnInterrupt } from "./interrupt.ts";
 import { pluginLines } from "./plugins.ts";
 import { colorEnabled, styles, TranscriptRenderer } from "./render.ts";
+import { REPL_COMMANDS_HELP, replCommand } from "./repl_commands.ts";
 
 const HELP = `/help            this help
 /session         the current session id and directory
 /plugins         runtime plugins: state, contributions, failures
 /new             start a new session
+${REPL_COMMANDS_HELP}
 /quit            exit (or Ctrl-D)
 Ctrl-C           cancel the running turn; twice at the prompt to exit`;
 
@@ -74,7 +76,7 @@ export async function runRepl(
       cli.stdout(st.dim("\n(Ctrl-C again to exit)\n"));
       continue;
     }
-    const line = (r ?? "").trim();
+    let line = (r ?? "").trim();
     if (!line) continue;
     try {
       Deno.mkdirSync(h.paths.home, { recursive: true });
@@ -99,8 +101,16 @@ export async function runRepl(
       continue;
     }
     if (line.startsWith("/")) {
-      cli.stdout(`unknown command ${line.split(" ")[0]} — /help lists them\n`);
-      continue;
+      // sessions (/turns, /rewind, /fork) and pack commands (/goal, /plan, …)
+      const state = { session };
+      const extra = await replCommand(h, cli, st, line, state).catch((err) => {
+        cli.stdout(st.red(`error: ${(err as Error).message}\n`));
+        return { handled: true, message: undefined };
+      });
+      session = state.session;
+      if (!extra.handled) cli.stdout(`unknown command ${line.split(" ")[0]} — /help lists them\n`);
+      if (extra.message === undefined) continue;
+      line = extra.message;
     }
 
     const controller = new AbortController();

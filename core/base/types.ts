@@ -287,7 +287,18 @@ export type LoopEvent =
   | { type: "tool_done"; id: string; name: string; error: boolean; result: string; ms: number }
   | { type: "round_end"; round: number; stop: StopReason }
   | { type: "turn_end"; output: string; error: boolean }
-  | { type: "notice"; message: string };
+  | { type: "notice"; message: string }
+  /** A behavior's note (seed 000 §6): origin notes are shown; the others are model context. */
+  | { type: "note"; kind: "origin" | "ambient" | "activating"; from: string; message: string }
+  /** A pack state accepted an entry (its revision moved). */
+  | {
+    type: "state";
+    plugin: string;
+    scope: string;
+    revision: number;
+    by: "method" | "host";
+    method?: string;
+  };
 
 /** Every event on the bus. */
 export type HarnessEvent = ProviderEvent | LoopEvent;

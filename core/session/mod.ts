@@ -5,3 +5,5 @@
  * @module
  */
 export * from "./session.ts";
+export * from "./state_log.ts";
+export * from "./turns.ts";
