@@ -124,7 +124,8 @@ export function installRuntime(interp: Interpreter, rt: BehaviorRuntime): void {
   interp.definePrimitive("call/method", {
     minArgs: 3,
     untimed: true, // the called state's handler has its own budget
-    fn: async (binding: unknown, method: unknown, input: unknown, ...rest: unknown[]) => {
+    fn: (binding: unknown, method: unknown, input: unknown, ...rest: unknown[]) => {
+      // checked before anything is awaited: a reducer's synchronous evaluation sees the error
       const f = rt.current;
       if (f?.kind === "reduce") throw new Error("reducing is pure: no call/method in a reducer");
       if (!f || f.kind === "command") {
@@ -155,7 +156,8 @@ export function installRuntime(interp: Interpreter, rt: BehaviorRuntime): void {
       const scope: CallbackScope = f.kind === "callback"
         ? f.scope
         : { principal: "", boundary: "round", at: "call", noNotify: "method" };
-      const out = await rt.services.callMethod({
+      const services = rt.services;
+      const req = {
         binding: b,
         method: m,
         input: json("call/method", input),
@@ -164,9 +166,15 @@ export function installRuntime(interp: Interpreter, rt: BehaviorRuntime): void {
         abi: num("abi"),
         chain: f.kind === "method" ? f.chain : undefined,
         extra,
-      }, scope);
-      rt.current = f; // what ran meanwhile does not change what this callback is
-      return fromJson(out);
+      };
+      // what ran meanwhile does not change what this callback is
+      return services.callMethod(req, scope).then((out) => {
+        rt.current = f;
+        return fromJson(out);
+      }, (err) => {
+        rt.current = f;
+        throw err;
+      });
     },
   });
 
