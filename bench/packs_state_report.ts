@@ -26,19 +26,30 @@ async function time(n: number, fn: () => Promise<unknown>): Promise<number[]> {
 
 const b = await stateBench();
 try {
+  const zero = b.tool("zero");
   const one = b.tool("one");
   const many = b.tool("many");
   const add = b.tool("add");
   const ctx = {} as never;
   await time(2_000, () => one.execute({}, ctx)); // warm-up
-  const single = median(await time(20_000, () => one.execute({}, ctx))) * 1000;
+  await time(2_000, () => zero.execute({}, ctx));
+  // interleaved, so both see the same machine load
+  const [base, withCall]: [number[], number[]] = [[], []];
+  for (let i = 0; i < 20_000; i++) {
+    base.push(...await time(1, () => zero.execute({}, ctx)));
+    withCall.push(...await time(1, () => one.execute({}, ctx)));
+  }
+  const single = median(withCall) * 1000;
+  const baseline = median(base) * 1000;
   await time(20, () => many.execute({ n: 100 }, ctx));
   const batch = median(await time(200, () => many.execute({ n: 100 }, ctx))) * 1000 / 100;
   const cmd = median(await time(200, () => add.execute({}, ctx)));
   writeProjectLog(b, 10_000);
   await time(3, () => freshStates(b).instance("nb", "project"));
   const reopen = median(await time(21, () => freshStates(b).instance("nb", "project")));
+  console.log(`a Scheme tool call that calls nothing (baseline): ${baseline.toFixed(1)} µs median`);
   console.log(`call/method round trip, one query in a tool call: ${single.toFixed(1)} µs median`);
+  console.log(`call/method's own share: ${(single - baseline).toFixed(1)} µs`);
   console.log(
     `call/method round trip, per call of 100 in one tool call: ${batch.toFixed(1)} µs median`,
   );

@@ -24,6 +24,8 @@ const STATE = `
 `;
 
 const PROGRAM = `
+(define/tool 'zero :kind 'tool :description "no call" :input (z/object (dict))
+  :handler (lambda (i) 0))
 (define/tool 'one :kind 'tool :description "one query" :input (z/object (dict))
   :handler (lambda (i) (call/method 'proj 'items (dict))))
 (define/tool 'many :kind 'tool :description "n queries" :input (z/object (dict :n z/integer))
