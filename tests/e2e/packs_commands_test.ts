@@ -49,7 +49,7 @@ Deno.test("seed 000 §8: pack commands — /goal and /plan of the planner exampl
     };
 
     await t.step(
-      "'/goal and /plan are pack command files' — the planner example keeps its plan in the session's tasks state (nudged while a task is open)",
+      "'A hook may read the method result and then notify.' — the planner example keeps its plan in the session's tasks state; its round hook reads the open tasks and nudges",
       async () => {
         assert.equal(w.server.requests.length, 4);
         assert.match(requestOf(w, 2).last, /Open tasks remain: #1 write the tests/);

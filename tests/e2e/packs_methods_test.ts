@@ -114,6 +114,12 @@ Deno.test("seed 000 §5: call/method admission, queries, commands, call ids, hos
         for (const id of ["c12", "c13", "c14", "c15"]) assert.equal(r.get(id)?.error, true);
       },
     );
+    await t.step(
+      "'Writing shared state does not wake a bot.' (the run's appends start no round)",
+      () => {
+        assert.equal(w.server.requests.length, 2);
+      },
+    );
     await t.step("'A method call has no notification destination.'", () => {
       assert.match(
         text("c16"),

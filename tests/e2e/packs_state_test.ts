@@ -7,8 +7,10 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { runHs } from "../support/workspace.ts";
+import { hsArgs, runHs } from "../support/workspace.ts";
+import { runInPty } from "../support/pty.ts";
 import {
+  call,
   CALLER,
   events,
   notebookPack,
@@ -303,6 +305,74 @@ Deno.test("'Writes are atomic': kill -9 of a real child process mid-write never 
       const entries = readLogDir(dir);
       assert.deepEqual(entries.at(-1)?.actions, [{ type: "add", text: "after" }]);
     });
+  } finally {
+    await w.close();
+  }
+});
+
+Deno.test("'A helper keeps the conversation session id it was given.' (a worker bot writes the conversation's session state)", async () => {
+  const pack = notebookPack(PRIVATE);
+  const manifest = JSON.parse(pack.files["plugin.json"]);
+  manifest.extensions["tools.inhuman"].bots.push("./bots/worker.prompt");
+  pack.files["plugin.json"] = JSON.stringify(manifest);
+  pack.files["bots/worker.prompt"] = pack.files["bots/main.prompt"]
+    .replace("attach: foreground", "scope: session").replace("Notebook bot.", "Worker.");
+  const w = await packsWorkspace([
+    { toolCalls: [{ id: "d1", name: "agent", input: { prompt: "note it", bot: "worker" } }] },
+    call("w1", "nb_call", { binding: "notes", method: "add", input: { text: "from the helper" } }),
+    { text: "noted" },
+    { text: "the helper noted it" },
+  ], [pack]);
+  try {
+    const r = await runHs(["--events", "delegate"], { cwd: w.w.ws, env: w.w.env });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(w.server.requests.length, 4);
+    const session = events(r.stdout).find((e) => e.type === "session").id as string;
+    const s = await runHs(["packs", "state", "nb", "--session", session, "--json"], {
+      cwd: w.w.ws,
+      env: w.w.env,
+    });
+    assert.equal(s.code, 0, s.stderr);
+    assert.deepEqual((JSON.parse(s.stdout) as View).state.items, ["from the helper"]);
+  } finally {
+    await w.close();
+  }
+});
+
+Deno.test("REPL /rewind: 'Session and private logs roll back with the caller.' (the private state and the messages go back to turn 1)", async () => {
+  const w = await packsWorkspace([
+    call("r1", "nb_call", { binding: "self", method: "bump", input: {} }),
+    { text: "one" },
+    call("r2", "nb_call", { binding: "self", method: "bump", input: {} }),
+    { text: "two" },
+    call("r3", "nb_call", { binding: "self", method: "bump", input: {} }),
+    { text: "three" },
+  ], [notebookPack(PRIVATE)]);
+  try {
+    const out = await runInPty(
+      [Deno.execPath(), ...hsArgs(), "repl"],
+      [
+        ["› ", "alpha\r"],
+        ["one", ""],
+        ["› ", "bravo\r"],
+        ["two", ""],
+        ["› ", "/rewind 1\r"],
+        ["rewound to turn 1", ""],
+        ["› ", "charlie\r"],
+        ["three", ""],
+        ["› ", "/quit\r"],
+      ],
+      { cwd: w.w.ws, env: { ...w.w.env, TERM: "dumb" } },
+    );
+    assert.equal(out.exit, 0, out.text);
+    assert.equal(w.server.requests.length, 6);
+    const third = JSON.stringify(w.server.requests[4].body);
+    assert.match(third, /alpha/);
+    assert.doesNotMatch(third, /bravo/, "turn 2 was rewound away");
+    // the private counter stood at 1 after turn 1: the bump of turn 3 answers 2, not 3
+    const result = JSON.stringify(w.server.requests[5].body);
+    assert.match(requestOf(w, 5).last, /"tool_use_id":"r3","content":"2"/);
+    assert.match(result, /charlie/);
   } finally {
     await w.close();
   }
