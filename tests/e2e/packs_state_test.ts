@@ -339,7 +339,7 @@ Deno.test("'A helper keeps the conversation session id it was given.' (a worker 
   }
 });
 
-Deno.test("REPL /rewind: 'Session and private logs roll back with the caller.' (the private state and the messages go back to turn 1)", async () => {
+Deno.test("REPL /rewind and /fork: 'Session and private logs roll back with the caller.' (the private state and the messages go back to turn 1)", async () => {
   const w = await packsWorkspace([
     call("r1", "nb_call", { binding: "self", method: "bump", input: {} }),
     { text: "one" },
@@ -360,6 +360,8 @@ Deno.test("REPL /rewind: 'Session and private logs roll back with the caller.' (
         ["rewound to turn 1", ""],
         ["› ", "charlie\r"],
         ["three", ""],
+        ["› ", "/fork 1\r"],
+        ["now in", ""],
         ["› ", "/quit\r"],
       ],
       { cwd: w.w.ws, env: { ...w.w.env, TERM: "dumb" } },
@@ -373,6 +375,16 @@ Deno.test("REPL /rewind: 'Session and private logs roll back with the caller.' (
     const result = JSON.stringify(w.server.requests[5].body);
     assert.match(requestOf(w, 5).last, /"tool_use_id":"r3","content":"2"/);
     assert.match(result, /charlie/);
+    // /fork: the REPL goes on in a copy of the session as it stood at turn 1
+    const fork = /forked at turn 1: now in (\S+)/.exec(out.text)?.[1];
+    assert.ok(fork, out.text);
+    const dir = await sessionDir(w.w.ws, w.w.env, fork);
+    const conf = await Deno.readTextFile(join(dir, "session.conf"));
+    assert.match(conf, /^forked_turn=1$/m);
+    const files = [...Deno.readDirSync(join(dir, "messages"))].map((e) => e.name);
+    const texts = files.map((f) => Deno.readTextFileSync(join(dir, "messages", f))).join("\n");
+    assert.match(texts, /alpha/);
+    assert.doesNotMatch(texts, /charlie/);
   } finally {
     await w.close();
   }
