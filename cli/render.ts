@@ -199,6 +199,13 @@ export class TranscriptRenderer {
         this.#newline();
         this.#out(st.dim(`${compactLine(e)}\n`));
         break;
+      case "note":
+        // an origin note is shown; ambient and activating notes are the model's context
+        if (e.kind === "origin") {
+          this.#newline();
+          this.#out(`${st.yellow("◆")} ${st.dim(`${e.from}:`)} ${e.message}\n`);
+        }
+        break;
       case "turn_end":
         this.#newline();
         break;

@@ -30,12 +30,14 @@ import {
 } from "./repl_commands.ts";
 import { ReplView } from "./repl_view.ts";
 import { readInput, terminalColumns } from "./terminal_input.ts";
+import { REPL_COMMANDS_HELP, replCommand } from "./repl_session_commands.ts";
 
 const HELP = `/help            this help
 /session         the current session id and directory
 /plugins         runtime plugins: state, contributions, failures
 /new             start a new session
 ${LONG_SESSION_HELP}
+${REPL_COMMANDS_HELP}
 /quit            exit (or Ctrl-D)
 Ctrl-C           cancel the running turn; twice at the prompt to exit
 Shift-Enter      a new line (also Alt-Enter, Ctrl-J, or \\ before Enter)
@@ -105,7 +107,7 @@ export async function runRepl(
       cli.stdout(st.dim("\n(Ctrl-C again to exit)\n"));
       continue;
     }
-    const line = r.text.trim();
+    let line = r.text.trim();
     if (!line) continue;
     if (history.at(-1) !== line) history.push(line);
     try {
@@ -135,8 +137,14 @@ export async function runRepl(
     const view = () => new ReplView(cli.stdout, st, { markdown, width: terminalColumns });
     if (await longSessionCommand(line, { h, cli, st, state, view })) continue;
     if (line.startsWith("/")) {
-      cli.stdout(`unknown command ${line.split(" ")[0]} — /help lists them\n`);
-      continue;
+      // sessions (/turns, /rewind, /fork) and pack commands (/goal, /plan, …)
+      const extra = await replCommand(h, cli, st, line, state).catch((err) => {
+        cli.stdout(st.red(`error: ${sanitizeForTerminal((err as Error).message)}\n`));
+        return { handled: true, message: undefined };
+      });
+      if (!extra.handled) cli.stdout(`unknown command ${line.split(" ")[0]} — /help lists them\n`);
+      if (extra.message === undefined) continue;
+      line = extra.message;
     }
 
     const controller = new AbortController();

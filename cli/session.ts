@@ -1,13 +1,27 @@
 /**
- * `hs session list | show <id> | dir [id]`: the sessions of this workspace
- * (the nearest `.harness/sessions`, else `$HARNESS_HOME/sessions`).
+ * `hs session list | show <id> | dir [id] | turns <id> | rewind <id> <turn> |
+ * fork <id> [turn]`: the sessions of this workspace (the nearest
+ * `.harness/sessions`, else `$HARNESS_HOME/sessions`). A rewind restores a
+ * session's messages and session-scope pack states to a turn's record and
+ * keeps everything after it under `<session>/rewound/` (`--undo` puts it
+ * back); project and global states are never rolled back. A fork copies a
+ * session as it stood at a turn into a new one.
  *
  * @module
  */
 import type { Command } from "@commander-js/extra-typings";
 import { join } from "node:path";
 import { HarnessError, resolvePaths, statOrUndefined } from "../core/base/mod.ts";
-import { formatTokens, listSessions, Session } from "../core/session/mod.ts";
+import {
+  forkSession,
+  formatTokens,
+  listSessions,
+  type RewindResult,
+  rewindSession,
+  Session,
+  sessionTurns,
+  undoRewind,
+} from "../core/session/mod.ts";
 import type { HarnessCore } from "../core/mod.ts";
 import type { CliContext } from "./context.ts";
 import type { CommandContext } from "./command.ts";
@@ -43,6 +57,83 @@ export function register(program: Command, ctx: CommandContext): void {
       cli.stdout(sessionDir(sessions(), sid) + "\n");
       ctx.done(0);
     });
+  session.command("turns").description("list a session's turns (what rewind and fork take)")
+    .argument("<id>")
+    .action((id) => {
+      ctx.done(turnList(sessionDir(sessions(), id), cli));
+    });
+  session.command("rewind")
+    .description(
+      "restore a session's messages and session states to the end of a turn (0: the start); " +
+        "what follows is kept under <session>/rewound/",
+    )
+    .argument("<id>")
+    .argument("[turn]", "the turn to stand at (default: the one before the last)")
+    .option("--undo", "undo the latest rewind (when nothing happened since)")
+    .action((id, turn, o) => {
+      const dir = sessionDir(sessions(), id);
+      if (o.undo) {
+        const r = undoRewind(dir);
+        cli.stdout(`${id}: the rewind is undone; the session stands at turn ${r.turn} again\n`);
+        ctx.done(0);
+        return;
+      }
+      const t = turn === undefined
+        ? Math.max(0, (sessionTurns(dir).at(-1)?.turn ?? 0) - 1)
+        : turnNumber(turn);
+      cli.stdout(rewoundText(id, rewindSession(dir, t)));
+      ctx.done(0);
+    });
+  session.command("fork").description("copy a session as it stood at a turn into a new session")
+    .argument("<id>")
+    .argument("[turn]", "the turn (default: the last)")
+    .action((id, turn) => {
+      const dir = sessionDir(sessions(), id);
+      const t = turn === undefined ? (sessionTurns(dir).at(-1)?.turn ?? 0) : turnNumber(turn);
+      const s = forkSession(dir, t);
+      cli.stdout(`${s.id}\n`);
+      cli.stderr(`forked ${id} at turn ${t}: resume it with: hs ${s.id} <message>\n`);
+      ctx.done(0);
+    });
+}
+
+function turnNumber(text: string): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 0) {
+    throw new HarnessError(
+      `"${text}" is not a turn number`,
+      "list the turns: hs session turns <id>",
+    );
+  }
+  return n;
+}
+
+/** What a rewind did, for people. */
+export function rewoundText(id: string, r: RewindResult): string {
+  const logs = Object.entries(r.logs).map(([p, [a, b]]) => `${p} ${a} → ${b}`);
+  let out = `${id}: rewound to turn ${r.turn} (from ${r.from}); ` +
+    `${r.messages.length} message file(s)` +
+    (logs.length ? `, session state ${logs.join(", ")}` : "") +
+    ` kept in ${r.aside}\n`;
+  if (r.missing.length) {
+    out += `warning: recorded message files no longer present: ${r.missing.join(", ")}\n`;
+  }
+  out += "project and global pack states are not rolled back\n";
+  return out;
+}
+
+function turnList(dir: string, cli: CliContext): number {
+  const turns = sessionTurns(dir);
+  if (turns.length === 0) cli.stdout("no turns yet\n");
+  for (const t of turns) {
+    const logs = Object.entries(t.logs).map(([p, r]) => `${p}@${r}`).join(" ");
+    cli.stdout(
+      `turn ${String(t.turn).padStart(3)}  ${t.at || "(derived)"}  ${
+        String(t.messages.length).padStart(4)
+      } files${logs ? `  ${logs}` : ""}\n`,
+    );
+  }
+  return 0;
 }
 
 /** A session's directory from an id or a path; a HarnessError when there is none. */

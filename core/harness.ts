@@ -47,6 +47,7 @@ import {
   type CompactOutcome,
   type ContextReport,
   listedSources,
+  type LoopEndInfo,
   type ResolveApi,
   resolveProvider,
   type RunResult,
@@ -80,15 +81,17 @@ import {
   SecretIndex,
   sourceAuthFiles,
 } from "./providers/mod.ts";
-import { listSessions, Session } from "./session/mod.ts";
+import { listSessions, recordTurn, Session } from "./session/mod.ts";
 import { findSkills, readSkill, type SkillProblem, skillRoots } from "./skills/mod.ts";
 import { ExecutableTools } from "./tools/mod.ts";
 import {
   botPrincipal,
   GuardApprovals,
   packDirsIn,
+  type PackRuntime,
   Packs,
   type ProgramLoader,
+  type SessionRef,
 } from "./packs/mod.ts";
 import { ChildEnvironment } from "./child_env.ts";
 import { ensureBuiltinSource } from "./builtin_source.ts";
@@ -128,6 +131,13 @@ export interface HarnessOptions {
   providerFactory?: ProviderFactory;
   /** Loads behavior programs of packs (from stdlib-harness); absent: bots do not attach. */
   programLoader?: ProgramLoader;
+  /** Loads pack state modules and evaluates pack commands (from stdlib-harness). */
+  packRuntime?: PackRuntime;
+  /**
+   * Loop-end addenda: asked when the model ends a round without tool calls; a non-empty
+   * text asks for another round (ORed with the behaviors' activating notes).
+   */
+  loopEnd?: ((info: LoopEndInfo) => string | undefined | Promise<string | undefined>)[];
   /**
    * hs runs on a terminal: hooks of interactive stages (`auth-set`, `tool_exec` gates) get
    * it (`/dev/tty`, their stderr shown); every other child keeps its isolation.
@@ -164,10 +174,21 @@ export interface RunOptions {
   principal?: string;
   /** Run as a named bot of a behavior pack (its prompt, behavior and tool ceiling). */
   bot?: string;
+  /**
+   * The conversation this run belongs to (a helper keeps the conversation session it was
+   * given: its session-scope states are the caller's). Default: the run's own session.
+   */
+  conversation?: SessionRef;
 }
 
 /** How deep sub-agents may nest (the main agent is depth 0). */
 const MAX_DEPTH = 3;
+
+/** The project root: the directory holding the most local project `.harness`, else `cwd`. */
+function projectRoot(cwd: string, home: string): string {
+  const project = walkHarnessDirs(cwd, home).filter((d) => d.kind === "project").at(-1);
+  return project ? join(project.dir, "..") : cwd;
+}
 
 /** A run in flight (drained by close()). */
 interface InFlight {
@@ -210,6 +231,7 @@ export class HarnessCore {
   #stop = new AbortController();
   #runs = new Set<InFlight>();
   #boundMs: number;
+  #loopEnd: NonNullable<HarnessOptions["loopEnd"]>;
 
   private constructor(
     opts: HarnessOptions,
@@ -222,6 +244,7 @@ export class HarnessCore {
     this.paths = resolvePaths(this.env, cwd);
     this.#log = opts.log ?? fileLog(this.paths.log);
     this.#boundMs = opts.cleanupBoundMs ?? DISPOSE_BOUND_MS;
+    this.#loopEnd = opts.loopEnd ?? [];
     this.registries = new Registries();
     this.audit = new AuditBus({
       warn: (m) => this.#log(`[audit] ${m}`),
@@ -331,6 +354,9 @@ export class HarnessCore {
         ? foregroundOptOutsOf(opts.config)
         : readForegroundOptOuts(this.paths.home),
       log: this.#log,
+      home: this.paths.home,
+      project: projectRoot(cwd, this.paths.home),
+      runtime: opts.packRuntime,
     });
     const extraGuards = opts.guards ?? [];
     const extraHooks = opts.effectHooks ?? [];
@@ -618,7 +644,30 @@ export class HarnessCore {
 
   async #run(opts: RunOptions, depth: number): Promise<RunResult> {
     const turn = await this.#prepare(opts, depth, "run");
-    return await turn.run(opts.message);
+    const session = turn.session;
+    const principal = turn.principal;
+    const own = { id: session.id, dir: session.dir };
+    // behaviors reach this run: notes into its turn, its conversation's session states
+    const unbind = this.packs.runs.bind({
+      session: own,
+      conversation: opts.conversation ?? own,
+      principal,
+      note: (n) => turn.continuation.add(n),
+      emit: (e) => turn.emit(e),
+    });
+    try {
+      return await turn.run(opts.message);
+    } finally {
+      unbind();
+      await this.packs.settle();
+      try {
+        recordTurn(session.dir, { private: this.packs.privateRevisions(principal) });
+      } catch (err) {
+        this.#log(
+          `[session] the turn record of ${session.id} was not written: ${(err as Error).message}`,
+        );
+      }
+    }
   }
 
   /**
@@ -712,6 +761,8 @@ export class HarnessCore {
     session.resultLimit = this.config.resultLimit;
     session.resultFileLimit = this.config.resultFileLimit;
     const info = (await this.providers()).find((p) => p.name === resolved.provider)!;
+    const own = { id: session.id, dir: session.dir };
+    const runPrincipal = principal;
     return new Turn({
       host: this.#turnHost(depth),
       session,
@@ -720,7 +771,10 @@ export class HarnessCore {
       modelProvider: info.provider,
       principal,
       signal: opts.signal ?? this.#stop.signal,
-      onEvent: opts.onEvent,
+      onEvent: (e) => {
+        opts.onEvent?.(e);
+        this.packs.outbound(runPrincipal, own, e);
+      },
       limits: await resolveLimits(info.provider, resolved.model, info.modelDefs),
     });
   }
@@ -752,9 +806,33 @@ export class HarnessCore {
           owner: { kind: "builtin", id: "core" },
           principal,
           callId: `${kind}-${crypto.randomUUID().slice(0, 8)}`,
-          input: record,
+          input: { ...record, phase: "start" },
+          session: typeof record.session === "string" ? record.session : undefined,
         }, () => Promise.resolve(textResult("")));
         return r.isError ? resultText(r) : undefined;
+      },
+      boundaryEnd: async (kind, record, principal, outcome) => {
+        await this.dispatcher.dispatch({
+          point: kind,
+          tool: kind,
+          owner: { kind: "builtin", id: "core" },
+          principal,
+          callId: `${kind}-end-${crypto.randomUUID().slice(0, 8)}`,
+          input: { ...record, phase: "end", stop: outcome.stop },
+          session: typeof record.session === "string" ? record.session : undefined,
+        }, () => Promise.resolve(textResult(outcome.output ?? outcome.stop, outcome.error)));
+      },
+      loopEnd: async (info) => {
+        const out: string[] = [];
+        for (const f of this.#loopEnd) {
+          try {
+            const t = await f(info);
+            if (t) out.push(t);
+          } catch (err) {
+            this.#log(`[loop] a loop-end addendum failed: ${(err as Error).message}`);
+          }
+        }
+        return out;
       },
       skills: (cwd) => this.skills(cwd).skills,
       runAgent: (req, parent) => this.#subAgent(req, parent, depth + 1),
@@ -790,6 +868,7 @@ export class HarnessCore {
     if (depth > MAX_DEPTH) {
       return { output: "error: sub-agents are nested too deep", sessionDir: "", error: true };
     }
+    const caller = this.packs.runs.find(parent.session);
     const r = await this.#track({
       message: req.prompt,
       bot: req.bot,
@@ -797,6 +876,8 @@ export class HarnessCore {
       model: req.model || (req.provider ? undefined : parent.model),
       signal: req.signal,
       principal: `agent:${parent.session}`,
+      // a helper keeps the conversation session it was given
+      conversation: caller?.conversation,
     }, depth);
     return {
       output: r.error ? `error: ${r.message ?? r.output}` : r.output,

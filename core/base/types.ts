@@ -334,6 +334,17 @@ export type LoopEvent =
     after: number;
     /** Seq of the summary message written to the session. */
     summarySeq: number;
+  }
+  /** A behavior's note (seed 000 §6): origin notes are shown; the others are model context. */
+  | { type: "note"; kind: "origin" | "ambient" | "activating"; from: string; message: string }
+  /** A pack state accepted an entry (its revision moved). */
+  | {
+    type: "state";
+    plugin: string;
+    scope: string;
+    revision: number;
+    by: "method" | "host";
+    method?: string;
   };
 
 /**

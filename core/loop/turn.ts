@@ -124,6 +124,10 @@ export class Turn implements TurnApi {
   #h: TurnHost;
   #mp: ModelProvider;
   #principal: string;
+  /** Who runs this turn ("main", or a bot's principal). */
+  get principal(): string {
+    return this.#principal;
+  }
   #onEvent?: (event: HarnessEvent) => void;
   #usage: Usage = { input_tokens: 0, output_tokens: 0 };
   #tools?: Map<string, ResolvedTool>;
@@ -135,6 +139,10 @@ export class Turn implements TurnApi {
   readonly limits: ResolvedLimits;
   /** The last calibration of the token estimate (reported ÷ estimated). */
   #ratio = 1;
+  /** What asked for the current round when a note reactivated the loop (consumed once). */
+  #activation?: string[];
+  /** A round started and has not ended yet. */
+  #roundOpen = 0;
 
   constructor(init: TurnInit) {
     this.#h = init.host;
@@ -256,6 +264,7 @@ export class Turn implements TurnApi {
           principal: this.#principal,
           callId: call.id,
           input: call.input,
+          session: this.session.id,
         },
         (input) =>
           pre ? Promise.resolve(textResult(pre.result, pre.error)) : tool.def.execute(input, {
@@ -543,6 +552,78 @@ export class Turn implements TurnApi {
     return b.tokens > limit;
   }
 
+  /** The end of a boundary through the seam's hooks (fail open). */
+  async #boundaryEnd(
+    kind: "turn" | "round",
+    record: Record<string, unknown>,
+    outcome: { stop: string; error: boolean; output?: string },
+  ): Promise<void> {
+    try {
+      await this.#h.boundaryEnd?.(kind, record, this.#principal, outcome);
+    } catch (err) {
+      this.#h.log(`[loop] ${kind} end: ${(err as Error).message}`);
+    }
+  }
+
+  /** Ends the open round. */
+  async #roundEnd(record: Record<string, unknown>, stop: string, error: boolean): Promise<void> {
+    const round = this.#roundOpen;
+    if (!round) return;
+    this.#roundOpen = 0;
+    await this.#boundaryEnd("round", { ...record, round }, { stop, error });
+  }
+
+  /**
+   * At the end of a round the model ended: the loop-end addenda join the notes, and one
+   * decision says whether another round runs. A cancelled turn is never reactivated.
+   */
+  async #reactivate(
+    record: Record<string, unknown>,
+    round: number,
+    result: Record<string, unknown>,
+  ): Promise<boolean> {
+    if (this.signal.aborted || this.continuation.cancelled) return false;
+    let addenda: string[] = [];
+    try {
+      addenda = (await this.#h.loopEnd?.({
+        session: String(record.session ?? this.session.id),
+        principal: this.#principal,
+        round,
+        output: typeof result.output === "string" ? result.output : "",
+      })) ?? [];
+    } catch (err) {
+      this.#h.log(`[loop] loop-end addenda failed: ${(err as Error).message}`);
+    }
+    for (const a of addenda) this.continuation.addendum(a);
+    if (this.signal.aborted || !this.continuation.shouldContinue()) return false;
+    this.#activation = this.continuation.activate();
+    return true;
+  }
+
+  /**
+   * The request of a round with what was left for it at its start: ambient notes join the
+   * system prompt; the messages that reactivated the loop close the conversation as a
+   * user message of this request only (each consumed once).
+   */
+  #withNotes(context: Record<string, unknown>): Record<string, unknown> {
+    const late = this.continuation.takeContext();
+    let out = context;
+    if (late.length) {
+      const system = typeof out.system === "string" ? out.system : "";
+      out = { ...out, system: [system, ...late].filter((p) => p.trim() !== "").join("\n\n") };
+    }
+    if (this.#activation?.length) {
+      const text = this.#activation.join("\n\n");
+      this.#activation = undefined;
+      const messages = Array.isArray(out.messages) ? out.messages : [];
+      out = {
+        ...out,
+        messages: [...messages, ...this.adapter().buildMessages([{ role: "user", seq: 0, text }])],
+      };
+    }
+    return out;
+  }
+
   /** An executable provider's declared protocol (its `--defaults`), once. */
   async #detectProtocol(): Promise<void> {
     const detect = (this.#mp as { detectProtocol?: () => Promise<string> }).detectProtocol;
@@ -668,6 +749,8 @@ export class Turn implements TurnApi {
           failed = true;
           continue;
         }
+        this.#roundOpen = round;
+        context = this.#withNotes(context);
         this.#life("round_start", { turn: this.#turnNo, round });
         this.#life("model_request", {
           round,
@@ -757,9 +840,22 @@ export class Turn implements TurnApi {
         continue;
       }
       result = r.output;
+      const ran = state;
       state = typeof result.next_state === "string" ? result.next_state : "";
       context = { ...result };
       delete context.next_state;
+      // The round ends: its hooks may leave notes; when the model ended it, the notes of
+      // every plugin and the loop-end addenda decide together whether another round runs.
+      if (
+        (ran === "receive" && state === "done") || (ran === "tool_done" && state === "assemble")
+      ) {
+        const ended = ran === "receive" ? "end" : "tool_calls";
+        await this.#roundEnd(record, ended, false);
+        if (ended === "end" && await this.#reactivate(record, round, result)) {
+          state = "assemble";
+          context = {};
+        }
+      }
     }
 
     const cancelled = failure === "cancelled";
@@ -775,10 +871,16 @@ export class Turn implements TurnApi {
           : `error: this call was not run: ${failure}`
       );
     }
+    if (this.#roundOpen) await this.#roundEnd(record, cancelled ? "cancelled" : "error", true);
+    const output = typeof result.output === "string" ? result.output : "";
+    await this.#boundaryEnd("turn", record, {
+      stop: cancelled ? "cancelled" : failed ? "error" : "end",
+      error: failed,
+      output: cancelled ? "" : output,
+    });
     this.continuation.expire();
     this.session.streamEvent({ type: "done" });
     this.session.closeStream();
-    const output = typeof result.output === "string" ? result.output : "";
     this.emit({ type: "turn_end", output, error: failed });
     this.#life("turn_end", {
       turn: this.#turnNo,

@@ -17,3 +17,5 @@ export {
 } from "./lock.ts";
 export * from "./tokens.ts";
 export * from "./budget.ts";
+export * from "./state_log.ts";
+export * from "./turns.ts";
