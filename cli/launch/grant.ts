@@ -326,7 +326,9 @@ export function computeGrant(input: GrantInput): Grant {
     const host = flagValue(rest, "--host") ?? "127.0.0.1";
     const port = flagValue(rest, "--port");
     const name = host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
-    const listen = port && port !== "0" ? `${name}:${port}` : name;
+    // a port that is not a number is hs's usage error to report, not Deno's
+    const numeric = port !== undefined && /^[1-9]\d{0,4}$/.test(port) && Number(port) <= 65535;
+    const listen = numeric ? `${name}:${port}` : name;
     hosts.add(listen);
     notes.push(`${listen}: hs web listens`);
     if (hasFlag(rest, "--open")) {

@@ -1,5 +1,5 @@
 /**
- * HTML that escapes by construction: the {@link html} tag escapes every
+ * HTML that escapes by construction: the {@link markup} tag escapes every
  * interpolated value unless it is already {@link Html} (built by this module),
  * so session text, tool output and plugin data can only ever be text. There is
  * no way to mark an arbitrary string as safe except {@link trusted}, which is
@@ -24,12 +24,12 @@ export function escapeHtml(text: string): string {
 /** Only this module makes {@link Html}. */
 const MINT = Symbol("html");
 
-/** A fragment of markup that is already safe (made by {@link html} or {@link trusted}). */
+/** A fragment of markup that is already safe (made by {@link markup} or {@link trusted}). */
 export class Html {
   readonly value: string;
-  /** Use {@link html} or {@link trusted}: a fragment cannot be made from a string elsewhere. */
+  /** Use {@link markup} or {@link trusted}: a fragment cannot be made from a string elsewhere. */
   constructor(mint: symbol, value: string) {
-    if (mint !== MINT) throw new TypeError("Html is made by html`…` or trusted()");
+    if (mint !== MINT) throw new TypeError("Html is made by markup`…` or trusted()");
     this.value = value;
   }
   /** The markup. */
@@ -38,7 +38,7 @@ export class Html {
   }
 }
 
-/** A value the {@link html} tag accepts: text (escaped), markup, or lists of them. */
+/** A value the {@link markup} tag accepts: text (escaped), markup, or lists of them. */
 export type HtmlValue = Html | string | number | boolean | null | undefined | HtmlValue[];
 
 function render(v: HtmlValue): string {
@@ -50,17 +50,18 @@ function render(v: HtmlValue): string {
 
 /**
  * Builds markup; every `${value}` is escaped unless it is {@link Html}. Arrays are
- * joined; `null`, `undefined` and `false` render nothing.
+ * joined; `null`, `undefined` and `false` render nothing. (Not named `html`: `deno fmt`
+ * reformats templates of that tag, and whitespace in markup is not always insignificant.)
  */
-export function html(strings: TemplateStringsArray, ...values: HtmlValue[]): Html {
+export function markup(strings: TemplateStringsArray, ...values: HtmlValue[]): Html {
   let out = strings[0];
   for (let i = 0; i < values.length; i++) out += render(values[i]) + strings[i + 1];
   return new Html(MINT, out);
 }
 
 /** Markup from a constant of this folder (never from data). */
-export function trusted(markup: string): Html {
-  return new Html(MINT, markup);
+export function trusted(text: string): Html {
+  return new Html(MINT, text);
 }
 
 /** Escapes a value like the tag does (for a fragment sent on its own). */

@@ -5,7 +5,7 @@
  * @module
  */
 import { SECURITY_HEADERS } from "./access.ts";
-import { html } from "./html.ts";
+import { markup } from "./html.ts";
 
 /** The most a POST body may hold. */
 export const MAX_BODY = 1 << 20;
@@ -29,17 +29,12 @@ export function jsonResponse(data: unknown, status = 200): Response {
 /** A plain-text refusal (no page chrome, nothing reflected but our own reason). */
 export function refusal(status: number, reason: string): Response {
   const title = status === 401 ? "Token needed" : status === 404 ? "Not found" : "Refused";
-  const body = "<!doctype html>\n" + html`
-    <html lang="en">
-      <head>
-        <meta charset="utf-8">
-        <title>${title} · hs web</title>
-      </head>
-      <body><h1>${title}</h1><p>hs web: ${reason}.</p>${status === 401
-        ? html`<p>Open the address <code>hs web</code> printed (it carries the token).</p>`
-        : ""}</body>
-    </html>
-  `.value;
+  const hint = status === 401
+    ? markup`<p>Open the address <code>hs web</code> printed (it carries the token).</p>`
+    : "";
+  const body = "<!doctype html>\n" +
+    markup`<html lang="en"><head><meta charset="utf-8"><title>${title} · hs web</title></head><body><h1>${title}</h1><p>hs web: ${reason}.</p>${hint}</body></html>`
+      .value;
   return htmlResponse(body, status);
 }
 

@@ -24,6 +24,6 @@ export {
   WebAccess,
 } from "./access.ts";
 export { SessionTail, type TailEvent } from "./tail.ts";
-export { escapeHtml, Html, html } from "./html.ts";
+export { escapeHtml, Html, markup } from "./html.ts";
 export { renderMessage } from "./transcript.ts";
 export { view as renderData } from "./data_view.ts";

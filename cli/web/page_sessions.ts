@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { type Html, html } from "./html.ts";
+import { type Html, markup } from "./html.ts";
 import type { SessionSummary } from "./session_list.ts";
 import type { PendingAsk } from "./runs.ts";
 
@@ -24,62 +24,43 @@ function when(iso: string): string {
   return iso.replace("T", " ").replace(/([+-]\d\d:\d\d|Z)$/, "");
 }
 
+function waiting(asks: PendingAsk[]): Html | "" {
+  if (asks.length === 0) return "";
+  const items = asks.map((a) => {
+    const where = a.session
+      ? markup` — <a href="/s/${encodeURIComponent(a.session)}">session ${a.session}</a>`
+      : "";
+    return markup`<li>${a.question}${where}</li>`;
+  });
+  return markup`<section class="banner" aria-labelledby="asks-title"><h2 id="asks-title">Waiting for your answer</h2><ul>${items}</ul></section>`;
+}
+
+function table(v: SessionsView): Html {
+  if (v.sessions.length === 0) {
+    return markup`<p class="muted">No sessions yet in this workspace.</p>`;
+  }
+  const rows = v.sessions.map((s) => {
+    const running = v.running(s.id) ? markup` <span class="badge wait">running</span>` : "";
+    const title = s.title || markup`<span class="muted">(no message)</span>`;
+    const model = [s.provider, s.model].filter(Boolean).join(" · ");
+    return markup`<tr><td><a href="/s/${
+      encodeURIComponent(s.id)
+    }">${s.id}</a>${running}</td><td>${title}</td><td class="num">${s.messages}</td><td>${
+      when(s.created)
+    }</td><td>${model}</td></tr>`;
+  });
+  const all = v.allLink
+    ? markup`<p class="muted">${v.sessions.length} of ${v.total} shown — <a href="${v.allLink}">show all</a></p>`
+    : "";
+  return markup`<div class="table-wrap"><table class="data sessions"><caption class="visually-hidden">Sessions, newest first</caption><thead><tr><th scope="col">Session</th><th scope="col">First message</th><th scope="col">Messages</th><th scope="col">Started</th><th scope="col">Model</th></tr></thead><tbody>${rows}</tbody></table></div>${all}`;
+}
+
 /** The sessions page's main content. */
 export function sessionsBody(v: SessionsView): Html {
-  const asks = v.asks.length
-    ? html`
-      <section class="banner" aria-labelledby="asks-title">
-        <h2 id="asks-title">Waiting for your answer</h2>
-        <ul>${v.asks.map((a) =>
-          html`<li>${a.question} ${
-            a.session
-              ? html`— <a href="/s/${encodeURIComponent(a.session)}">session ${a.session}</a>`
-              : ""
-          }</li>`
-        )}</ul>
-      </section>
-    `
-    : "";
-  const rows = v.sessions.map((s) =>
-    html`
-      <tr>
-        <td><a href="/s/${encodeURIComponent(s.id)}">${s.id}</a>${v.running(s.id)
-          ? html`
-            <span class="badge wait">running</span>
-          `
-          : ""}</td>
-        <td>${s.title || html`<span class="muted">(no message)</span>`}</td>
-        <td class="num">${s.messages}</td>
-        <td>${when(s.created)}</td>
-        <td>${[s.provider, s.model].filter(Boolean).join(" · ")}</td>
-      </tr>
-    `
-  );
-  return html`
-    <h1>Sessions</h1>${asks}${v.error
-      ? html`<p class="notice error" role="alert">${v.error}</p>`
-      : ""}<form id="new-session" class="card" method="post"
-      action="/new"><label for="new-message">Start a new session</label><textarea id="new-message" name="message" rows="3" required placeholder="Ask the agent… (Ctrl+Enter sends)"></textarea><div class="row"><button type="submit" class="primary">Start</button><span class="muted">The agent works in this workspace, under its effect floor.</span></div></form>${v
-          .sessions.length
-        ? html`
-          <div class="table-wrap">
-            <table class="data sessions">
-              <caption class="visually-hidden">Sessions, newest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Session</th>
-                  <th scope="col">First message</th>
-                  <th scope="col">Messages</th>
-                  <th scope="col">Started</th>
-                  <th scope="col">Model</th>
-                </tr>
-              </thead>
-              <tbody>${rows}</tbody>
-            </table>
-          </div>${v.allLink
-            ? html`<p class="muted">${v.sessions.length} of ${v.total} shown — <a href="${v.allLink}">show all</a></p>`
-            : ""}
-        `
-        : html`<p class="muted">No sessions yet in this workspace.</p>`}
-  `;
+  const error = v.error ? markup`<p class="notice error" role="alert">${v.error}</p>` : "";
+  return markup`<h1>Sessions</h1>${
+    waiting(v.asks)
+  }${error}<form id="new-session" class="card" method="post" action="/new"><label for="new-message">Start a new session</label><textarea id="new-message" name="message" rows="3" required placeholder="Ask the agent… (Ctrl+Enter sends)"></textarea><div class="row"><button type="submit" class="primary">Start</button><span class="muted">The agent works in this workspace, under its effect floor.</span></div></form>${
+    table(v)
+  }`;
 }

@@ -94,6 +94,7 @@ export class WebRuns {
       );
     }
     const controller = new AbortController();
+    const running: Running = { controller, done: Promise.resolve() };
     const scope: RunScope = { session: session ?? "", signal: controller.signal };
     let known: (id: string) => void = () => {};
     let failed: (err: unknown) => void = () => {};
@@ -108,7 +109,7 @@ export class WebRuns {
       known(id);
       this.#changed(id);
     };
-    const done = this.#scope.run(scope, async () => {
+    running.done = this.#scope.run(scope, async () => {
       try {
         const r = await this.#o.run({
           message,
@@ -130,9 +131,8 @@ export class WebRuns {
         failed(new HarnessError(message, err instanceof HarnessError ? err.hint : ""));
       }
     });
-    const running: Running = { controller, done };
     this.#all.add(running);
-    done.finally(() => this.#all.delete(running));
+    running.done.finally(() => this.#all.delete(running));
     if (session) this.#running.set(session, running);
     return started;
   }

@@ -56,7 +56,7 @@ import { recentSessions, titleOf } from "./session_list.ts";
 import { SseStream } from "./sse.ts";
 import { endsWithDone, SessionTail } from "./tail.ts";
 import { renderMessage, streamErrors } from "./transcript.ts";
-import { html } from "./html.ts";
+import { type Html, markup } from "./html.ts";
 
 /** Options of {@link startWebServer}. */
 export interface WebServerOptions {
@@ -206,14 +206,12 @@ async function handle(ctx: Ctx, req: Request): Promise<Response> {
     if (wantsJson(req)) {
       return jsonResponse({ error: message }, err instanceof HarnessError ? 400 : 500);
     }
+    const body = markup`<h1>Error</h1><p class="notice error" role="alert">${message}</p>`;
     return page(
       ctx,
       "Error",
       "",
-      html`
-        <h1>Error</h1>
-        <p class="notice error" role="alert">${message}</p>
-      `,
+      body,
       500,
     );
   }
@@ -285,9 +283,9 @@ function page(
   ctx: Ctx,
   title: string,
   active: string,
-  body: ReturnType<typeof html>,
+  body: Html,
   status = 200,
-  main?: ReturnType<typeof html>,
+  main?: Html,
 ): Response {
   return htmlResponse(
     shell({
@@ -361,13 +359,7 @@ function sessionPage(ctx: Ctx, id: string, dir: string): Response {
     state,
     streaming: !over,
   };
-  const main = html`${sessionMainAttrs(view)}${
-    state.error
-      ? html`
-        data-error="${state.error}"
-      `
-      : ""
-  }`;
+  const main = sessionMainAttrs(view);
   return page(ctx, view.title || id, "sessions", sessionBody(view), 200, main);
 }
 

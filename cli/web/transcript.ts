@@ -7,7 +7,7 @@
  * @module
  */
 import type { ConversationMessage } from "../../core/mod.ts";
-import { type Html, html } from "./html.ts";
+import { type Html, markup } from "./html.ts";
 
 /** Texts longer than this are cut (the file keeps everything). */
 export const MAX_TEXT = 100_000;
@@ -23,12 +23,14 @@ function cut(text: string): { text: string; more: number } {
     : { text, more: 0 };
 }
 
+function more(n: number): Html | "" {
+  return n ? markup`<p class="cut">… ${n.toLocaleString("en")} more characters</p>` : "";
+}
+
 /** A block of text (pre-wrapped), cut when very long. */
 export function textBlock(text: string, cls = "text"): Html {
   const c = cut(text);
-  return html`<div class="${cls}">${c.text}</div>${
-    c.more ? html`<p class="cut">… ${c.more.toLocaleString("en")} more characters</p>` : ""
-  }`;
+  return markup`<div class="${cls}">${c.text}</div>${more(c.more)}`;
 }
 
 /** A tool input as indented JSON. */
@@ -57,24 +59,32 @@ function firstLine(text: string, max = 100): string {
   return line.length > max ? line.slice(0, max - 1) + "…" : line;
 }
 
-function head(role: string, seq: number, meta?: string): Html {
+function permalink(seq: number): Html {
   const id = messageId(seq);
-  return html`
-    <header
-      class="msg-head"><span class="role">${role}</span>${meta
-        ? html`<span class="meta">${meta}</span>`
-        : ""}<a class="seq" href="#${id}" aria-label="message ${seq}">#${seq}</a></header>
-  `;
+  return markup`<a class="seq" href="#${id}" aria-label="Link to #${seq}">#${seq}</a>`;
+}
+
+function head(role: string, seq: number, meta?: string): Html {
+  const m = meta ? markup`<span class="meta">${meta}</span>` : "";
+  return markup`<header class="msg-head"><span class="role">${role}</span>${m}${
+    permalink(seq)
+  }</header>`;
+}
+
+function call(id: string, name: string, input: unknown): Html {
+  const summary = callSummary(name, input);
+  return markup`<div class="call" data-call="${id}"><div class="call-head"><span class="tool-name">${name}</span> <code class="call-summary">${summary}</code></div><details class="call-input"><summary>Input</summary><pre class="json">${
+    cut(jsonText(input)).text
+  }</pre></details></div>`;
 }
 
 /** One message as an `<article>`. */
 export function renderMessage(m: ConversationMessage): Html {
   const id = messageId(m.seq);
   if (m.role === "user") {
-    return html`
-      <article class="msg msg-user" id="${id}"
-        data-seq="${m.seq}">${head("You", m.seq)}${textBlock(m.text)}</article>
-    `;
+    return markup`<article class="msg msg-user" id="${id}" data-seq="${m.seq}">${
+      head("You", m.seq)
+    }${textBlock(m.text)}</article>`;
   }
   if (m.role === "assistant") {
     const meta = [m.model, m.stop && m.stop !== "end" ? `stop: ${m.stop}` : ""].filter(Boolean)
@@ -82,56 +92,32 @@ export function renderMessage(m: ConversationMessage): Html {
     const blocks = m.blocks.map((b) => {
       if (b.type === "text") return textBlock(b.text);
       if (b.type === "thinking") {
-        return html`<details class="thinking"><summary>Thinking</summary>${
+        return markup`<details class="thinking"><summary>Thinking</summary>${
           textBlock(b.text)
         }</details>`;
       }
-      return html`
-        <div class="call" data-call="${b.id}">
-          <div
-            class="call-head"><span class="tool-name">${b
-              .name}</span> <code class="call-summary">${callSummary(b.name, b.input)}</code></div>
-          <details class="call-input">
-            <summary>Input</summary>
-            <pre class="json">${cut(jsonText(b.input)).text}</pre>
-          </details>
-        </div>
-      `;
+      return call(b.id, b.name, b.input);
     });
-    return html`
-      <article class="msg msg-assistant" id="${id}"
-        data-seq="${m.seq}">${head("Assistant", m.seq, meta)}${blocks}</article>
-    `;
+    return markup`<article class="msg msg-assistant" id="${id}" data-seq="${m.seq}">${
+      head("Assistant", m.seq, meta)
+    }${blocks}</article>`;
   }
   const status = m.error ? "error" : "ok";
   const c = cut(m.text);
-  return html`
-    <article class="msg msg-tool${m.error ? " msg-tool-error" : ""}" id="${id}" data-seq="${m.seq}"
-      data-call="${m.callId}">
-      <details class="result"
-        ${m.error
-          ? html`
-            open
-          `
-          : ""}><summary><span class="tool-name">${m
-          .tool}</span> <span class="status status-${status}">${status}</span> <span class="preview">${firstLine(
-            m.text,
-          )}</span><a class="seq" href="#${id}" aria-label="message ${m.seq}">#${m
-          .seq}</a></summary><pre class="out">${c.text}</pre>${c.more
-          ? html`<p class="cut">… ${c.more.toLocaleString("en")} more characters</p>`
-          : ""}</details>
-    </article>
-  `;
+  const cls = m.error ? "msg msg-tool msg-tool-error" : "msg msg-tool";
+  const open = m.error ? markup` open` : "";
+  return markup`<article class="${cls}" id="${id}" data-seq="${m.seq}" data-call="${m.callId}"><details class="result"${open}><summary><span class="tool-name">${m.tool}</span> <span class="status status-${status}">${status}</span> <span class="preview">${
+    firstLine(m.text)
+  }</span>${permalink(m.seq)}</summary><pre class="out">${c.text}</pre>${
+    more(c.more)
+  }</details></article>`;
 }
 
 /** An error of a turn (not a message file: errors live in `.stream` and in memory). */
 export function renderError(message: string): Html {
-  return html`
-    <article class="msg msg-error"
-      role="alert"><header class="msg-head"><span class="role">Error</span></header>${textBlock(
-        message,
-      )}</article>
-  `;
+  return markup`<article class="msg msg-error" role="alert"><header class="msg-head"><span class="role">Error</span></header>${
+    textBlock(message)
+  }</article>`;
 }
 
 /** The errors of the last turn, from the text of its `.stream`. */
