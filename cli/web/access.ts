@@ -22,7 +22,9 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
     "base-uri 'none'",
   ].join("; "),
   "x-content-type-options": "nosniff",
-  "referrer-policy": "no-referrer",
+  // not "no-referrer": under it Chromium sends `Origin: null` with a form's POST, which
+  // the Origin check must refuse; "same-origin" still tells other sites nothing
+  "referrer-policy": "same-origin",
   "x-frame-options": "DENY",
   "cross-origin-opener-policy": "same-origin",
   "cross-origin-resource-policy": "same-origin",

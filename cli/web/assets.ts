@@ -435,7 +435,8 @@ export const APP_JS = `(function () {
       });
       ctrlEnter(compose);
     }
-    if (cancelForm) enhance(cancelForm, function () {});
+    // the answer re-enables the button: the turn's state decides (it may be over already)
+    if (cancelForm) enhance(cancelForm, function () { render(); });
     var forms = asks.querySelectorAll("form[data-ask]");
     for (var j = 0; j < forms.length; j++) {
       (function (f) { enhance(f, function () { f.remove(); }); })(forms[j]);

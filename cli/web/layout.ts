@@ -42,7 +42,7 @@ export function shell(o: ShellOptions): string {
   ];
   return "<!doctype html>\n" + markup`<html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
+<meta name="referrer" content="same-origin">
 <title>${o.title} · hs web</title>
 <link rel="icon" href="/assets/icon.svg?v=${v}" type="image/svg+xml">
 <link rel="stylesheet" href="/assets/app.css?v=${v}">

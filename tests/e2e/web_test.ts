@@ -49,6 +49,8 @@ Deno.test("hs web: the token, Host and Origin checks, no CORS, the CSP; a turn s
     assert.match(csp, /script-src 'self'/);
     assert.match(csp, /frame-ancestors 'none'/);
     assert.equal(page.headers.get("x-content-type-options"), "nosniff");
+    // not no-referrer: Chromium would send `Origin: null` with form posts, which are refused
+    assert.equal(page.headers.get("referrer-policy"), "same-origin");
     assert.equal(page.headers.get("access-control-allow-origin"), null);
     assert.match(await page.text(), /<h1>Sessions<\/h1>/);
 
