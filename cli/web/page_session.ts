@@ -23,7 +23,12 @@ export interface SessionView {
   state: TurnState;
   /** A `.stream` request is in flight (started here or elsewhere). */
   streaming: boolean;
+  /** Earlier messages left out of `messages` (a long session shows its last ones). */
+  hidden?: number;
 }
+
+/** How many of its last messages a session page shows unless asked for all (`?all=1`). */
+export const SHOWN_MESSAGES = 1000;
 
 /** A question of the floor as a form (the page script posts it; without it, it posts). */
 export function askForm(a: { id: string; question: string }): Html {
@@ -51,9 +56,16 @@ function composer(v: SessionView): Html {
 export function sessionBody(v: SessionView): Html {
   const meta = [v.id, v.conf.provider, v.conf.model, v.conf.cwd].filter(Boolean).join(" · ");
   const turnError = v.state.error ? renderError(v.state.error) : "";
+  const hidden = v.hidden
+    ? markup`<p class="notice earlier">${
+      v.hidden.toLocaleString("en")
+    } earlier messages are not shown. <a href="/s/${
+      encodeURIComponent(v.id)
+    }?all=1">Show the whole session</a></p>`
+    : "";
   return markup`<h1>${
     v.title || v.id
-  }</h1><p class="muted mono">${meta}</p><section id="transcript" aria-label="Transcript">${
+  }</h1><p class="muted mono">${meta}</p>${hidden}<section id="transcript" aria-label="Transcript">${
     v.messages.map(renderMessage)
   }${
     v.errors.map(renderError)

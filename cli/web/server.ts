@@ -49,7 +49,7 @@ import {
   type PluginPageView,
   pluginsBody,
 } from "./page_plugins.ts";
-import { sessionBody, sessionMainAttrs } from "./page_session.ts";
+import { sessionBody, sessionMainAttrs, SHOWN_MESSAGES } from "./page_session.ts";
 import { sessionsBody } from "./page_sessions.ts";
 import type { WebRuns } from "./runs.ts";
 import { recentSessions, titleOf } from "./session_list.ts";
@@ -249,7 +249,7 @@ async function route(ctx: Ctx, req: Request, url: URL): Promise<Response> {
     } catch {
       return refusal(404, "no such session");
     }
-    if (!m[2] && get) return sessionPage(ctx, id, dir);
+    if (!m[2] && get) return sessionPage(ctx, id, dir, url.searchParams.has("all"));
     if (m[2] === "/events" && get) return events(ctx, req, url, id, dir);
     if (m[2] === "/send" && req.method === "POST") return send(ctx, req, id);
     if (m[2] === "/cancel" && req.method === "POST") {
@@ -338,13 +338,16 @@ function readStream(dir: string): string {
   }
 }
 
-function sessionPage(ctx: Ctx, id: string, dir: string): Response {
+function sessionPage(ctx: Ctx, id: string, dir: string, all: boolean): Response {
   const s = openSession(ctx, dir);
-  const messages = s.messages();
+  const every = s.messages();
+  // a long session shows its last messages (parsing megabytes of markup is what costs)
+  const hidden = all ? 0 : Math.max(0, every.length - SHOWN_MESSAGES);
+  const messages = hidden ? every.slice(hidden) : every;
   const stream = readStream(dir);
   const over = stream === "" || endsWithDone(stream);
   const state = ctx.runs.state(id);
-  const firstUser = messages.find((m) => m.role === "user");
+  const firstUser = every.find((m) => m.role === "user");
   const view = {
     id,
     title: firstUser?.role === "user" ? titleOf(firstUser.text, 80) : "",
@@ -358,6 +361,7 @@ function sessionPage(ctx: Ctx, id: string, dir: string): Response {
     errors: over ? streamErrors(stream) : [],
     state,
     streaming: !over,
+    hidden,
   };
   const main = sessionMainAttrs(view);
   return page(ctx, view.title || id, "sessions", sessionBody(view), 200, main);

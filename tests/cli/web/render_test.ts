@@ -155,6 +155,21 @@ Deno.test("the session page: the floor's question and errors are text", () => {
   assert.match(out, /id="cancel-btn" class="danger">/); // running: the cancel button is enabled
 });
 
+Deno.test("a long session's page says how many earlier messages it leaves out, and links to all", () => {
+  const view = {
+    id: "s 1",
+    title: "t",
+    conf: { provider: "p", model: "m", created: "", cwd: "" },
+    messages: [{ role: "user" as const, seq: 4001, text: "late" }],
+    errors: [],
+    state: { running: false, asks: [] },
+    streaming: false,
+  };
+  const cut = sessionBody({ ...view, hidden: 4000 }).value;
+  assert.match(cut, /4,000 earlier messages are not shown\. <a href="\/s\/s%201\?all=1">/);
+  assert.doesNotMatch(sessionBody(view).value, /earlier messages/);
+});
+
 Deno.test("streamErrors reads the error events of a .stream; questionText drops the terminal prompt", () => {
   const stream = [
     JSON.stringify({ type: "text", text: "error" }),
