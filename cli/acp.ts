@@ -139,6 +139,12 @@ const OPTIONS: Acp.PermissionOption[] = [
   { optionId: "reject", name: "Reject", kind: "reject_always" },
 ];
 
+/** Options offered for a behavior pack's guards waiting for approval. */
+const CONSENT_OPTIONS: Acp.PermissionOption[] = [
+  { optionId: "approve", name: "Approve (stored, as hs packs approve)", kind: "allow_always" },
+  { optionId: "decline", name: "Not now", kind: "reject_once" },
+];
+
 /** The floor's answer for a chosen option (a cancelled request denies). */
 function answerOf(r: Acp.RequestPermissionResponse): Answer {
   if (r.outcome.outcome !== "selected") return "never";
@@ -199,6 +205,65 @@ export async function serveAcp(cli: CliContext, flags: AcpFlags, io: AcpIo): Pro
       p.catch(() => harnesses.delete(cwd));
     }
     return p;
+  };
+
+  /** Pack guards the editor declined in this connection (asked again next connection). */
+  const declined = new Set<string>();
+
+  /**
+   * Behavior packs whose foreground bot has guards waiting for approval: the editor is asked
+   * (as a permission request on a "consent" tool call) before the prompt runs; approving
+   * stores the approval as `hs packs approve` does, declining leaves the bot detached.
+   */
+  const askConsent = async (s: AcpSession, client: Acp.AgentContext) => {
+    const waiting = s.h.packs.bots().filter((b) =>
+      b.spec.attach === "foreground" && b.pending.length &&
+      !declined.has(`${b.pack.root}\0${b.spec.name}`)
+    );
+    for (const b of waiting) {
+      const name = `${b.pack.name}/${b.spec.name}`;
+      const toolCallId = `consent-${b.pack.name}-${b.spec.name}`;
+      const guards = b.pending.map((g) => `- ${g.guard} (${g.point}) at ${g.loc}`).join("\n");
+      await client.notify(methods.client.session.update, {
+        sessionId: s.id,
+        update: {
+          sessionUpdate: "tool_call",
+          toolCallId,
+          title: `Approve the guards of behavior pack ${name}`,
+          kind: "other",
+          status: "pending",
+          content: [{
+            type: "content",
+            content: text(
+              `Behavior pack ${name} declares guards that run on every matching call:\n${guards}`,
+            ),
+          }],
+        },
+      });
+      const r: Acp.RequestPermissionResponse = await client.request(
+        methods.client.session.requestPermission,
+        { sessionId: s.id, toolCall: { toolCallId }, options: CONSENT_OPTIONS },
+      );
+      const yes = r.outcome.outcome === "selected" && r.outcome.optionId === "approve";
+      if (yes) await s.h.packs.approve(b);
+      else declined.add(`${b.pack.root}\0${b.spec.name}`);
+      await client.notify(methods.client.session.update, {
+        sessionId: s.id,
+        update: {
+          sessionUpdate: "tool_call_update",
+          toolCallId,
+          status: yes ? "completed" : "failed",
+          content: [{
+            type: "content",
+            content: text(
+              yes
+                ? `approved: ${name} is attached`
+                : `not approved: ${name} stays detached (approve later with: hs packs approve ${b.pack.name})`,
+            ),
+          }],
+        },
+      });
+    }
   };
 
   const failure = (err: unknown) => {
@@ -299,12 +364,14 @@ export async function serveAcp(cli: CliContext, flags: AcpFlags, io: AcpIo): Pro
         }
       };
       try {
+        await askConsent(s, client);
         const r = await s.h.run({
           message: promptText(params.prompt),
           session: s.id,
           signal: controller.signal,
           onEvent,
-          principal: "acp",
+          // the editor drives the main agent: its foreground bot and ceiling apply
+          principal: "main",
         });
         await queue;
         if (r.cancelled) return { stopReason: "cancelled" as const };

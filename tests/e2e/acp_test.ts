@@ -8,7 +8,14 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import * as acp from "@agentclientprotocol/sdk";
-import { hsArgs, loopbackWorkspace, runHs, writeFile } from "../support/workspace.ts";
+import {
+  BWRAP_OK,
+  hsArgs,
+  loopbackWorkspace,
+  REPO,
+  runHs,
+  writeFile,
+} from "../support/workspace.ts";
 import type { LoopbackWorkspace } from "../support/workspace.ts";
 
 /** An editor: the SDK's client app connected to a spawned `hs acp`. */
@@ -16,9 +23,10 @@ async function editor(
   t: LoopbackWorkspace,
   answer: () => string,
   op: (ctx: acp.ClientContext, seen: Seen) => Promise<void>,
+  extraArgs: string[] = [],
 ): Promise<Seen> {
   const child = new Deno.Command(Deno.execPath(), {
-    args: [...hsArgs(), "acp"],
+    args: [...hsArgs(), "acp", ...extraArgs],
     cwd: t.w.ws,
     env: t.w.env,
     clearEnv: true,
@@ -194,6 +202,106 @@ Deno.test("hs help lists acp", async () => {
     const r = await runHs(["help"], { cwd: t.w.ws, env: t.w.env });
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /\bacp\b.*Agent Client Protocol/);
+  } finally {
+    await t.close();
+  }
+});
+
+async function copyDir(from: string, to: string): Promise<void> {
+  await Deno.mkdir(to, { recursive: true });
+  for await (const e of Deno.readDir(from)) {
+    if (e.isDirectory) await copyDir(join(from, e.name), join(to, e.name));
+    else await Deno.copyFile(join(from, e.name), join(to, e.name));
+  }
+}
+
+Deno.test("hs acp: a behavior pack's new guards are put to the editor before the prompt ('Every new or changed hash prompts (REPL, web, ACP)')", async () => {
+  const cat = { toolCalls: [{ id: "c1", name: "bash", input: { command: "cat config.txt" } }] };
+  const t = await loopbackWorkspace([cat, { text: "read" }, cat, { text: "read again" }]);
+  try {
+    await copyDir(join(REPO, "examples/packs/reviewer"), join(t.w.ws, ".harness/packs/reviewer"));
+    await Deno.writeTextFile(join(t.w.ws, "config.txt"), "token=sk-live123\n");
+    const floor = BWRAP_OK ? [] : ["--unsandboxed"];
+    const prompt = async (ctx: acp.ClientContext) => {
+      const { sessionId } = await ctx.request(acp.methods.agent.session.new, {
+        cwd: t.w.ws,
+        mcpServers: [],
+      });
+      const r = await ctx.request(acp.methods.agent.session.prompt, {
+        sessionId,
+        prompt: [{ type: "text", text: "read the config" }],
+      });
+      assert.equal(r.stopReason, "end_turn");
+    };
+    const results = (seen: Seen) =>
+      seen.updates.flatMap((u) =>
+        u.sessionUpdate === "tool_call_update" && u.toolCallId === "c1" && u.status
+          ? (u.content ?? []).flatMap((c) =>
+            c.type === "content" && c.content.type === "text" ? [c.content.text] : []
+          )
+          : []
+      ).join("");
+
+    // the editor approves: the guard is stored and redacts this very prompt's shell output
+    const first = await editor(t, () => "approve", async (ctx) => {
+      await ctx.request(acp.methods.agent.initialize, {
+        protocolVersion: acp.PROTOCOL_VERSION,
+        clientCapabilities: {},
+      });
+      await prompt(ctx);
+    }, floor);
+    assert.equal(first.permissions.length, 1, JSON.stringify(first.permissions));
+    assert.equal(first.permissions[0].toolCall.toolCallId, "consent-reviewer-reviewer");
+    const asked = first.updates.find((u) =>
+      u.sessionUpdate === "tool_call" && u.toolCallId === "consent-reviewer-reviewer"
+    ) as acp.ToolCall;
+    assert.match(JSON.stringify(asked.content), /redact-secrets \(shell\)/);
+    assert.match(results(first), /token=\[redacted\]/, results(first));
+    assert.doesNotMatch(results(first), /sk-live123/);
+
+    // unchanged hashes never prompt again
+    const second = await editor(t, () => "decline", async (ctx) => {
+      await ctx.request(acp.methods.agent.initialize, {
+        protocolVersion: acp.PROTOCOL_VERSION,
+        clientCapabilities: {},
+      });
+      await prompt(ctx);
+    }, floor);
+    assert.equal(second.permissions.length, 0);
+    assert.match(results(second), /token=\[redacted\]/);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("hs acp: declining a pack's guards leaves its bot detached and asks once per connection", async () => {
+  const t = await loopbackWorkspace([{ text: "one" }, { text: "two" }]);
+  try {
+    await copyDir(join(REPO, "examples/packs/reviewer"), join(t.w.ws, ".harness/packs/reviewer"));
+    const seen = await editor(t, () => "decline", async (ctx) => {
+      await ctx.request(acp.methods.agent.initialize, {
+        protocolVersion: acp.PROTOCOL_VERSION,
+        clientCapabilities: {},
+      });
+      const { sessionId } = await ctx.request(acp.methods.agent.session.new, {
+        cwd: t.w.ws,
+        mcpServers: [],
+      });
+      for (const m of ["a", "b"]) {
+        await ctx.request(acp.methods.agent.session.prompt, {
+          sessionId,
+          prompt: [{ type: "text", text: m }],
+        });
+      }
+    });
+    assert.equal(seen.permissions.length, 1);
+    const end = seen.updates.find((u) =>
+      u.sessionUpdate === "tool_call_update" && u.toolCallId === "consent-reviewer-reviewer"
+    ) as acp.ToolCallUpdate;
+    assert.equal(end.status, "failed");
+    assert.match(JSON.stringify(end.content), /hs packs approve reviewer/);
+    const list = await runHs(["packs"], { cwd: t.w.ws, env: t.w.env });
+    assert.match(list.stdout, /awaiting approval/);
   } finally {
     await t.close();
   }

@@ -11,7 +11,7 @@ import {
   SchemeLimitError,
   write,
 } from "../../scheme/mod.ts";
-import { HOSTILE, type HostileCase, sharedLiteral } from "./hostile_cases.ts";
+import { HOSTILE, type HostileCase, settleBoundMs, sharedLiteral } from "./hostile_cases.ts";
 
 function healthy(s: Interpreter): void {
   assertEquals(
@@ -41,7 +41,7 @@ for (const c of HOSTILE) {
     const kind = await limitKindOf(s, c);
     const ms = performance.now() - t;
     ok(c.kinds.includes(kind), `${c.name}: ended with ${kind}, expected ${c.kinds.join("|")}`);
-    ok(ms <= 2 * c.limits.timeoutMs, `${c.name}: took ${ms.toFixed(0)} ms`);
+    ok(ms <= settleBoundMs(c), `${c.name}: took ${ms.toFixed(0)} ms`);
     healthy(s);
   });
 }
@@ -159,7 +159,8 @@ Deno.test("hostile: a continuation captured in a callSync callback cannot silent
 });
 
 Deno.test("hostile: JS RangeErrors, internal procedures and bad labels give clear errors", () => {
-  const s = new Interpreter({ limits: { timeoutMs: 2000 } });
+  // the deadline is a backstop here (these are not limit tests): room for a loaded machine
+  const s = new Interpreter({ limits: { timeoutMs: 30_000 } });
   assertEquals(s.evaluateSync("(apply + (make-list 1000000 1))"), 1000000);
   assertEquals(s.evaluateSync("(vector-length (apply vector (make-list 1000000 1)))"), 1000000);
   for (const src of ["(%promise-value 5)", "(%record-accessor 1 2)", "(%make-parameter 1 2)"]) {
