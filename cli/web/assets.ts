@@ -13,7 +13,7 @@
  */
 
 /** Changes when the assets change (cache-busting query of their URLs). */
-export const ASSET_VERSION = "1";
+export const ASSET_VERSION = "2";
 
 /** The stylesheet. */
 export const APP_CSS = `
@@ -66,6 +66,8 @@ button:hover { border-color: var(--muted); }
 button.primary { background: var(--accent); color: var(--accent-fg); border-color: transparent; font-weight: 600; }
 button.danger { color: var(--err); }
 button.small { font-size: .8rem; padding: .15rem .55rem; }
+td.row-actions { white-space: nowrap; width: 1%; }
+td.row-actions form.inline + form.inline { margin-left: .3rem; }
 button:disabled { opacity: .5; cursor: default; }
 button.theme { font-size: 1.1rem; padding: .2rem .55rem; }
 main { max-width: 1000px; margin: 0 auto; padding: 1.2rem 1.2rem 2rem; }
