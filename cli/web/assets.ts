@@ -12,9 +12,6 @@
  * @module
  */
 
-/** Changes when the assets change (cache-busting query of their URLs). */
-export const ASSET_VERSION = "2";
-
 /** The stylesheet. */
 export const APP_CSS = `
 :root {
@@ -460,3 +457,21 @@ export const ASSETS: Readonly<Record<string, { type: string; body: string }>> = 
   "/assets/theme.js": { type: "text/javascript; charset=utf-8", body: THEME_JS },
   "/assets/icon.svg": { type: "image/svg+xml", body: ICON_SVG },
 };
+
+/** FNV-1a over the text: a short, stable fingerprint (not a security measure). */
+function fingerprint(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h.toString(36);
+}
+
+/**
+ * Changes whenever an asset changes (the cache-busting query of their URLs: browsers
+ * keep the assets for a day), computed from their text so it cannot be forgotten.
+ */
+export const ASSET_VERSION: string = fingerprint(
+  Object.values(ASSETS).map((a) => a.body).join("\u0000"),
+);

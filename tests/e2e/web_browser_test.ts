@@ -103,6 +103,8 @@ Deno.test({
     const dialogs: string[] = [];
     try {
       const page = await browser.context.newPage();
+      // a backstop, not a budget: the full suite runs beside this on two cores
+      page.setDefaultTimeout(60_000);
       page.on("dialog", (d) => {
         dialogs.push(d.message());
         d.dismiss().catch(() => {});

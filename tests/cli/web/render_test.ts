@@ -11,6 +11,7 @@ import { view } from "../../../cli/web/data_view.ts";
 import { pluginPageBody } from "../../../cli/web/page_plugins.ts";
 import { sessionBody } from "../../../cli/web/page_session.ts";
 import { shell } from "../../../cli/web/layout.ts";
+import { ASSET_VERSION } from "../../../cli/web/assets.ts";
 import { questionText } from "../../../cli/web/runs.ts";
 import type { Json } from "../../../core/mod.ts";
 
@@ -133,9 +134,10 @@ Deno.test("the shell: titles and plugin page names in the navigation are text", 
   });
   const scripts = [...doc.matchAll(/<script[^>]*>/g)].map((m) => m[0]);
   assert.deepEqual(scripts, [
-    '<script src="/assets/theme.js?v=1">',
-    '<script src="/assets/app.js?v=1" defer>',
+    `<script src="/assets/theme.js?v=${ASSET_VERSION}">`,
+    `<script src="/assets/app.js?v=${ASSET_VERSION}" defer>`,
   ]);
+  assert.match(ASSET_VERSION, /^[0-9a-z]+$/);
   assert.ok(!tags(doc).includes("img"));
   assert.ok(doc.includes(`href="/p/a%22b"`));
 });
