@@ -11,7 +11,7 @@
  * | `POST /ask/:id` | answers the effect floor's question (`once`, `always`, `never`) |
  * | `GET /context` | what the main agent sees and may do |
  * | `GET /plugins` | runtime plugins, packs and bots; `POST /packs/approve` gives consent |
- * | `GET /p/:id` | a plugin page from its descriptor; `POST /p/:id/action` runs an action |
+ * | `GET /p/:id` | a plugin page from its descriptor; `POST /p/:id/action` runs an action (then redirects) |
  * | `GET /assets/*` | the stylesheet, the scripts, the icon (embedded) |
  *
  * Forms post and redirect without the page script; the script asks for JSON.
@@ -105,6 +105,8 @@ interface Ctx {
   access: () => WebAccess;
   streams: Set<SseStream>;
   sessions: Map<string, Session>;
+  /** Results of plugin page actions posted by a form, until the page after the redirect shows them. */
+  results: Map<string, PluginPageView["result"]>;
   listLimit: number;
   heartbeatMs?: number;
   log(line: string): void;
@@ -125,6 +127,7 @@ function listen(o: WebServerOptions): WebServer {
     access: () => holder.access!,
     streams: new Set(),
     sessions: new Map(),
+    results: new Map(),
     listLimit: o.listLimit ?? 100,
     heartbeatMs: o.heartbeatMs,
     log: o.log,
@@ -266,7 +269,13 @@ async function route(ctx: Ctx, req: Request, url: URL): Promise<Response> {
     const id = decodeURIComponent(m[1]);
     const info = ctx.h.pages.list().find((p) => p.id === id);
     if (!info) return refusal(404, "no such page");
-    if (!m[2] && get) return pluginPage(ctx, info.id, undefined);
+    if (!m[2] && get) {
+      // the result of the action just posted (once: a reload shows the page without it)
+      const key = url.searchParams.get("result") ?? "";
+      const result = ctx.results.get(key);
+      ctx.results.delete(key);
+      return pluginPage(ctx, info.id, result);
+    }
     if (m[2] && req.method === "POST") return pageAction(ctx, req, info.id);
   }
   return refusal(404, "nothing here");
@@ -534,5 +543,9 @@ async function pageAction(ctx: Ctx, req: Request, id: string): Promise<Response>
       ? jsonResponse({ result: result.value })
       : jsonResponse({ error: result.error }, 400);
   }
-  return pluginPage(ctx, id, result, result.ok ? 200 : 400);
+  // post, redirect, get: reloading the page does not run the action again
+  const key = crypto.randomUUID();
+  ctx.results.set(key, result);
+  while (ctx.results.size > 32) ctx.results.delete(ctx.results.keys().next().value!);
+  return seeOther(`/p/${encodeURIComponent(id)}?result=${key}`);
 }

@@ -230,6 +230,11 @@ Deno.test({
           await page.getByText("Delete: done").waitFor();
           assert.equal(await page.locator("tr", { hasText: "web-demo" }).count(), 0);
           await assert.rejects(Deno.stat(join(w.home, "memory", "web-demo.md")));
+          // post, redirect, get: a reload shows the page, not the action again
+          assert.match(page.url(), /\/p\/memory\?result=[0-9a-f-]+$/);
+          await page.reload();
+          await page.getByRole("heading", { name: "Memory", level: 1 }).waitFor();
+          assert.equal(await page.getByText("Delete: done").count(), 0);
           await clean(page, "/p/memory");
         },
       );
