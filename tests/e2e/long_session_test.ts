@@ -86,9 +86,9 @@ Deno.test("a session past a small window compacts itself with one extra request;
     assert.match(show.stdout, /\nsummary of 0001-0004\n/);
     assert.match(
       show.stdout,
-      /\nbudget  loop · scripted-1 · \d[\d.]*k? \/ 3k tokens \(\d+%\) · 4 compacted\n/,
+      /\nbudget {2}loop · scripted-1 · \d[\d.]*k? \/ 3k tokens \(\d+%\) · 4 compacted\n/,
     );
-    assert.match(show.stdout, /\nusage   loop · scripted-1: 4 requests, in /);
+    assert.match(show.stdout, /\nusage {3}loop · scripted-1: 4 requests, in /);
   } finally {
     await t.close();
   }

@@ -136,6 +136,7 @@ Deno.test("REPL: answers rendered as Markdown (bold, highlighted code); --plain 
     assert.ok(md.text.includes("\x1b[1mbold\x1b[22m"), md.text);
     assert.ok(!md.text.includes("**bold**"), md.text);
     // the keyword of the code block is coloured by the highlighter
+    // deno-lint-ignore no-control-regex
     assert.match(md.text, /\x1b\[[0-9;]+mconst\x1b\[/);
     const plain = await run(["--plain"]);
     assert.equal(plain.exit, 0, plain.text);

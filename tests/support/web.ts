@@ -40,8 +40,9 @@ export async function startHsWeb(
   let err = "";
   let wake = () => {};
   const pump = async (s: ReadableStream<Uint8Array>, add: (t: string) => void) => {
-    for await (const t of s.pipeThrough(new TextDecoderStream())) {
-      add(t);
+    const decoder = new TextDecoder();
+    for await (const chunk of s) {
+      add(decoder.decode(chunk, { stream: true }));
       wake();
     }
     wake();
