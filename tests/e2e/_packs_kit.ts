@@ -10,6 +10,7 @@ import {
   hsArgs,
   type LoopbackWorkspace,
   loopbackWorkspace,
+  plainBody,
   runHs,
   writeFile,
 } from "../support/workspace.ts";
@@ -152,10 +153,10 @@ export function call(id: string, name: string, input: unknown): ScriptedTurn {
 
 /** A request's system prompt and its last message's text. */
 export function requestOf(t: LoopbackWorkspace, i: number): { system: string; last: string } {
-  const body = t.server.requests[i]?.body as
-    | { system?: string; messages?: { role: string; content: unknown }[] }
-    | undefined;
-  assert.ok(body, `request ${i} was made`);
+  const raw = t.server.requests[i]?.body;
+  assert.ok(raw, `request ${i} was made`);
+  // read without the prompt-cache marks: a system prompt of text blocks is one string again
+  const body = plainBody<{ system?: string; messages?: { role: string; content: unknown }[] }>(raw);
   const last = body.messages?.at(-1);
   const content = last?.content;
   return {
