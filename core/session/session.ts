@@ -43,6 +43,9 @@ import { acquireLock, type LockOptions, type SessionLock } from "./lock.ts";
 export { parseAssistantBody, renderAssistantBody };
 import { usageOfMeta } from "./tokens.ts";
 
+/** How long after a directory change its mtime may not show a further change (clock ticks). */
+const COARSE_MTIME_MS = 25;
+
 /** `session.conf` fields. */
 export interface SessionConf {
   id: string;
@@ -404,7 +407,10 @@ export class Session {
     // Listing a large directory costs more than a message write: skip it while the
     // directory's mtime says nothing was added or removed since the last listing.
     const dirMtime = statOrUndefined(mdir)?.mtime?.getTime() ?? -1;
-    if (!validate && this.#listedMtime === dirMtime && dirMtime >= 0) return;
+    if (
+      !validate && this.#listedMtime === dirMtime && dirMtime >= 0 &&
+      !this.#nextTaken(mdir, dirMtime)
+    ) return;
     const trusted = Date.now() - dirMtime > MTIME_SLACK_MS;
     const all = listDir(mdir);
     const names = all.filter((n) => /^\d+-.*\.md$/.test(n));
@@ -439,6 +445,20 @@ export class Session {
     }
     // A stamp taken in the same few ms as the change is not trusted (mtimes are coarse).
     this.#listedMtime = trusted ? dirMtime : undefined;
+  }
+
+  /**
+   * Whether another writer may have added the next message although the directory's
+   * mtime did not move: file system timestamps are coarse (a clock tick, up to ~10 ms),
+   * so a file linked within the same tick as our own last write leaves the same mtime.
+   * Within that window the next number's files are looked for (three stats, no listing).
+   */
+  #nextTaken(mdir: string, dirMtime: number): boolean {
+    if (Date.now() - dirMtime > COARSE_MTIME_MS) return false;
+    const seq = String(this.#nextSeq).padStart(4, "0");
+    return ["user", "assistant", "tool_result"].some((role) =>
+      statOrUndefined(join(mdir, `${seq}-${role}.md`)) !== undefined
+    );
   }
 
   /** Removes temp files left by a writer that died between writing and linking. */
