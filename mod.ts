@@ -22,7 +22,7 @@ import {
   resolvePaths,
 } from "./core/mod.ts";
 import { builtinPlugins, providerFactory } from "./plugins/mod.ts";
-import { programLoader } from "./stdlib-harness/mod.ts";
+import { evaluateCommand, programLoader, stateLoader } from "./stdlib-harness/mod.ts";
 
 export * from "./core/mod.ts";
 export {
@@ -68,6 +68,7 @@ export const Harness: { create(opts?: HarnessOptions): Promise<HarnessCore> } = 
       }),
       providerFactory: opts.providerFactory ?? providerFactory(deps),
       programLoader: opts.programLoader ?? programLoader,
+      packRuntime: opts.packRuntime ?? { loadState: stateLoader, evaluateCommand },
     });
     return ref.core;
   },

@@ -15,7 +15,7 @@ import type { CliContext } from "./context.ts";
 import type { CommandContext } from "./command.ts";
 import { addAgentFlags, type AgentFlags } from "./flags.ts";
 import { cancelOnInterrupt } from "./interrupt.ts";
-import { colorEnabled, styles, TranscriptRenderer } from "./render.ts";
+import { colorEnabled, sanitizeForTerminal, styles, TranscriptRenderer } from "./render.ts";
 import { runRepl } from "./repl.ts";
 
 /** Registers `hs agent`. */
@@ -89,7 +89,11 @@ async function runOnce(
       cli.stderr(`session: ${e.dir}\n`);
     }
     if (e.type === "retry" && !live && !flags.events) {
-      cli.stderr(`hs: retrying (${e.reason}) in ${Math.round(e.delayMs / 100) / 10} s\n`);
+      const reason = sanitizeForTerminal(e.reason);
+      cli.stderr(`hs: retrying (${reason}) in ${Math.round(e.delayMs / 100) / 10} s\n`);
+    }
+    if (e.type === "notice" && !live && !flags.events) {
+      cli.stderr(`hs: ${sanitizeForTerminal(e.message)}\n`);
     }
   };
   let r: RunResult;
@@ -126,7 +130,7 @@ async function runOnce(
     return 130;
   }
   if (r.error) {
-    if (!live) cli.stderr(`hs: error: ${r.message}\n`);
+    if (!live) cli.stderr(`hs: error: ${sanitizeForTerminal(r.message ?? "")}\n`);
     cli.stderr(`hint: the session is kept and can be resumed: hs ${r.sessionId} <message>\n`);
     return 1;
   }

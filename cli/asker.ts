@@ -14,8 +14,24 @@ export function parseAnswer(text: string): Answer {
   return "never";
 }
 
+let asking = 0;
+
+/** True while a question waits for the user (the REPL's progress line keeps quiet then). */
+export function isAsking(): boolean {
+  return asking > 0;
+}
+
 /** Asks on the terminal (stdin/stdout) with readline; the REPL is not reading during a turn. */
 export const terminalAsker: Asker = async (question) => {
+  asking++;
+  try {
+    return await ask(question);
+  } finally {
+    asking--;
+  }
+};
+
+async function ask(question: string): Promise<Answer> {
   const [{ default: process }, { default: readline }] = await Promise.all([
     import("node:process"),
     import("node:readline"),
@@ -31,4 +47,4 @@ export const terminalAsker: Asker = async (question) => {
   } finally {
     rl.close();
   }
-};
+}

@@ -8,6 +8,7 @@
  */
 import { CommanderError } from "@commander-js/extra-typings";
 import { HarnessError, permissionDenied } from "../core/base/mod.ts";
+import { sanitizeForTerminal as safe } from "./render.ts";
 
 /** Prints an error; returns the exit code. */
 export function reportError(err: unknown, stderr: (s: string) => void): number {
@@ -15,10 +16,10 @@ export function reportError(err: unknown, stderr: (s: string) => void): number {
   if (err instanceof Deno.errors.BrokenPipe) return 0; // the reader went away (| head)
   const e = permissionDenied(err) ?? err;
   if (e instanceof HarnessError) {
-    stderr(`hs: ${e.message}\n`);
-    if (e.hint) stderr(`hint: ${e.hint}\n`);
+    stderr(`hs: ${safe(e.message)}\n`);
+    if (e.hint) stderr(`hint: ${safe(e.hint)}\n`);
     return e.exitCode || 1;
   }
-  stderr(`hs: ${(e as Error)?.message ?? String(e)}\n`);
+  stderr(`hs: ${safe((e as Error)?.message ?? String(e))}\n`);
   return 1;
 }

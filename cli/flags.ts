@@ -16,6 +16,7 @@ export type AgentFlags = {
   json?: boolean;
   events?: boolean;
   transcript?: boolean;
+  plain?: boolean;
   trustWorkspace?: boolean;
   bot?: string;
 } & FloorFlags;
@@ -29,6 +30,7 @@ export function addAgentFlags<A extends unknown[]>(cmd: Command<A>): Command<A, 
     .option("--json", "print the final answer, usage and session id as one JSON object")
     .option("--events", "print canonical events as JSON lines on stdout")
     .option("--transcript", "show the streamed transcript even when stdout is not a terminal")
+    .option("--plain", "REPL: show answers as raw text (no Markdown rendering)")
     .option(
       "--trust-workspace",
       "load this workspace's .harness/ executables for this run",

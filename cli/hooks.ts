@@ -22,6 +22,7 @@ export const KNOWN_STAGES = [
   "tool_done",
   "done",
   "error",
+  "compact",
   "auth-set",
 ];
 

@@ -13,6 +13,7 @@ import type { BotState, HarnessCore } from "../core/mod.ts";
 import type { CliContext } from "./context.ts";
 import type { CommandContext } from "./command.ts";
 import { colorEnabled, styles } from "./render.ts";
+import { registerStateCommands } from "./packs_state.ts";
 
 /** Registers `hs packs`. */
 export function register(program: Command, ctx: CommandContext): void {
@@ -53,6 +54,7 @@ export function register(program: Command, ctx: CommandContext): void {
         return 0;
       });
     });
+  registerStateCommands(packs as unknown as Command, ctx);
 }
 
 function listPacks(h: HarnessCore, cli: CliContext): number {

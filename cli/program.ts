@@ -31,6 +31,7 @@ import { register as version, versionText } from "./version.ts";
 import { register as scheme } from "./scheme.ts";
 import { register as help } from "./help.ts";
 import { register as acp } from "./acp.ts";
+import { register as web } from "./web.ts";
 
 /** The built-in commands, in the order `hs help` lists them. */
 const COMMANDS: [string, RegisterCommand][] = [
@@ -50,6 +51,7 @@ const COMMANDS: [string, RegisterCommand][] = [
   ["trust", trust],
   ["scheme", scheme],
   ["acp", acp],
+  ["web", web],
   ["version", version],
   ["help", help],
 ];

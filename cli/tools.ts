@@ -20,7 +20,8 @@ export function register(program: Command, ctx: CommandContext): void {
     });
 }
 
-async function toolsCommand(h: HarnessCore, cli: CliContext): Promise<number> {
+/** Prints the tools the model can call (`hs tools`, the REPL's `/tools`). */
+export async function toolsCommand(h: HarnessCore, cli: CliContext): Promise<number> {
   const st = styles(colorEnabled(cli.stdoutIsTerminal));
   const { tools, problems } = await h.executableToolSchemas();
   const rows: [string, string, string][] = [];

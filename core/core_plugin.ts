@@ -5,7 +5,7 @@
  * @module
  */
 import type { RuntimePlugin } from "./plugins/mod.ts";
-import { loopHooks, resolveHooks, sourcesHooks } from "./loop/mod.ts";
+import { compactHooks, loopHooks, resolveHooks, sourcesHooks } from "./loop/mod.ts";
 
 const SYSTEM_PROMPT = `You are an autonomous coding agent working in the user's terminal, in the
 directory given by your tools' working directory. Complete the task with your tools and answer
@@ -27,7 +27,9 @@ export const corePlugin: RuntimePlugin = {
   version: "1.0.0",
   apiVersion: 1,
   setup(ctx) {
-    for (const hook of [...sourcesHooks, ...resolveHooks, ...loopHooks]) ctx.hooks.register(hook);
+    for (const hook of [...sourcesHooks, ...resolveHooks, ...loopHooks, ...compactHooks]) {
+      ctx.hooks.register(hook);
+    }
     ctx.prompts.register({ id: "system", order: 0, render: () => SYSTEM_PROMPT });
   },
 };

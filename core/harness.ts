@@ -44,7 +44,10 @@ import {
   type Hook,
 } from "./guards/mod.ts";
 import {
+  type CompactOutcome,
+  type ContextReport,
   listedSources,
+  type LoopEndInfo,
   type ResolveApi,
   resolveProvider,
   type RunResult,
@@ -74,18 +77,21 @@ import {
   ProviderCredentials,
   type ProviderFactory,
   type ProviderInfo,
+  resolveLimits,
   SecretIndex,
   sourceAuthFiles,
 } from "./providers/mod.ts";
-import { listSessions, Session } from "./session/mod.ts";
+import { listSessions, recordTurn, Session } from "./session/mod.ts";
 import { findSkills, readSkill, type SkillProblem, skillRoots } from "./skills/mod.ts";
 import { ExecutableTools } from "./tools/mod.ts";
 import {
   botPrincipal,
   GuardApprovals,
   packDirsIn,
+  type PackRuntime,
   Packs,
   type ProgramLoader,
+  type SessionRef,
 } from "./packs/mod.ts";
 import { ChildEnvironment } from "./child_env.ts";
 import { ensureBuiltinSource } from "./builtin_source.ts";
@@ -125,6 +131,13 @@ export interface HarnessOptions {
   providerFactory?: ProviderFactory;
   /** Loads behavior programs of packs (from stdlib-harness); absent: bots do not attach. */
   programLoader?: ProgramLoader;
+  /** Loads pack state modules and evaluates pack commands (from stdlib-harness). */
+  packRuntime?: PackRuntime;
+  /**
+   * Loop-end addenda: asked when the model ends a round without tool calls; a non-empty
+   * text asks for another round (ORed with the behaviors' activating notes).
+   */
+  loopEnd?: ((info: LoopEndInfo) => string | undefined | Promise<string | undefined>)[];
   /**
    * hs runs on a terminal: hooks of interactive stages (`auth-set`, `tool_exec` gates) get
    * it (`/dev/tty`, their stderr shown); every other child keeps its isolation.
@@ -161,10 +174,21 @@ export interface RunOptions {
   principal?: string;
   /** Run as a named bot of a behavior pack (its prompt, behavior and tool ceiling). */
   bot?: string;
+  /**
+   * The conversation this run belongs to (a helper keeps the conversation session it was
+   * given: its session-scope states are the caller's). Default: the run's own session.
+   */
+  conversation?: SessionRef;
 }
 
 /** How deep sub-agents may nest (the main agent is depth 0). */
 const MAX_DEPTH = 3;
+
+/** The project root: the directory holding the most local project `.harness`, else `cwd`. */
+function projectRoot(cwd: string, home: string): string {
+  const project = walkHarnessDirs(cwd, home).filter((d) => d.kind === "project").at(-1);
+  return project ? join(project.dir, "..") : cwd;
+}
 
 /** A run in flight (drained by close()). */
 interface InFlight {
@@ -207,6 +231,7 @@ export class HarnessCore {
   #stop = new AbortController();
   #runs = new Set<InFlight>();
   #boundMs: number;
+  #loopEnd: NonNullable<HarnessOptions["loopEnd"]>;
 
   private constructor(
     opts: HarnessOptions,
@@ -219,6 +244,7 @@ export class HarnessCore {
     this.paths = resolvePaths(this.env, cwd);
     this.#log = opts.log ?? fileLog(this.paths.log);
     this.#boundMs = opts.cleanupBoundMs ?? DISPOSE_BOUND_MS;
+    this.#loopEnd = opts.loopEnd ?? [];
     this.registries = new Registries();
     this.audit = new AuditBus({
       warn: (m) => this.#log(`[audit] ${m}`),
@@ -284,6 +310,7 @@ export class HarnessCore {
           provider: e.value.provider,
           owner: e.owner,
           models: e.value.models.map((m) => m.id),
+          modelDefs: e.value.models,
         })),
       factory,
       executables: {
@@ -291,6 +318,7 @@ export class HarnessCore {
         cwd,
         log: this.#log,
         timeoutMs: this.config.providerTimeoutMs,
+        maxResponseBytes: this.config.hookOutputLimit,
         credentials: (name, names) => credentials.envFor(name, names),
       },
     });
@@ -313,6 +341,7 @@ export class HarnessCore {
       sandbox,
       timeoutMs: this.config.hookTimeoutMs,
       log: this.#log,
+      maxOutputBytes: this.config.hookOutputLimit,
       terminal: opts.terminal,
     });
     this.packs = new Packs({
@@ -325,6 +354,9 @@ export class HarnessCore {
         ? foregroundOptOutsOf(opts.config)
         : readForegroundOptOuts(this.paths.home),
       log: this.#log,
+      home: this.paths.home,
+      project: projectRoot(cwd, this.paths.home),
+      runtime: opts.packRuntime,
     });
     const extraGuards = opts.guards ?? [];
     const extraHooks = opts.effectHooks ?? [];
@@ -499,6 +531,7 @@ export class HarnessCore {
         const kv = parseKeyValues(readTextOrUndefined(snapshot.settingsFile) ?? "");
         return { provider: kv.provider || undefined, model: kv.model || undefined };
       },
+      problem: (name) => this.confProblems().find((p) => p.path.endsWith(`/${name}.conf`))?.reason,
     };
     return resolveProvider(this.stages, api, { provider, model }, {
       snapshot,
@@ -610,6 +643,72 @@ export class HarnessCore {
   }
 
   async #run(opts: RunOptions, depth: number): Promise<RunResult> {
+    const turn = await this.#prepare(opts, depth, "run");
+    const session = turn.session;
+    const principal = turn.principal;
+    const own = { id: session.id, dir: session.dir };
+    // behaviors reach this run: notes into its turn, its conversation's session states
+    const unbind = this.packs.runs.bind({
+      session: own,
+      conversation: opts.conversation ?? own,
+      principal,
+      note: (n) => turn.continuation.add(n),
+      emit: (e) => turn.emit(e),
+    });
+    try {
+      return await turn.run(opts.message);
+    } finally {
+      unbind();
+      await this.packs.settle();
+      try {
+        recordTurn(session.dir, { private: this.packs.privateRevisions(principal) });
+      } catch (err) {
+        this.#log(
+          `[session] the turn record of ${session.id} was not written: ${(err as Error).message}`,
+        );
+      }
+    }
+  }
+
+  /**
+   * What the next request of a session holds, by section, with token counts and the
+   * model's window (`/context`, the REPL's status line, `hs session show`). Without a
+   * session: what the first request would hold. Nothing is written.
+   */
+  async contextReport(
+    opts: Pick<RunOptions, "session" | "provider" | "model" | "bot">,
+  ): Promise<ContextReport> {
+    const turn = await this.#prepare(opts, 0, "inspect");
+    return await turn.contextReport();
+  }
+
+  /**
+   * Compacts a session now (`/compact [focus]`): the older turns are summarized by the
+   * `compact` stage into one message, the last turns stay verbatim, the originals stay on
+   * disk marked compacted. A failure changes nothing and comes back with a hint.
+   */
+  async compact(
+    opts: Pick<RunOptions, "session" | "provider" | "model" | "bot" | "signal" | "onEvent"> & {
+      session: string;
+      focus?: string;
+    },
+  ): Promise<CompactOutcome> {
+    const signal = opts.signal
+      ? AbortSignal.any([opts.signal, this.#stop.signal])
+      : this.#stop.signal;
+    const turn = await this.#prepare({ ...opts, signal }, 0, "compact");
+    return await turn.compact("manual", { focus: opts.focus });
+  }
+
+  /**
+   * The turn of a run: the principal (a bot's), the session (opened, or created for a
+   * run), provider and model resolved, the model's limits. `inspect` creates nothing.
+   */
+  async #prepare(
+    opts: RunOptions,
+    depth: number,
+    mode: "run" | "inspect" | "compact",
+  ): Promise<Turn> {
     let principal = opts.principal ?? "main";
     if (opts.bot) {
       const bot = await this.packs.named(opts.bot);
@@ -632,7 +731,13 @@ export class HarnessCore {
       opts.provider ?? this.config.provider,
       opts.model ?? this.config.model,
     );
-    if (!session) {
+    if (!session && mode !== "run") {
+      session = Session.detached({
+        cwd: this.paths.cwd,
+        model: resolved.model,
+        provider: resolved.provider,
+      });
+    } else if (!session) {
       session = Session.create(this.paths.sessions, {
         cwd: this.paths.cwd,
         model: resolved.model,
@@ -646,14 +751,19 @@ export class HarnessCore {
         model: resolved.model,
       });
     } else if (
-      session.conf.provider !== resolved.provider || session.conf.model !== resolved.model
+      mode !== "inspect" &&
+      (session.conf.provider !== resolved.provider || session.conf.model !== resolved.model)
     ) {
       session.conf.provider = resolved.provider;
       session.conf.model = resolved.model;
       session.writeConf();
     }
+    session.resultLimit = this.config.resultLimit;
+    session.resultFileLimit = this.config.resultFileLimit;
     const info = (await this.providers()).find((p) => p.name === resolved.provider)!;
-    const turn = new Turn({
+    const own = { id: session.id, dir: session.dir };
+    const runPrincipal = principal;
+    return new Turn({
       host: this.#turnHost(depth),
       session,
       provider: resolved.provider,
@@ -661,9 +771,12 @@ export class HarnessCore {
       modelProvider: info.provider,
       principal,
       signal: opts.signal ?? this.#stop.signal,
-      onEvent: opts.onEvent,
+      onEvent: (e) => {
+        opts.onEvent?.(e);
+        this.packs.outbound(runPrincipal, own, e);
+      },
+      limits: await resolveLimits(info.provider, resolved.model, info.modelDefs),
     });
-    return await turn.run(opts.message);
   }
 
   /** The services a turn at `depth` may use. */
@@ -693,9 +806,33 @@ export class HarnessCore {
           owner: { kind: "builtin", id: "core" },
           principal,
           callId: `${kind}-${crypto.randomUUID().slice(0, 8)}`,
-          input: record,
+          input: { ...record, phase: "start" },
+          session: typeof record.session === "string" ? record.session : undefined,
         }, () => Promise.resolve(textResult("")));
         return r.isError ? resultText(r) : undefined;
+      },
+      boundaryEnd: async (kind, record, principal, outcome) => {
+        await this.dispatcher.dispatch({
+          point: kind,
+          tool: kind,
+          owner: { kind: "builtin", id: "core" },
+          principal,
+          callId: `${kind}-end-${crypto.randomUUID().slice(0, 8)}`,
+          input: { ...record, phase: "end", stop: outcome.stop },
+          session: typeof record.session === "string" ? record.session : undefined,
+        }, () => Promise.resolve(textResult(outcome.output ?? outcome.stop, outcome.error)));
+      },
+      loopEnd: async (info) => {
+        const out: string[] = [];
+        for (const f of this.#loopEnd) {
+          try {
+            const t = await f(info);
+            if (t) out.push(t);
+          } catch (err) {
+            this.#log(`[loop] a loop-end addendum failed: ${(err as Error).message}`);
+          }
+        }
+        return out;
       },
       skills: (cwd) => this.skills(cwd).skills,
       runAgent: (req, parent) => this.#subAgent(req, parent, depth + 1),
@@ -731,6 +868,7 @@ export class HarnessCore {
     if (depth > MAX_DEPTH) {
       return { output: "error: sub-agents are nested too deep", sessionDir: "", error: true };
     }
+    const caller = this.packs.runs.find(parent.session);
     const r = await this.#track({
       message: req.prompt,
       bot: req.bot,
@@ -738,6 +876,8 @@ export class HarnessCore {
       model: req.model || (req.provider ? undefined : parent.model),
       signal: req.signal,
       principal: `agent:${parent.session}`,
+      // a helper keeps the conversation session it was given
+      conversation: caller?.conversation,
     }, depth);
     return {
       output: r.error ? `error: ${r.message ?? r.output}` : r.output,

@@ -5,19 +5,18 @@
  * - `repl.png`: a REPL turn against the offline scripted model, captured from a
  *   pseudo-terminal, replayed in a headless terminal emulator to HTML, and
  *   photographed with chromium.
- * - `web-*.png`: the pages of `hs web` — once that command exists (see
+ * - `web-*.png`: the pages of `hs web`, saved by its browser test (see
  *   {@link captureWebPages}).
  *
  * @module
  */
 import { join } from "node:path";
 import { REPO, SCREENSHOTS } from "./lib/paths.ts";
-import { hsArgv, hsEnv, runHs, sandboxEnv } from "./lib/hs.ts";
+import { hsArgv, hsEnv, sandboxEnv } from "./lib/hs.ts";
 import { capturePty } from "./lib/pty.ts";
 import { ansiToHtml, THEME } from "./lib/terminal.ts";
 import { chromiumMissing, launchChromium } from "./lib/browser.ts";
 import type { Browser } from "./lib/browser.ts";
-import { parseCommands } from "./lib/help_parse.ts";
 
 const COLS = 92;
 const ROWS = 22;
@@ -140,24 +139,31 @@ async function shoot(browser: Browser, html: string, file: string): Promise<void
 }
 
 /**
- * The place for `hs web` screenshots. `hs web` does not exist yet: while `hs --help`
- * does not list it this reports that and returns. When it lands, start it here on a
- * loopback port against a scripted model (as {@link captureRepl} does), open each page
- * with `browser`, and save them as `web-<page>.png` in `site/screenshots/` — the Web
- * UI page of the guide shows every `web-*.png` it finds.
+ * The `hs web` screenshots: its browser test (tests/e2e/web_browser_test.ts) walks
+ * every page against a scripted model and, with `HS_WEB_SHOTS` set, saves them as
+ * `web-<page>.png` in `site/screenshots/` (docs/web.md shows them). Returns the files.
  */
 export async function captureWebPages(_browser: Browser): Promise<string[]> {
-  const home = await Deno.makeTempDir({ prefix: "hs-screens-web-" });
-  try {
-    const help = await runHs(["--help"], { cwd: home, env: hsEnv(home) });
-    if (!parseCommands(help.stdout).some((c) => c.name === "web")) {
-      console.log("hs web: not a command yet (hs --help does not list it) — no web screenshots");
-      return [];
-    }
-    throw new Error("hs web exists now: write captureWebPages in site/screens.ts");
-  } finally {
-    await Deno.remove(home, { recursive: true });
+  const test = new Deno.Command(Deno.execPath(), {
+    args: [
+      "test",
+      "-A",
+      "--config",
+      join(REPO, "deno.json"),
+      join(REPO, "tests", "e2e", "web_browser_test.ts"),
+    ],
+    cwd: REPO,
+    env: { HS_WEB_SHOTS: SCREENSHOTS },
+    stdout: "inherit",
+    stderr: "inherit",
+  });
+  const { success } = await test.output();
+  if (!success) throw new Error("tests/e2e/web_browser_test.ts failed: no web screenshots");
+  const out: string[] = [];
+  for await (const e of Deno.readDir(SCREENSHOTS)) {
+    if (/^web-.*\.png$/.test(e.name)) out.push(join(SCREENSHOTS, e.name));
   }
+  return out.sort();
 }
 
 async function main(): Promise<number> {

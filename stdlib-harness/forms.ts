@@ -94,6 +94,8 @@ export interface MethodDecl {
 /** A named outbound subscriber. */
 export interface SubscriberDecl {
   name: string;
+  /** Event types it receives (empty: every outbound event). */
+  events: string[];
   handler: unknown;
   loc: string;
 }
@@ -354,7 +356,7 @@ export function parseMethod(
   };
 }
 
-/** Parses `(subscribe 'name :handler …)`. */
+/** Parses `(subscribe 'name [:events '(type …)] :handler …)`. */
 export function parseSubscriber(
   args: unknown[],
   isProcedure: (v: unknown) => boolean,
@@ -362,9 +364,13 @@ export function parseSubscriber(
 ): SubscriberDecl {
   const name = nameOf(args[0]);
   if (!name) throw new TypeError("subscribe: the first argument is the name ('name)");
-  const o = keywordArgs("subscribe", args.slice(1), ["handler"]);
+  const o = keywordArgs("subscribe", args.slice(1), ["events", "handler"]);
   if (!isProcedure(o.get("handler"))) {
     throw new TypeError("subscribe: :handler must be a procedure");
   }
-  return { name, handler: o.get("handler"), loc };
+  const events = o.has("events") ? names(o.get("events")) : [];
+  if (events === undefined) {
+    throw new TypeError("subscribe: :events must be an event type or a list of them");
+  }
+  return { name, events, handler: o.get("handler"), loc };
 }

@@ -14,19 +14,27 @@ import {
 } from "../core/mod.ts";
 import { fromJson, type Json, MString, toJson } from "../scheme/mod.ts";
 import { type LoadedProgram, loadProgram } from "./program.ts";
+import { BehaviorRuntime } from "./runtime.ts";
 import { problemOf, toJsonSchema } from "./schema.ts";
 import { seamGuard, seamHook } from "./seam.ts";
+import { stateModuleOf } from "./state_module.ts";
 
-function toolsOf(p: LoadedProgram): ToolDefinition[] {
+function toolsOf(p: LoadedProgram, principal: string): ToolDefinition[] {
   return p.registrations.tools.filter((t) => t.kind !== "procedure").map((t) => ({
     name: t.name,
     description: t.description ?? "",
     inputSchema: toJsonSchema(t.input!),
-    async execute(input) {
+    async execute(input, ctx) {
       const problem = problemOf(t.input!, input);
       if (problem) return textResult(`error: invalid input for ${t.name}: ${problem}`, true);
       try {
-        const out = await p.interpreter.call(t.handler, fromJson(input as Json));
+        const out = await p.runtime.within(
+          {
+            kind: "callback",
+            scope: { principal, sessionDir: ctx?.sessionDir, boundary: "round", at: "call" },
+          },
+          () => p.interpreter.call(t.handler, fromJson(input as Json)),
+        );
         if (typeof out === "string") return textResult(out);
         if (out instanceof MString) return textResult(out.s);
         return textResult(JSON.stringify(toJson(out)));
@@ -39,17 +47,41 @@ function toolsOf(p: LoadedProgram): ToolDefinition[] {
 
 /** Loads a bot's program onto the seam. */
 export const programLoader: ProgramLoader = async (req): Promise<BehaviorProgram> => {
+  const runtime = new BehaviorRuntime(req.services);
   const p = await loadProgram({
     file: req.file,
     root: req.root,
     configuration: req.configuration,
     log: req.log,
+    runtime,
   });
-  const scope = { appliesTo: req.appliesTo, places: req.places, owner: `${req.pack}/${req.bot}` };
+  const scope = {
+    appliesTo: req.appliesTo,
+    places: req.places,
+    owner: `${req.pack}/${req.bot}`,
+    runtime,
+  };
+  const subscribers = p.registrations.subscribers;
   return {
     guards: p.registrations.guards.map((g) => seamGuard(p.interpreter, g, scope)),
     hooks: p.registrations.hooks.map((h) => seamHook(p.interpreter, h, scope)),
-    tools: toolsOf(p),
+    tools: toolsOf(p, req.principal ?? ""),
+    state: p.registrations.reducer ? stateModuleOf(p) : undefined,
+    subscribers: subscribers.map((s) => s.name),
+    async deliver(event, where) {
+      const type = (event as { type?: unknown }).type;
+      for (const s of subscribers) {
+        if (s.events.length && !s.events.includes(String(type))) continue;
+        try {
+          await runtime.within(
+            { kind: "callback", scope: where },
+            () => p.interpreter.call(s.handler, fromJson(event)),
+          );
+        } catch (err) {
+          req.log(`subscriber ${s.name} failed: ${(err as Error).message}\n`);
+        }
+      }
+    },
     consent: p.registrations.guards.map((g) => ({
       hash: g.hash,
       guard: g.id,

@@ -13,3 +13,6 @@ export * from "./outcome.ts";
 export * from "./schema.ts";
 export * from "./seam.ts";
 export * from "./loader.ts";
+export * from "./runtime.ts";
+export * from "./state_module.ts";
+export * from "./commands.ts";

@@ -44,6 +44,7 @@ import {
 } from "./forms.ts";
 import { schemaBindings } from "./schema.ts";
 import { refusal, retry } from "./outcome.ts";
+import { BehaviorRuntime, installRuntime } from "./runtime.ts";
 
 /** Limits of a behavior program: one evaluation (loading, or one callback). */
 export const BEHAVIOR_LIMITS: Limits = {
@@ -70,6 +71,8 @@ export interface LoadedProgram {
   registrations: Omit<Registrations, "guards"> & { guards: HashedGuard[] };
   /** The sandboxed interpreter the program lives in. */
   interpreter: Interpreter;
+  /** What runs in it now, and its host services (`call/method`, `self/notify`). */
+  runtime: BehaviorRuntime;
   /** Runs the program's `validate/configuration` predicates; the first failure's text. */
   validateConfiguration(): Promise<string | undefined>;
 }
@@ -88,6 +91,13 @@ export interface LoadOptions {
   log?: (text: string) => void;
   /** Reads a file (default: Deno.readTextFileSync). */
   read?: (path: string) => string;
+  /** The runtime (and host services) of the program's callbacks (default: none). */
+  runtime?: BehaviorRuntime;
+  /**
+   * A bot's program (default) or a pack's `states` module, which registers one
+   * `define/reducer` and its methods, nothing else.
+   */
+  kind?: "bot" | "state";
 }
 
 function isInside(path: string, root: string): boolean {
@@ -153,11 +163,13 @@ export async function loadProgram(opts: LoadOptions): Promise<LoadedProgram> {
   let currentForm: unknown = NIL;
   let currentFile = entry;
   let seq = 0;
+  const runtime = opts.runtime ?? new BehaviorRuntime();
   const interp = new Interpreter({
     limits: opts.limits ?? BEHAVIOR_LIMITS,
-    stdout: opts.log,
-    stderr: opts.log,
+    stdout: runtime.sink(opts.log),
+    stderr: runtime.sink(opts.log),
   });
+  installRuntime(interp, runtime);
   const isProcedure = (v: unknown) => interp.callSync("procedure?", v) === true;
   const here = () => {
     const l = locations.get(currentForm as object);
@@ -325,6 +337,25 @@ export async function loadProgram(opts: LoadOptions): Promise<LoadedProgram> {
   );
 
   await loadFile(entry, entry);
+  if (regs.methods.length > 0 && !regs.reducer) {
+    throw new LoadError(
+      "define/method needs a state: declare its define/reducer in the module",
+      regs.methods[0].loc,
+    );
+  }
+  if (opts.kind === "state") {
+    if (!regs.reducer) {
+      throw new LoadError("a state module defines one reducer (define/reducer)", entry);
+    }
+    const other = [...regs.guards, ...regs.hooks, ...regs.tools, ...regs.subscribers][0];
+    if (other || regs.validators.length) {
+      throw new LoadError(
+        "a state module registers define/reducer and define/method only (guards, hooks, " +
+          "tools and subscribers belong to a bot's program)",
+        other?.loc ?? entry,
+      );
+    }
+  }
   phase = "run";
   currentForm = NIL;
   const guards = await Promise.all(regs.guards.map(async (g) => ({
@@ -343,6 +374,7 @@ export async function loadProgram(opts: LoadOptions): Promise<LoadedProgram> {
     files,
     registrations: { ...regs, guards },
     interpreter: interp,
+    runtime,
     async validateConfiguration() {
       const config = fromJson((opts.configuration ?? {}) as Json);
       for (const pred of regs.validators) {

@@ -14,6 +14,7 @@
  */
 import {
   analyseShell,
+  type CallbackScope,
   type EffectCall,
   evaluate,
   globToRegExp,
@@ -28,6 +29,7 @@ import {
 import { Dict, fromJson, type Interpreter, type Json, MString, toJson } from "../scheme/mod.ts";
 import type { BehaviorPoint, GuardDecl, HookDecl } from "./forms.ts";
 import { RefusalValue, RetryValue } from "./outcome.ts";
+import { BehaviorRuntime, type Frame } from "./runtime.ts";
 
 /** Where a program's guards and hooks apply. */
 export interface SeamScope {
@@ -37,6 +39,30 @@ export interface SeamScope {
   places: PolicyPlaces;
   /** A prefix for ids (pack and bot), so two bots loading one program stay apart. */
   owner: string;
+  /** The program's runtime (what `self/notify` and `call/method` see); default: none. */
+  runtime?: BehaviorRuntime;
+}
+
+/** Turn and round boundaries are dispatched at their start and at their end. */
+function phaseOf(call: EffectCall): "start" | "end" | undefined {
+  if (call.point !== "turn" && call.point !== "round") return undefined;
+  return (call.input as { phase?: unknown } | undefined)?.phase === "end" ? "end" : "start";
+}
+
+/** Where a callback for `call` runs (its agent, session and boundary). */
+export function callbackScope(call: EffectCall): CallbackScope {
+  const phase = phaseOf(call);
+  const input = call.input as { session?: unknown } | undefined;
+  const session = call.session ?? (typeof input?.session === "string" ? input.session : undefined);
+  if (phase) {
+    return {
+      principal: call.principal,
+      session,
+      boundary: call.point as "turn" | "round",
+      at: phase,
+    };
+  }
+  return { principal: call.principal, session, boundary: "round", at: "call" };
 }
 
 /** A result as Scheme sees it: `(dict :text … :error … :marks #(…))`. */
@@ -133,21 +159,31 @@ export function matcher(
 /** The core guard of a declared guard. */
 export function seamGuard(interp: Interpreter, decl: GuardDecl, scope: SeamScope): Guard {
   const match = matcher(decl.point, decl.match, scope.places);
+  const rt = scope.runtime ?? new BehaviorRuntime();
   return {
     id: `${scope.owner}/${decl.id}`,
     point: decl.point,
     replace: decl.contract && decl.capabilities.includes("replace") ? decl.contract : undefined,
     reentrantDepth: decl.reentrantDepth,
-    match: (call) => scope.appliesTo(call.principal) && match(call),
-    async middleware(raw, invoke) {
+    // guards gate the start of a boundary; its end is observed by hooks only
+    match: (call) => scope.appliesTo(call.principal) && phaseOf(call) !== "end" && match(call),
+    async middleware(raw, invoke, call) {
+      const frame: Frame = { kind: "callback", scope: callbackScope(call) };
       const invokeProc = interp.procedure("invoke", {
-        fn: async (v: unknown) => resultToScheme(await invoke(toJson(v))),
+        fn: async (v: unknown) => {
+          const r = resultToScheme(await invoke(toJson(v)));
+          rt.current = frame;
+          return r;
+        },
         minArgs: 1,
         maxArgs: 1,
         // the guarded tool's own time is not the guard's
         untimed: true,
       });
-      const out = await interp.call(decl.middleware, toScheme(raw), invokeProc);
+      const out = await rt.within(
+        frame,
+        () => interp.call(decl.middleware, toScheme(raw), invokeProc),
+      );
       if (out instanceof RefusalValue) return { refused: true, reason: out.reason };
       if (out instanceof RetryValue) return { retry: true, reason: out.reason };
       return schemeToResult(out);
@@ -158,20 +194,30 @@ export function seamGuard(interp: Interpreter, decl: GuardDecl, scope: SeamScope
 /** The core hook of a declared hook (its value and errors never change the call). */
 export function seamHook(interp: Interpreter, decl: HookDecl, scope: SeamScope): Hook {
   const match = matcher(decl.point, decl.match, scope.places);
-  const applies = (call: EffectCall) => scope.appliesTo(call.principal) && match(call);
+  const rt = scope.runtime ?? new BehaviorRuntime();
+  // a boundary's :pre runs at its start, :post and :post-fail at its end
+  const applies = (call: EffectCall, when: "pre" | "post") => {
+    const phase = phaseOf(call);
+    if (phase && (phase === "start") !== (when === "pre")) return false;
+    return scope.appliesTo(call.principal) && match(call);
+  };
+  const run = (call: EffectCall, fn: unknown, ...args: unknown[]) =>
+    rt.within({ kind: "callback", scope: callbackScope(call) }, () => interp.call(fn, ...args));
   return {
     id: `${scope.owner}/${decl.id}`,
     point: decl.point,
     pre: decl.pre
-      ? (value, call) => applies(call) ? interp.call(decl.pre, toScheme(value)) : undefined
+      ? (value, call) => applies(call, "pre") ? run(call, decl.pre, toScheme(value)) : undefined
       : undefined,
     post: decl.post
       ? (value, result, call) =>
-        applies(call) ? interp.call(decl.post, toScheme(value), resultToScheme(result)) : undefined
+        applies(call, "post")
+          ? run(call, decl.post, toScheme(value), resultToScheme(result))
+          : undefined
       : undefined,
     postFail: decl.postFail
       ? (value, failure, call) =>
-        applies(call) ? interp.call(decl.postFail, toScheme(value), failure) : undefined
+        applies(call, "post") ? run(call, decl.postFail, toScheme(value), failure) : undefined
       : undefined,
   };
 }

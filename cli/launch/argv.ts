@@ -28,6 +28,8 @@ const VALUE_FLAGS = new Set([
   "--deny-env",
   "-n",
   "--limit",
+  "--port",
+  "--host",
 ]);
 
 /** The command line, split around its first word. */

@@ -321,6 +321,21 @@ export function computeGrant(input: GrantInput): Grant {
     const project = walkHarnessDirs(cwd, paths.home).filter((d) => d.kind === "project").at(-1);
     if (project) write.add(project.dir);
   }
+  // `hs web` listens: on loopback, or on the address --host names (any port when --port is 0)
+  if (word === "web") {
+    const host = flagValue(rest, "--host") ?? "127.0.0.1";
+    const port = flagValue(rest, "--port");
+    const name = host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
+    // a port that is not a number is hs's usage error to report, not Deno's
+    const numeric = port !== undefined && /^[1-9]\d{0,4}$/.test(port) && Number(port) <= 65535;
+    const listen = numeric ? `${name}:${port}` : name;
+    hosts.add(listen);
+    notes.push(`${listen}: hs web listens`);
+    if (hasFlag(rest, "--open")) {
+      const open = which(Deno.build.os === "darwin" ? "open" : "xdg-open", env.PATH);
+      if (open) run.add(open);
+    }
+  }
   // what may be written may be read (bubblewrap binds only what the process can stat)
   for (const w of write) read.add(w);
 

@@ -92,6 +92,10 @@ export interface ToolSettings {
   toolTimeoutMs: number;
   /** Lines `read_file` returns without offset/limit. */
   readLimit: number;
+  /** Most bytes of one tool result kept in the conversation (the rest is saved beside the session). */
+  resultLimit?: number;
+  /** Most bytes of one call's output saved beside the session (past it the command is stopped). */
+  resultFileLimit?: number;
 }
 
 /** File facts the file tools need. */
@@ -223,7 +227,13 @@ export type AssistantBlock =
 
 /** One message of a session, provider-neutral. */
 export type ConversationMessage =
-  | { role: "user"; seq: number; text: string }
+  | {
+    role: "user";
+    seq: number;
+    text: string;
+    /** True for the summary a compaction wrote in place of older messages (see docs/sessions.md). */
+    summary?: boolean;
+  }
   | {
     role: "assistant";
     seq: number;
@@ -244,10 +254,35 @@ export type ConversationMessage =
 /** Canonical stop reasons (PROTOCOLS `.stream` `stop.reason`). */
 export type StopReason = "end" | "tool_calls" | "length" | "error" | string;
 
-/** Token usage of one model request. */
+/**
+ * Token usage of one model request. `input_tokens` counts the input not read from or written
+ * to a prompt cache; the whole prompt is the sum of the three input fields.
+ */
 export interface Usage {
   input_tokens: number;
   output_tokens: number;
+  /** Input tokens read from the provider's prompt cache (absent: none reported). */
+  cache_read_input_tokens?: number;
+  /** Input tokens written to the prompt cache (Anthropic `cache_creation_input_tokens`). */
+  cache_creation_input_tokens?: number;
+}
+
+/** A model's context window and the output a request asks for (in tokens). */
+export interface ModelLimits {
+  /** The context window: prompt and answer together. */
+  context: number;
+  /** The `max_tokens` a request asks for. */
+  maxOutput: number;
+}
+
+/** Prices of a model in US dollars per million tokens (`.conf` `price_*=`). */
+export interface Pricing {
+  input: number;
+  output: number;
+  /** Input read from the prompt cache (default: the input price). */
+  cacheRead?: number;
+  /** Input written to the prompt cache (default: the input price). */
+  cacheWrite?: number;
 }
 
 /** A model request's answer in canonical form (what `receive` saves). */
@@ -287,7 +322,36 @@ export type LoopEvent =
   | { type: "tool_done"; id: string; name: string; error: boolean; result: string; ms: number }
   | { type: "round_end"; round: number; stop: StopReason }
   | { type: "turn_end"; output: string; error: boolean }
-  | { type: "notice"; message: string };
+  | { type: "notice"; message: string }
+  /** A compaction begins: `messages` older messages (about `tokens` tokens) are summarized. */
+  | { type: "compact_start"; reason: CompactReason; messages: number; tokens: number }
+  /** A compaction ended: the next request holds about `after` tokens instead of `before`. */
+  | {
+    type: "compact_done";
+    reason: CompactReason;
+    messages: number;
+    before: number;
+    after: number;
+    /** Seq of the summary message written to the session. */
+    summarySeq: number;
+  }
+  /** A behavior's note (seed 000 §6): origin notes are shown; the others are model context. */
+  | { type: "note"; kind: "origin" | "ambient" | "activating"; from: string; message: string }
+  /** A pack state accepted an entry (its revision moved). */
+  | {
+    type: "state";
+    plugin: string;
+    scope: string;
+    revision: number;
+    by: "method" | "host";
+    method?: string;
+  };
+
+/**
+ * Why a session is compacted: the next request would pass the threshold, the user asked
+ * (`/compact`), or the provider refused a request as too long.
+ */
+export type CompactReason = "threshold" | "manual" | "overflow";
 
 /** Every event on the bus. */
 export type HarnessEvent = ProviderEvent | LoopEvent;
@@ -307,10 +371,21 @@ export interface Endpoint {
   maxTokens: number;
   /** Extra HTTP headers (`header.<Name>=` in `.conf`). */
   headers: Record<string, string>;
-  /** Per-request timeout in ms. */
+  /** Idle timeout in ms: the longest wait for any data (headers, then between chunks). */
   timeoutMs: number;
+  /** Longest wait in ms for the first content of a streamed answer (keep-alives do not count). */
+  firstTokenTimeoutMs?: number;
+  /** Longest time in ms for the whole answer, retries included. */
+  deadlineMs?: number;
+  /** Most bytes of response body accepted. */
+  maxResponseBytes?: number;
   /** Whether to stream (SSE). */
   stream: boolean;
+  /**
+   * Mark prompt-cache breakpoints (Anthropic `cache_control`; default true). `.conf`
+   * `cache=never` turns it off for servers that reject the field.
+   */
+  cache?: boolean;
 }
 
 /** The `send` stage payload: native messages and tools plus the system prompt. */
@@ -364,6 +439,13 @@ export interface ModelProvider {
   defaultModel(): Promise<string>;
   /** Sends one request and returns the native response JSON. */
   send(payload: SendPayload, model: string, options: SendOptions): Promise<unknown>;
+  /**
+   * What this provider knows of a model's limits (`.conf` `context=` / `max_tokens=`,
+   * `--defaults` of an executable); the rest comes from the defaults of known models.
+   */
+  limits?(model: string): Promise<Partial<ModelLimits>>;
+  /** Prices of a model, when configured (`.conf` `price_input=` …). */
+  pricing?(model: string): Promise<Pricing | undefined>;
 }
 
 /** A model offered by a provider (seed 002 `ctx.models.register(provider, models)`). */

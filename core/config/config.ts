@@ -30,6 +30,14 @@ export interface HarnessConfig {
   readLimit: number;
   /** `HARNESS_PROVIDER_TIMEOUT` (seconds): one executable provider request (default 600 s). */
   providerTimeoutMs: number;
+  /** `HARNESS_RESULT_LIMIT` (bytes): most of one tool result kept in the conversation (100000). */
+  resultLimit: number;
+  /** `HARNESS_RESULT_FILE_LIMIT` (bytes): most of one call's output saved beside the session (256 MiB). */
+  resultFileLimit: number;
+  /** `HARNESS_HOOK_OUTPUT_LIMIT` (bytes): most a hook or an executable provider may print (64 MiB). */
+  hookOutputLimit: number;
+  /** `HARNESS_SESSION_WAIT` (seconds): how long a turn waits for a busy session (default 60 s). */
+  sessionWaitMs: number;
   /** `HARNESS_RETRY_BASE_MS`: base delay of provider retries (tests shorten it). */
   retryBaseMs?: number;
   /** `HARNESS_FLOOR`: the effect floor preset when no flag gives one. */
@@ -40,6 +48,13 @@ export interface HarnessConfig {
   bwrap?: string;
   /** False when `HARNESS_NO_TRUST_PROMPT` is set (never ask to trust a workspace). */
   trustPrompt: boolean;
+  /**
+   * `HARNESS_COMPACT_AT`: the share of the model's context window the next request may
+   * fill before older turns are compacted (default 0.8; `off` or `0`: never by size).
+   */
+  compactAt: number;
+  /** `HARNESS_COMPACT_KEEP`: turns a compaction keeps verbatim (default 2). */
+  compactKeep: number;
   /**
    * The user's `HARNESS_*` variables (`HARNESS_APPROVE_TOOLS`, `HARNESS_THINKING`,
    * `HARNESS_READ_LIMIT`, …) but the ones hs sets per child (`CHILD_VARS`): handed to
@@ -74,6 +89,33 @@ const seconds = (fallback: number) =>
     return n * 1000;
   }).optional().transform((v) => v ?? fallback * 1000);
 
+const secondsOrZero = (fallback: number) =>
+  z.string().transform((s, ctx) => {
+    const n = Number(s);
+    if (!Number.isFinite(n) || n < 0) {
+      ctx.addIssue({ code: "custom", message: "must be a number of seconds (0 or more)" });
+      return z.NEVER;
+    }
+    return Math.round(n * 1000);
+  }).optional().transform((v) => v ?? fallback * 1000);
+
+const UNITS: Record<string, number> = { "": 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 };
+
+/** Bytes: a whole number with an optional K, M or G suffix (powers of 1024). */
+const bytes = (fallback: number) =>
+  z.string().transform((s, ctx) => {
+    const m = /^\s*(\d+)\s*([kmg]?)(?:i?b)?\s*$/i.exec(s);
+    const n = m ? Number(m[1]) * UNITS[m[2].toLowerCase()] : NaN;
+    if (!(n > 0) || !Number.isSafeInteger(n)) {
+      ctx.addIssue({
+        code: "custom",
+        message: "must be a number of bytes (e.g. 100000, 512K, 64M)",
+      });
+      return z.NEVER;
+    }
+    return n;
+  }).optional().transform((v) => v ?? fallback);
+
 const count = (fallback: number) =>
   z.string().regex(/^\d+$/, "must be a positive whole number").transform(Number)
     .refine((n) => n > 0, "must be a positive whole number").optional()
@@ -88,6 +130,10 @@ const settingsSchema = z.object({
   HARNESS_TOOL_TIMEOUT: seconds(120),
   HARNESS_READ_LIMIT: count(2000),
   HARNESS_PROVIDER_TIMEOUT: seconds(600),
+  HARNESS_RESULT_LIMIT: bytes(100_000),
+  HARNESS_RESULT_FILE_LIMIT: bytes(256 * 1024 ** 2),
+  HARNESS_HOOK_OUTPUT_LIMIT: bytes(64 * 1024 ** 2),
+  HARNESS_SESSION_WAIT: secondsOrZero(60),
   HARNESS_RETRY_BASE_MS: z.string().regex(/^\d+$/, "must be a whole number of milliseconds")
     .transform(Number).optional(),
   HARNESS_FLOOR: z.enum(FLOOR_PRESETS, { error: `must be one of ${FLOOR_PRESETS.join(", ")}` })
@@ -95,6 +141,17 @@ const settingsSchema = z.object({
   HARNESS_UNSANDBOXED: z.string().optional(),
   HARNESS_BWRAP: z.string().optional(),
   HARNESS_NO_TRUST_PROMPT: z.string().optional(),
+  HARNESS_COMPACT_AT: z.string().transform((s, ctx) => {
+    const t = s.trim().replace(/%$/, "");
+    if (t === "off" || t === "0") return 0;
+    const n = Number(t);
+    if (!/^\d+(\.\d+)?$/.test(t) || n <= 0 || n > 100) {
+      ctx.addIssue({ code: "custom", message: "must be a percentage (1-100) or off" });
+      return z.NEVER;
+    }
+    return n / 100;
+  }).optional().transform((v) => v ?? 0.8),
+  HARNESS_COMPACT_KEEP: count(2),
 });
 
 /**
@@ -134,11 +191,17 @@ export function parseConfig(env: Record<string, string | undefined>): HarnessCon
     toolTimeoutMs: s.HARNESS_TOOL_TIMEOUT,
     readLimit: s.HARNESS_READ_LIMIT,
     providerTimeoutMs: s.HARNESS_PROVIDER_TIMEOUT,
+    resultLimit: s.HARNESS_RESULT_LIMIT,
+    resultFileLimit: s.HARNESS_RESULT_FILE_LIMIT,
+    hookOutputLimit: s.HARNESS_HOOK_OUTPUT_LIMIT,
+    sessionWaitMs: s.HARNESS_SESSION_WAIT,
     retryBaseMs: s.HARNESS_RETRY_BASE_MS,
     floor: s.HARNESS_FLOOR,
     unsandboxed: s.HARNESS_UNSANDBOXED === "1",
     bwrap: s.HARNESS_BWRAP,
     trustPrompt: s.HARNESS_NO_TRUST_PROMPT === undefined,
+    compactAt: s.HARNESS_COMPACT_AT,
+    compactKeep: s.HARNESS_COMPACT_KEEP,
     passThrough,
   };
 }

@@ -7,6 +7,7 @@
  */
 import type { ChildSandbox, SpawnSpec } from "../base/mod.ts";
 import { killProcessGroup } from "./kill.ts";
+import { type OutputLimits, OutputSpool, type SpillOptions } from "./output.ts";
 
 /** The outcome of one executable run. */
 export interface ExecResult {
@@ -15,7 +16,17 @@ export interface ExecResult {
   stderr: string;
   timedOut: boolean;
   aborted: boolean;
+  /**
+   * True when stdout went past `maxStdoutBytes` (or the spill file of `output` is full):
+   * the child was stopped there and `stdout` is incomplete.
+   */
+  overflow: boolean;
+  /** Bytes the child printed on stdout (up to the moment it was stopped). */
+  stdoutBytes: number;
 }
+
+/** Default hard limit of a child's stdout when no `output` capture is asked for (64 MiB). */
+export const DEFAULT_MAX_STDOUT = 64 * 1024 * 1024;
 
 /** Options of {@link runExecutable}. */
 export interface ExecOptions {
@@ -27,8 +38,17 @@ export interface ExecOptions {
   signal?: AbortSignal;
   /** Called with stderr text as it arrives (e.g. to append to HARNESS_LOG). */
   onStderr?: (text: string) => void;
-  /** Cap on captured stdout bytes (the rest is dropped with a note). */
+  /**
+   * Hard limit of stdout (default 64 MiB): past it the child's process group is
+   * stopped and the result says `overflow` (hooks and providers print JSON: half of it is
+   * no answer).
+   */
   maxStdoutBytes?: number;
+  /**
+   * Bounded capture instead (tools): the head and tail within `limits`, the whole output
+   * saved to the `spill` file; the child is stopped only when that file is full.
+   */
+  output?: { limits: OutputLimits; spill?: SpillOptions };
   /**
    * The effect floor's OS sandbox; a refusal becomes code 126 with the reason on stderr.
    * Required: a caller that runs a child unconfined says so with {@link unconfined}.
@@ -73,51 +93,74 @@ export function killAllChildren(): void {
 /** How long pipes may stay open after the group was killed (something outside it holds them). */
 const PIPE_GRACE_MS = 500;
 
-/** Reads a stream to its end (or until cancelled), keeping at most `cap` bytes. */
-function readAll(
-  stream: ReadableStream<Uint8Array>,
-  cap: number,
-  onText?: (text: string) => void,
-): { done: Promise<{ text: string; truncated: number }>; cancel(): void } {
-  const reader = stream.getReader();
-  return {
-    done: collect(reader, cap, onText),
-    cancel: () => void reader.cancel().catch(() => {}),
-  };
+/** Where a stream's bytes go; `push` returns false to stop reading (the child is stopped). */
+interface Sink {
+  push(chunk: Uint8Array): boolean;
+  text(): string;
+  readonly totalBytes: number;
 }
 
-async function collect(
-  reader: ReadableStreamDefaultReader<Uint8Array>,
-  cap: number,
-  onText?: (text: string) => void,
-): Promise<{ text: string; truncated: number }> {
-  const decoder = new TextDecoder();
-  const chunks: string[] = [];
-  let size = 0;
-  let truncated = 0;
-  for (;;) {
-    let next: ReadableStreamReadResult<Uint8Array>;
-    try {
-      next = await reader.read();
-    } catch {
-      break;
-    }
-    if (next.done) break;
-    const chunk = next.value;
-    if (size + chunk.length > cap) {
-      const keep = Math.max(0, cap - size);
-      if (keep > 0) chunks.push(decoder.decode(chunk.subarray(0, keep), { stream: true }));
-      truncated += chunk.length - keep;
-      size = cap;
-    } else {
-      const text = decoder.decode(chunk, { stream: true });
-      chunks.push(text);
-      onText?.(text);
-      size += chunk.length;
-    }
+/** Keeps everything up to `cap` bytes; past it, asks to stop (or, with `drain`, drops the rest). */
+class CappedText implements Sink {
+  #decoder = new TextDecoder();
+  #chunks: string[] = [];
+  #size = 0;
+  #cap: number;
+  #onText?: (text: string) => void;
+  #drain: boolean;
+  totalBytes = 0;
+
+  constructor(cap: number, opts: { onText?: (text: string) => void; drain?: boolean } = {}) {
+    this.#cap = cap;
+    this.#onText = opts.onText;
+    this.#drain = opts.drain ?? false;
   }
-  chunks.push(decoder.decode());
-  return { text: chunks.join(""), truncated };
+
+  push(chunk: Uint8Array): boolean {
+    this.totalBytes += chunk.length;
+    const keep = Math.min(chunk.length, Math.max(0, this.#cap - this.#size));
+    if (keep > 0) {
+      const text = this.#decoder.decode(chunk.subarray(0, keep), { stream: true });
+      this.#chunks.push(text);
+      this.#onText?.(text);
+      this.#size += keep;
+    }
+    return this.#drain || keep === chunk.length;
+  }
+
+  text(): string {
+    this.#chunks.push(this.#decoder.decode());
+    return this.#chunks.join("");
+  }
+}
+
+/** Reads a stream into a sink until its end, a cancel, or the sink asks to stop. */
+function readAll(
+  stream: ReadableStream<Uint8Array>,
+  sink: Sink,
+  onStop?: () => void,
+): { done: Promise<void>; cancel(): void } {
+  const reader = stream.getReader();
+  return {
+    done: (async () => {
+      let stopped = false;
+      for (;;) {
+        let next: ReadableStreamReadResult<Uint8Array>;
+        try {
+          next = await reader.read();
+        } catch {
+          break;
+        }
+        if (next.done) break;
+        if (stopped) continue; // drain what is already buffered, keep nothing
+        if (!sink.push(next.value)) {
+          stopped = true;
+          onStop?.();
+        }
+      }
+    })(),
+    cancel: () => void reader.cancel().catch(() => {}),
+  };
 }
 
 /**
@@ -128,7 +171,15 @@ export async function runExecutable(path: string, opts: ExecOptions): Promise<Ex
   let spec: SpawnSpec = { command: path, args: opts.args ?? [], env: opts.env, cwd: opts.cwd };
   const prepared = await opts.sandbox.prepare(spec, opts.what ?? path);
   if ("refused" in prepared) {
-    return { code: 126, stdout: "", stderr: prepared.refused, timedOut: false, aborted: false };
+    return {
+      code: 126,
+      stdout: "",
+      stderr: prepared.refused,
+      timedOut: false,
+      aborted: false,
+      overflow: false,
+      stdoutBytes: 0,
+    };
   }
   spec = prepared;
   // A child the sandbox wrapped (bubblewrap, its own PID namespace) takes its group down
@@ -157,6 +208,8 @@ export async function runExecutable(path: string, opts: ExecOptions): Promise<Ex
       stderr: `cannot run ${path}: ${reason}`,
       timedOut: false,
       aborted: false,
+      overflow: false,
+      stdoutBytes: 0,
     };
   }
   live.add(child);
@@ -185,10 +238,17 @@ export async function runExecutable(path: string, opts: ExecOptions): Promise<Ex
       } catch { /* ignore */ }
     }
   })();
-  const cap = opts.maxStdoutBytes ?? 64 * 1024 * 1024;
-  const outR = readAll(child.stdout, cap);
+  let overflow = false;
+  const spool = opts.output ? new OutputSpool(opts.output.limits, opts.output.spill) : undefined;
+  const outSink: Sink = spool ?? new CappedText(opts.maxStdoutBytes ?? DEFAULT_MAX_STDOUT);
+  const outR = readAll(child.stdout, outSink, () => {
+    overflow = true;
+    killProcessGroup(child);
+  });
+  // stderr goes to the log: the first MiB of it, the rest is read and dropped.
   const onStderr = opts.terminal ? teeToTerminal(opts.onStderr) : opts.onStderr;
-  const errR = readAll(child.stderr, 1024 * 1024, onStderr);
+  const errSink = new CappedText(1024 * 1024, { onText: onStderr, drain: true });
+  const errR = readAll(child.stderr, errSink);
   const outP = outR.done;
   const errP = errR.done;
   let pipesClosed = false;
@@ -220,18 +280,20 @@ export async function runExecutable(path: string, opts: ExecOptions): Promise<Ex
     }),
   ]);
   clearTimeout(late);
-  const [out, err] = await Promise.all([outP, errP, writer]);
+  await Promise.all([outP, errP, writer]);
   clearTimeout(timer);
   opts.signal?.removeEventListener("abort", onAbort);
   live.delete(child);
-  let stdout = out.text;
-  if (out.truncated > 0) stdout += `\n[output truncated: ${out.truncated} more bytes]`;
+  const stdout = outSink.text();
+  spool?.close();
   return {
     code: status.code,
     stdout,
-    stderr: err.text,
+    stderr: errSink.text(),
     timedOut,
     aborted,
+    overflow,
+    stdoutBytes: outSink.totalBytes,
   };
 }
 

@@ -37,6 +37,8 @@ export interface EffectCall {
   principal: string;
   callId: string;
   input: unknown;
+  /** The session id of the run the call belongs to (when there is one). */
+  session?: string;
 }
 
 /** A guard's refusal. */

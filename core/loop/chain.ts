@@ -6,7 +6,7 @@
  * @module
  */
 import { byteOrder, type ChildSandbox, errorMessage } from "../base/mod.ts";
-import { runExecutable, tail } from "../exec/mod.ts";
+import { DEFAULT_MAX_STDOUT, formatBytes, runExecutable, tail } from "../exec/mod.ts";
 import type { StageContext, StageHook } from "./stage.ts";
 
 /** One link of a chain. */
@@ -42,6 +42,8 @@ export interface ChainEnv {
   executableRan(): void;
   /** The effect floor's OS sandbox for executable hooks (required: no hook escapes it). */
   sandbox: ChildSandbox;
+  /** Most bytes a hook may print on stdout (HARNESS_HOOK_OUTPUT_LIMIT; default 64 MiB). */
+  maxOutputBytes?: number;
   /** Executable hooks get the terminal (an interactive stage while hs runs on one). */
   terminal?: boolean;
 }
@@ -82,9 +84,21 @@ export async function runChain(
       onStderr: (t) => env.log(t.trimEnd()),
       sandbox: env.sandbox,
       what: `hook ${path}`,
+      maxStdoutBytes: env.maxOutputBytes,
       terminal: env.terminal,
     });
     env.executableRan();
+    if (r.overflow) {
+      return {
+        ok: false,
+        hook: path,
+        output: {
+          error: `hook ${path} printed more than ${
+            formatBytes(env.maxOutputBytes ?? DEFAULT_MAX_STDOUT)
+          } on stdout during ${stage} (it was stopped; set HARNESS_HOOK_OUTPUT_LIMIT to allow more)`,
+        },
+      };
+    }
     if (r.timedOut) {
       return {
         ok: false,

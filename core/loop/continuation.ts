@@ -1,7 +1,17 @@
 /**
  * Notes and the continuation decision (DESIGN §5 "Boundaries, notes and
- * continuation"). Plugins leave notes at a boundary; the built-in `receive`
- * hook asks {@link Continuation.shouldContinue} before choosing `done`.
+ * continuation"; seed 000 §6). Plugins leave notes at a boundary:
+ *
+ * - an *origin* note is shown (an event) and never continues the loop;
+ * - an *ambient* note is context for the next model request only;
+ * - an *activating* note is context too and, left at a round end with a
+ *   non-empty message, asks for another round.
+ *
+ * When the model ends a round without tool calls, the turn asks
+ * {@link Continuation.shouldContinue}: every plugin's activating notes and the
+ * loop-end addenda are ORed into that one decision. Turn-end activation is
+ * rejected; a cancelled turn is never reactivated; each note is consumed
+ * once; unused notes expire with the turn.
  *
  * @module
  */
@@ -12,45 +22,80 @@ export type NoteKind = "origin" | "ambient" | "activating";
 /** One note left by a plugin. */
 export interface Note {
   kind: NoteKind;
+  /** Who left it (e.g. `pack/bot`). */
   from: string;
   message: string;
   /** "round" or "turn": where it was left. */
   boundary: "round" | "turn";
+  /**
+   * When: at the boundary's start, its end, or during a call inside a round. A turn note
+   * without `at` counts as its end (the only place turn notes could be left before).
+   */
+  at?: "start" | "end" | "call";
 }
 
 /** The per-turn registry of notes. */
 export class Continuation {
   #notes: Note[] = [];
+  #addenda: string[] = [];
   #cancelled = false;
   /** Origin notes, to be shown to the user. */
   readonly shown: Note[] = [];
 
-  /** Leaves a note. Turn-end activation is rejected. */
+  /** Leaves a note. Turn-end activation is rejected (an error). */
   add(note: Note): void {
-    if (note.kind === "activating" && note.boundary === "turn") {
-      throw new Error("turn-end activation is not allowed; use a round-end note");
+    if (note.kind === "activating" && note.boundary === "turn" && note.at !== "start") {
+      throw new Error("turn-end activation is rejected: use a round-end note");
     }
     if (note.kind === "origin") {
       this.shown.push(note);
       return;
     }
+    if (this.#cancelled) return;
     this.#notes.push(note);
+  }
+
+  /** A loop-end addendum (a non-empty text asks for another round). */
+  addendum(text: string): void {
+    if (!this.#cancelled && text.trim() !== "") this.#addenda.push(text);
   }
 
   /** Marks the turn cancelled: it is never reactivated. */
   cancel(): void {
     this.#cancelled = true;
     this.#notes = [];
+    this.#addenda = [];
+  }
+
+  /** True once the turn was cancelled. */
+  get cancelled(): boolean {
+    return this.#cancelled;
+  }
+
+  #activating(n: Note): boolean {
+    return n.kind === "activating" && n.boundary === "round" && (n.at ?? "end") === "end" &&
+      n.message.trim() !== "";
   }
 
   /**
-   * At round end: true when any non-empty activating note asks for another
-   * round (all requests ORed). Activating notes are consumed; ambient and
-   * activating messages move to the context of the next request.
+   * The continuation decision when the model ended a round: true when any round-end
+   * activating note (of any plugin) or any loop-end addendum asks for another round.
    */
   shouldContinue(): boolean {
     if (this.#cancelled) return false;
-    return this.#notes.some((n) => n.kind === "activating" && n.message.trim() !== "");
+    return this.#addenda.length > 0 || this.#notes.some((n) => this.#activating(n));
+  }
+
+  /**
+   * Takes what asked for the new round (activating messages, then addenda): the next
+   * request's closing user message. Consumed once.
+   */
+  activate(): string[] {
+    const out = this.#notes.filter((n) => this.#activating(n)).map((n) => n.message);
+    this.#notes = this.#notes.filter((n) => !this.#activating(n));
+    out.push(...this.#addenda);
+    this.#addenda = [];
+    return out;
   }
 
   /** Context for the next model request; each note is consumed once. */
@@ -60,8 +105,9 @@ export class Continuation {
     return out;
   }
 
-  /** Drops unused notes at turn end. */
+  /** Drops unused notes and addenda at turn end. */
   expire(): void {
     this.#notes = [];
+    this.#addenda = [];
   }
 }

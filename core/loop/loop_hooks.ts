@@ -35,9 +35,10 @@ export const loopHooks: StageHook[] = [
     run(input, ctx) {
       const t = ctx.turn;
       t.session.refresh(false);
+      // the context: compacted messages are replaced by their summary
       return Promise.resolve({
         ...input,
-        messages: t.adapter().buildMessages(t.session.messages()),
+        messages: t.adapter().buildMessages(t.session.context()),
       });
     },
   }),

@@ -14,4 +14,6 @@ export * from "./resolve.ts";
 export * from "./continuation.ts";
 export { resolveHooks } from "./resolve_hooks.ts";
 export { loopHooks } from "./loop_hooks.ts";
+export { COMPACT_INSTRUCTION, compactHooks, compactInstruction } from "./compact_hooks.ts";
+export * from "./context_report.ts";
 export { listedSources, sourcesHooks } from "./sources_hooks.ts";

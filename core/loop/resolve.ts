@@ -43,6 +43,13 @@ export async function resolveProvider(
   const provider = str(r.output.provider);
   const model = str(r.output.model);
   if (!(await api.providers()).some((x) => x.name === provider)) {
+    const problem = api.problem?.(provider);
+    if (problem) {
+      throw new HarnessError(
+        `provider "${provider}" cannot be used: ${problem}`,
+        "fix that line of the .conf (hs doctor lists every provider problem)",
+      );
+    }
     throw new HarnessError(
       `unknown provider "${provider}"`,
       "run `hs providers` to list providers, or add providers/<name>.conf to a .harness/",

@@ -63,6 +63,8 @@ export interface ResolveApi {
   providers(): Promise<ProviderInfo[]>;
   /** provider/model from the most local settings.conf. */
   settings(): { provider?: string; model?: string };
+  /** Why a provider of that name could not be loaded (a broken `.conf`, with its line), if so. */
+  problem?(name: string): string | undefined;
 }
 
 /** What a `resolve` hook reaches. */

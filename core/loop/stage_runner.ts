@@ -31,6 +31,8 @@ export interface StageRunnerOptions {
   timeoutMs: number;
   /** HARNESS_LOG. */
   log(line: string): void;
+  /** Most bytes one executable hook may print (HARNESS_HOOK_OUTPUT_LIMIT). */
+  maxOutputBytes?: number;
   /** True when hs runs on a terminal: hooks of {@link INTERACTIVE_STAGES} get it. */
   terminal?: boolean;
 }
@@ -91,6 +93,7 @@ export class StageRunner {
       log: this.#o.log,
       executableRan: at.onExecutable ?? (() => {}),
       sandbox: this.#o.sandbox,
+      maxOutputBytes: this.#o.maxOutputBytes,
       terminal: this.#o.terminal === true && INTERACTIVE_STAGES.includes(stage),
     });
   }

@@ -7,6 +7,7 @@
  * @module
  */
 import {
+  type CompactReason,
   HarnessError,
   type HarnessEvent,
   type LifecycleEvent,
@@ -24,9 +25,22 @@ import {
   type Usage,
 } from "../base/mod.ts";
 import { pointOf } from "../guards/mod.ts";
-import type { Session } from "../session/mod.ts";
+import type { ResolvedLimits } from "../providers/mod.ts";
+import { skillCatalog } from "../skills/mod.ts";
+import {
+  addUsage,
+  type Budget,
+  estimateBudget,
+  type FixedParts,
+  planCompaction,
+  type Session,
+} from "../session/mod.ts";
+import { compactInstruction } from "./compact_hooks.ts";
 import { Continuation } from "./continuation.ts";
+import { type ContextReport, contextSections } from "./context_report.ts";
 import type { TurnContext } from "./stage.ts";
+import type { StagePlace } from "./stage_runner.ts";
+import { str } from "./values.ts";
 import type { ToolCall, TurnApi, TurnHost } from "./turn_host.ts";
 
 /** The result of one run (a user message until `done`). */
@@ -53,6 +67,40 @@ export interface TurnInit {
   principal: string;
   signal: AbortSignal;
   onEvent?: (event: HarnessEvent) => void;
+  /** The model's context window and output limit (absent: unknown, never compacted by size). */
+  limits?: ResolvedLimits;
+}
+
+/** The outcome of a compaction. */
+export type CompactOutcome =
+  | {
+    ok: true;
+    /** Seq of the summary message. */
+    summarySeq: number;
+    /** Context messages replaced by the summary. */
+    messages: number;
+    /** Estimated tokens of the next request before and after. */
+    before: number;
+    after: number;
+  }
+  | {
+    ok: false;
+    error: string;
+    hint: string;
+    /** True when there was nothing to summarize (only what is kept verbatim). */
+    nothing?: boolean;
+  };
+
+/** Share of the window the verbatim tail of a compaction may hold. */
+const TAIL_SHARE = 0.3;
+
+/** A provider's refusal of a request that does not fit its context window. */
+const OVERFLOW =
+  /prompt is too long|context[ _-]length|context window|maximum context|context_length_exceeded|too many (input )?tokens|input is too long|exceeds? the (model's )?(context|maximum)/i;
+
+/** Whether an error message is a provider's "the prompt does not fit" refusal. */
+export function isContextOverflow(message: string): boolean {
+  return OVERFLOW.test(message);
 }
 
 const promptCache = new Map<string, { mtime: number; text: string }>();
@@ -76,6 +124,10 @@ export class Turn implements TurnApi {
   #h: TurnHost;
   #mp: ModelProvider;
   #principal: string;
+  /** Who runs this turn ("main", or a bot's principal). */
+  get principal(): string {
+    return this.#principal;
+  }
   #onEvent?: (event: HarnessEvent) => void;
   #usage: Usage = { input_tokens: 0, output_tokens: 0 };
   #tools?: Map<string, ResolvedTool>;
@@ -83,6 +135,14 @@ export class Turn implements TurnApi {
   #executableRan = false;
   #executed = new Set<string>();
   #turnNo = 0;
+  /** The model's limits (window, output). */
+  readonly limits: ResolvedLimits;
+  /** The last calibration of the token estimate (reported ÷ estimated). */
+  #ratio = 1;
+  /** What asked for the current round when a note reactivated the loop (consumed once). */
+  #activation?: string[];
+  /** A round started and has not ended yet. */
+  #roundOpen = 0;
 
   constructor(init: TurnInit) {
     this.#h = init.host;
@@ -94,6 +154,7 @@ export class Turn implements TurnApi {
     this.signal = init.signal;
     this.#onEvent = init.onEvent;
     this.#protocol = init.modelProvider.protocol;
+    this.limits = init.limits ?? { source: "unknown" };
   }
 
   emit(event: HarnessEvent): void {
@@ -148,8 +209,7 @@ export class Turn implements TurnApi {
   }
 
   noteUsage(usage: Usage): void {
-    this.#usage.input_tokens += usage.input_tokens;
-    this.#usage.output_tokens += usage.output_tokens;
+    addUsage(this.#usage, usage);
   }
 
   async #resolveTools(): Promise<Map<string, ResolvedTool>> {
@@ -204,6 +264,7 @@ export class Turn implements TurnApi {
           principal: this.#principal,
           callId: call.id,
           input: call.input,
+          session: this.session.id,
         },
         (input) =>
           pre ? Promise.resolve(textResult(pre.result, pre.error)) : tool.def.execute(input, {
@@ -265,7 +326,7 @@ export class Turn implements TurnApi {
   }
 
   /** Gives tool calls left without a result (a crash or cancel) an error result. */
-  #repairDangling(reason: string): void {
+  #repairDangling(reason: string | ((callId: string) => string)): void {
     this.session.refresh(true);
     const msgs = this.session.messages();
     const answered = new Set<string>();
@@ -275,7 +336,8 @@ export class Turn implements TurnApi {
       else if (m.role === "assistant") {
         for (const b of m.blocks) {
           if (b.type === "tool_call" && !answered.has(b.id)) {
-            this.session.appendToolResult(b.id, b.name, true, reason);
+            const text = typeof reason === "string" ? reason : reason(b.id);
+            this.session.appendToolResult(b.id, b.name, true, text);
           }
         }
         return;
@@ -283,11 +345,318 @@ export class Turn implements TurnApi {
     }
   }
 
-  /** Runs the loop. */
-  async run(message?: string): Promise<RunResult> {
-    const h = this.#h;
+  /** Where this turn's stages run. */
+  #place(): StagePlace {
+    return {
+      snapshot: this.#h.snapshot(this.provider, this.#protocol),
+      cwd: this.#cwd(),
+      signal: this.signal,
+      session: this.session.dir,
+      provider: this.provider,
+      model: this.model,
+      onExecutable: () => {
+        this.#executableRan = true;
+      },
+    };
+  }
+
+  /** The budget of the next request, given the sizes of its system prompt and tools. */
+  budget(fixed: FixedParts): Budget {
+    const b = estimateBudget(this.session.contextEntries(), fixed, {
+      provider: this.provider,
+      model: this.model,
+    }, this.#ratio);
+    this.#ratio = b.ratio;
+    return b;
+  }
+
+  /** Tokens the next request may hold before it is compacted (undefined: never by size). */
+  compactLimit(): number | undefined {
+    const share = this.#h.config.compactAt;
+    const window = this.limits.context;
+    if (!share || !window) return undefined;
+    const room = window - (this.limits.maxOutput ?? 0);
+    return Math.floor(Math.min(share * window, room > 0 ? room : window));
+  }
+
+  /** The system prompt and tools as the built-in assemble hooks make them (no notes used). */
+  async #fixedParts(): Promise<{ system: string; tools: unknown[]; skills: string }> {
+    const parts = (await this.systemParts()).filter((p) => p.trim() !== "");
+    const skills = skillCatalog(this.#skills()) ?? "";
+    const tools = this.adapter().buildTools(await this.toolSchemas());
+    return { system: [...parts, ...(skills ? [skills] : [])].join("\n\n"), tools, skills };
+  }
+
+  /** What the next request holds, by section, with token counts (for /context). */
+  async contextReport(): Promise<ContextReport> {
+    await this.#detectProtocol();
+    const fixed = await this.#fixedParts();
+    const toolsChars = JSON.stringify(fixed.tools).length;
+    const budget = this.budget({ systemChars: fixed.system.length, toolsChars });
+    return contextSections({
+      provider: this.provider,
+      model: this.model,
+      limits: this.limits,
+      compactAt: this.compactLimit(),
+      budget,
+      system: fixed.system.length - fixed.skills.length,
+      skills: fixed.skills.length,
+      toolsChars,
+      tools: fixed.tools.length,
+      view: this.session.contextEntries(),
+      compacted: this.session.entries().filter((e) => e.compacted !== undefined).length,
+    });
+  }
+
+  /**
+   * Compacts the session: the older part of the context is summarized by the `compact`
+   * stage (built-in `10-summarize`: one model request) into one message; the last turns
+   * stay verbatim; the replaced files stay on disk, marked. `parts`: the system prompt and
+   * tools of the request being prepared (default: assembled as for a request).
+   */
+  async compact(
+    reason: CompactReason,
+    opts: { focus?: string; system?: string; tools?: unknown[] } = {},
+  ): Promise<CompactOutcome> {
+    const hint = reason === "manual"
+      ? "the session is unchanged; try again, or start a new session with /new"
+      : "the session is unchanged (nothing was marked compacted); retry, compact with /compact, or set HARNESS_COMPACT_AT=off";
+    try {
+      if (opts.system === undefined) await this.#detectProtocol();
+      this.session.refresh(true);
+      let system = opts.system;
+      let tools = opts.tools;
+      if (system === undefined || tools === undefined) {
+        const fixed = await this.#fixedParts();
+        system ??= fixed.system;
+        tools ??= fixed.tools;
+      }
+      const fixed = { systemChars: system.length, toolsChars: JSON.stringify(tools).length };
+      const before = this.budget(fixed);
+      const window = this.limits.context;
+      const tailTokens = window
+        ? TAIL_SHARE * window
+        : reason === "overflow"
+        ? TAIL_SHARE * before.tokens
+        : Number.POSITIVE_INFINITY;
+      const view = this.session.contextEntries();
+      const plan = planCompaction(view, {
+        keepTurns: this.#h.config.compactKeep,
+        tailTokens,
+        ratio: before.ratio,
+      });
+      if (!plan) {
+        return {
+          ok: false,
+          error: "nothing to compact: the context holds only what is kept verbatim",
+          nothing: true,
+          hint:
+            `the last ${this.#h.config.compactKeep} turn(s) stay verbatim (HARNESS_COMPACT_KEEP)`,
+        };
+      }
+      const headTokens = before.tokens - Math.round(
+        estimateBudget(plan.tail, { systemChars: 0, toolsChars: 0 }, {
+          provider: "",
+          model: "",
+        }, before.ratio).tokens,
+      );
+      this.emit({
+        type: "compact_start",
+        reason,
+        messages: plan.head.length,
+        tokens: Math.max(0, headTokens),
+      });
+      const instruction = compactInstruction(opts.focus);
+      const pad = (n: number) => String(n).padStart(4, "0");
+      const input: Record<string, unknown> = {
+        reason,
+        focus: opts.focus ?? "",
+        provider: this.provider,
+        model: this.model,
+        system,
+        tools,
+        messages: this.adapter().buildMessages([
+          ...plan.head.map((e) => e.message),
+          { role: "user", seq: 0, text: instruction },
+        ]),
+        instruction,
+        compact: {
+          from: pad(plan.head[0].summarizes?.[0] ?? plan.head[0].seq),
+          to: pad(plan.head.at(-1)!.seq),
+          keep_from: pad(plan.tail[0].seq),
+          messages: plan.head.length,
+          tokens: before.tokens,
+          window: window ?? null,
+        },
+      };
+      const ctx: TurnContext = { kind: "turn", turn: this as TurnApi, signal: this.signal };
+      const r = await this.#h.stages.run("compact", input, ctx, this.#place());
+      if (this.#executableRan) {
+        this.session.refresh(true);
+        this.#executableRan = false;
+      }
+      if (!r.ok) {
+        const why = str(r.output.error) || "the compact stage failed";
+        return { ok: false, error: `compaction failed: ${why}`, hint };
+      }
+      const summary = str(r.output.summary).trim();
+      if (!summary) {
+        return {
+          ok: false,
+          error: 'compaction failed: the compact stage printed no "summary"',
+          hint,
+        };
+      }
+      const u = r.output.usage as Usage | undefined;
+      const usage = u && typeof u.input_tokens === "number" && typeof u.output_tokens === "number"
+        ? u
+        : undefined;
+      if (usage) this.noteUsage(usage);
+      const summarySeq = this.session.writeSummary({
+        summary,
+        replaces: plan.head,
+        reason,
+        provider: this.provider,
+        model: str(r.output.model) || this.model,
+        usage,
+      });
+      const after = this.budget(fixed);
+      this.emit({
+        type: "compact_done",
+        reason,
+        messages: plan.head.length,
+        before: before.tokens,
+        after: after.tokens,
+        summarySeq,
+      });
+      return {
+        ok: true,
+        summarySeq,
+        messages: plan.head.length,
+        before: before.tokens,
+        after: after.tokens,
+      };
+    } catch (err) {
+      return { ok: false, error: `compaction failed: ${(err as Error).message}`, hint };
+    }
+  }
+
+  /** True when the request in `context` (assembled) would pass the compaction threshold. */
+  #overThreshold(context: Record<string, unknown>): boolean {
+    const limit = this.compactLimit();
+    if (limit === undefined) return false;
+    const b = this.budget({
+      systemChars: str(context.system).length,
+      toolsChars: JSON.stringify(context.tools ?? []).length,
+    });
+    return b.tokens > limit;
+  }
+
+  /** The end of a boundary through the seam's hooks (fail open). */
+  async #boundaryEnd(
+    kind: "turn" | "round",
+    record: Record<string, unknown>,
+    outcome: { stop: string; error: boolean; output?: string },
+  ): Promise<void> {
+    try {
+      await this.#h.boundaryEnd?.(kind, record, this.#principal, outcome);
+    } catch (err) {
+      this.#h.log(`[loop] ${kind} end: ${(err as Error).message}`);
+    }
+  }
+
+  /** Ends the open round. */
+  async #roundEnd(record: Record<string, unknown>, stop: string, error: boolean): Promise<void> {
+    const round = this.#roundOpen;
+    if (!round) return;
+    this.#roundOpen = 0;
+    await this.#boundaryEnd("round", { ...record, round }, { stop, error });
+  }
+
+  /**
+   * At the end of a round the model ended: the loop-end addenda join the notes, and one
+   * decision says whether another round runs. A cancelled turn is never reactivated.
+   */
+  async #reactivate(
+    record: Record<string, unknown>,
+    round: number,
+    result: Record<string, unknown>,
+  ): Promise<boolean> {
+    if (this.signal.aborted || this.continuation.cancelled) return false;
+    let addenda: string[] = [];
+    try {
+      addenda = (await this.#h.loopEnd?.({
+        session: String(record.session ?? this.session.id),
+        principal: this.#principal,
+        round,
+        output: typeof result.output === "string" ? result.output : "",
+      })) ?? [];
+    } catch (err) {
+      this.#h.log(`[loop] loop-end addenda failed: ${(err as Error).message}`);
+    }
+    for (const a of addenda) this.continuation.addendum(a);
+    if (this.signal.aborted || !this.continuation.shouldContinue()) return false;
+    this.#activation = this.continuation.activate();
+    return true;
+  }
+
+  /**
+   * The request of a round with what was left for it at its start: ambient notes join the
+   * system prompt; the messages that reactivated the loop close the conversation as a
+   * user message of this request only (each consumed once).
+   */
+  #withNotes(context: Record<string, unknown>): Record<string, unknown> {
+    const late = this.continuation.takeContext();
+    let out = context;
+    if (late.length) {
+      const system = typeof out.system === "string" ? out.system : "";
+      out = { ...out, system: [system, ...late].filter((p) => p.trim() !== "").join("\n\n") };
+    }
+    if (this.#activation?.length) {
+      const text = this.#activation.join("\n\n");
+      this.#activation = undefined;
+      const messages = Array.isArray(out.messages) ? out.messages : [];
+      out = {
+        ...out,
+        messages: [...messages, ...this.adapter().buildMessages([{ role: "user", seq: 0, text }])],
+      };
+    }
+    return out;
+  }
+
+  /** An executable provider's declared protocol (its `--defaults`), once. */
+  async #detectProtocol(): Promise<void> {
     const detect = (this.#mp as { detectProtocol?: () => Promise<string> }).detectProtocol;
     if (detect) this.#protocol = await detect.call(this.#mp);
+  }
+
+  /**
+   * Runs the loop, holding the session's lock (another process's turn in the same
+   * session is waited for, up to HARNESS_SESSION_WAIT, then "session busy").
+   */
+  async run(message?: string): Promise<RunResult> {
+    await this.session.lock({
+      waitMs: this.#h.config.sessionWaitMs,
+      signal: this.signal,
+      onWait: (holder) =>
+        this.emit({
+          type: "notice",
+          message: `session ${this.session.id} is busy (${holder} is running a turn in it); ` +
+            `waiting up to ${Math.round(this.#h.config.sessionWaitMs / 1000)} s…`,
+        }),
+      onUnsupported: (reason) =>
+        this.emit({ type: "notice", message: `${reason}; this turn runs without the lock` }),
+    });
+    try {
+      return await this.#run(message);
+    } finally {
+      this.session.unlock();
+    }
+  }
+
+  async #run(message?: string): Promise<RunResult> {
+    const h = this.#h;
+    await this.#detectProtocol();
     this.#repairDangling(
       "error: no result was recorded for this call (the previous run was interrupted)",
     );
@@ -323,11 +692,42 @@ export class Turn implements TurnApi {
       failure = turnRefused;
     }
 
+    // one compaction per round at most (by size before the request, or after an overflow)
+    let compactedThisRound = false;
+    const compactOrFail = async (reason: CompactReason, refusal = ""): Promise<boolean> => {
+      compactedThisRound = true;
+      const c = await this.compact(reason, {
+        system: str(context.system),
+        tools: Array.isArray(context.tools) ? context.tools : [],
+      });
+      if (c.ok) {
+        state = "assemble";
+        context = {};
+        return true;
+      }
+      if (c.nothing && reason === "threshold") {
+        // only the verbatim tail is left (e.g. one long first message): send it as it is
+        h.log(`[loop] past the compaction threshold, but ${c.error}; sending as is`);
+        return false;
+      }
+      failure = refusal
+        ? `${refusal} — and compacting did not help: ${c.error} — ${c.hint}`
+        : `${c.error} — ${c.hint}`;
+      state = "error";
+      context = { error: failure };
+      failed = true;
+      return false;
+    };
+
     while (state) {
       if (this.signal.aborted) {
         failed = true;
         failure = "cancelled";
         break;
+      }
+      if (state === "send" && !compactedThisRound && this.#overThreshold(context)) {
+        await compactOrFail("threshold");
+        continue;
       }
       if (state === "send") {
         requests++;
@@ -349,6 +749,8 @@ export class Turn implements TurnApi {
           failed = true;
           continue;
         }
+        this.#roundOpen = round;
+        context = this.#withNotes(context);
         this.#life("round_start", { turn: this.#turnNo, round });
         this.#life("model_request", {
           round,
@@ -380,6 +782,15 @@ export class Turn implements TurnApi {
       });
       if (state === "send") {
         sendMs = performance.now() - sendStarted;
+        if (
+          !r.ok && !compactedThisRound && !this.signal.aborted &&
+          isContextOverflow(str(r.output.error))
+        ) {
+          h.log(`[loop] the provider refused the request as too long; compacting`);
+          await compactOrFail("overflow", str(r.output.error));
+          continue;
+        }
+        if (r.ok) compactedThisRound = false;
         if (!r.ok) {
           this.#life("model_response", {
             round,
@@ -429,20 +840,47 @@ export class Turn implements TurnApi {
         continue;
       }
       result = r.output;
+      const ran = state;
       state = typeof result.next_state === "string" ? result.next_state : "";
       context = { ...result };
       delete context.next_state;
+      // The round ends: its hooks may leave notes; when the model ended it, the notes of
+      // every plugin and the loop-end addenda decide together whether another round runs.
+      if (
+        (ran === "receive" && state === "done") || (ran === "tool_done" && state === "assemble")
+      ) {
+        const ended = ran === "receive" ? "end" : "tool_calls";
+        await this.#roundEnd(record, ended, false);
+        if (ended === "end" && await this.#reactivate(record, round, result)) {
+          state = "assemble";
+          context = {};
+        }
+      }
     }
 
     const cancelled = failure === "cancelled";
     if (cancelled) {
       this.continuation.cancel();
       this.#repairDangling("error: cancelled by the user");
+    } else if (failed) {
+      // Say now why a call got no result (a gate refused it, a hook failed), not
+      // "interrupted" at the next run.
+      this.#repairDangling((id) =>
+        this.#executed.has(id)
+          ? `error: the result of this call was not saved: ${failure}`
+          : `error: this call was not run: ${failure}`
+      );
     }
+    if (this.#roundOpen) await this.#roundEnd(record, cancelled ? "cancelled" : "error", true);
+    const output = typeof result.output === "string" ? result.output : "";
+    await this.#boundaryEnd("turn", record, {
+      stop: cancelled ? "cancelled" : failed ? "error" : "end",
+      error: failed,
+      output: cancelled ? "" : output,
+    });
     this.continuation.expire();
     this.session.streamEvent({ type: "done" });
     this.session.closeStream();
-    const output = typeof result.output === "string" ? result.output : "";
     this.emit({ type: "turn_end", output, error: failed });
     this.#life("turn_end", {
       turn: this.#turnNo,

@@ -24,6 +24,15 @@ import type { StageRunner } from "./stage_runner.ts";
 
 export type { ResolveApi, ToolCall, TurnApi } from "./stage.ts";
 
+/** What a loop-end addendum is asked with. */
+export interface LoopEndInfo {
+  session: string;
+  principal: string;
+  round: number;
+  /** The model's answer of the round that ended. */
+  output: string;
+}
+
 /** What a {@link Turn} needs from the harness. */
 export interface TurnHost {
   readonly config: HarnessConfig;
@@ -60,6 +69,22 @@ export interface TurnHost {
     record: Record<string, unknown>,
     principal: string,
   ): Promise<string | undefined>;
+  /**
+   * The end of a round or of the turn through the seam's hooks (`hook/round :post`, …;
+   * guards do not gate an end): notes left there reach this turn. Absent: ends are not
+   * observed.
+   */
+  boundaryEnd?(
+    kind: "turn" | "round",
+    record: Record<string, unknown>,
+    principal: string,
+    outcome: { stop: string; error: boolean; output?: string },
+  ): Promise<void>;
+  /**
+   * Loop-end addenda, asked when the model ended a round without tool calls: each
+   * non-empty text asks for another round (ORed with the plugins' activating notes).
+   */
+  loopEnd?(info: LoopEndInfo): Promise<string[]>;
   /** Skills visible from a directory. */
   skills(cwd: string): SkillInfo[];
   /** Emits a lifecycle event to plugin observers (fail open; absent = nobody listens). */

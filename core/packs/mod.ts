@@ -8,3 +8,7 @@ export * from "./manifest.ts";
 export * from "./bots.ts";
 export * from "./consent.ts";
 export * from "./packs.ts";
+export * from "./behavior.ts";
+export * from "./commands.ts";
+export * from "./state.ts";
+export * from "./states.ts";

@@ -10,6 +10,7 @@
  * @module
  */
 import {
+  type ModelDefinition,
   type ModelProvider,
   type Owner,
   ownerLabel,
@@ -38,6 +39,8 @@ export interface ProviderInfo {
   autodetect: boolean;
   /** Model ids it declared (`ctx.models.register(provider, models)`); selecting one picks it. */
   models?: string[];
+  /** The models it declared, with their context window and output limit when given. */
+  modelDefs?: ModelDefinition[];
 }
 
 /** A provider registered by a runtime plugin. */
@@ -46,6 +49,8 @@ export interface RegisteredProvider {
   provider: ModelProvider;
   owner: Owner;
   models: string[];
+  /** The declared models in full (window, output limit). */
+  modelDefs?: ModelDefinition[];
 }
 
 /** Options of {@link ProviderCatalog}. */
@@ -89,6 +94,7 @@ export class ProviderCatalog {
         origin: r.owner.kind === "builtin" ? "builtin" : ownerLabel(r.owner),
         autodetect: (r.provider as { autodetect?: boolean }).autodetect !== false,
         models: r.models,
+        modelDefs: r.modelDefs,
       });
     }
     for (const f of found) {

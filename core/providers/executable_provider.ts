@@ -22,7 +22,7 @@ import {
   type Readiness,
   readTextOrUndefined,
 } from "../base/mod.ts";
-import { runExecutable, tail, unconfined } from "../exec/mod.ts";
+import { DEFAULT_MAX_STDOUT, formatBytes, runExecutable, tail, unconfined } from "../exec/mod.ts";
 import { envHelpNames } from "./provider_credentials.ts";
 
 /** Dependencies of an executable provider. */
@@ -36,6 +36,8 @@ export interface ExecProviderDeps {
   log(line: string): void;
   /** Longest wait for one request (default 600 s; HARNESS_PROVIDER_TIMEOUT). */
   timeoutMs?: number;
+  /** Most bytes of one response on stdout (default 64 MiB; HARNESS_HOOK_OUTPUT_LIMIT). */
+  maxResponseBytes?: number;
   /**
    * The provider's own credentials: variables named by its `--env` help (`names`) taken
    * from hs's environment, or its stored key; also refreshes `.auth-cache.json`.
@@ -127,6 +129,14 @@ export function executableProvider(
       return (await getDefaults()).model ?? "";
     },
     defaults: getDefaults,
+    async limits() {
+      // `--defaults` may say `context=` and `max_tokens=` (positive whole numbers)
+      const d = await getDefaults();
+      const n = (
+        v: string | undefined,
+      ) => (v && /^\d+$/.test(v) && Number(v) > 0 ? Number(v) : undefined);
+      return { context: n(d.context), maxOutput: n(d.max_tokens) };
+    },
     async declaredProtocol() {
       const d = await getDefaults();
       if (d.protocol && KNOWN_PROTOCOLS.includes(d.protocol)) return d.protocol;
@@ -192,8 +202,17 @@ export function executableProvider(
         signal: options.signal,
         onStderr: (t) => deps.log(t.trimEnd()),
         sandbox: unconfined,
+        maxStdoutBytes: deps.maxResponseBytes,
       }).finally(() => follower?.stop());
       if (r.aborted) throw new ProviderError("cancelled");
+      if (r.overflow) {
+        throw new ProviderError(
+          `provider ${path} printed more than ${
+            formatBytes(deps.maxResponseBytes ?? DEFAULT_MAX_STDOUT)
+          } on stdout (it was stopped)`,
+          { hint: "set HARNESS_HOOK_OUTPUT_LIMIT to allow larger responses" },
+        );
+      }
       if (r.timedOut) {
         throw new ProviderError(`provider ${path} timed out after ${timeoutMs / 1000} s`, {
           hint: "set HARNESS_PROVIDER_TIMEOUT (seconds) to allow more",

@@ -12,3 +12,4 @@ export * from "./secrets.ts";
 export { followStream, type StreamFollower } from "./stream_follow.ts";
 export * from "./auth_cache.ts";
 export * from "./provider_credentials.ts";
+export * from "./limits.ts";

@@ -1,7 +1,21 @@
 /**
  * Sessions as files (PROTOCOLS "Sessions"): `session.conf`, one markdown
- * file per message, `.stream` events; atomic writes and an in-memory index.
+ * file per message, `.stream` events; exclusive message writes, a per-turn
+ * session lock, the body encoding that keeps text text, and an in-memory index;
+ * compaction marks and the context view; token accounting.
  *
  * @module
  */
 export * from "./session.ts";
+export { decodeAttr, decodeValue, encodeAttr, encodeValue, renderFrontmatter } from "./codec.ts";
+export {
+  lockHolder,
+  type LockOptions,
+  SESSION_BUSY_EXIT,
+  sessionBusy,
+  type SessionLock,
+} from "./lock.ts";
+export * from "./tokens.ts";
+export * from "./budget.ts";
+export * from "./state_log.ts";
+export * from "./turns.ts";

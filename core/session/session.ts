@@ -1,7 +1,13 @@
 /**
  * Sessions (PROTOCOLS "Sessions"): a directory with `session.conf`, one
  * markdown file per message under `messages/`, and `.stream` (JSONL events of
- * the last model request). Every write is atomic (temp file + rename).
+ * the last model request).
+ *
+ * Every message file is written whole and exclusively: a temp file is linked
+ * to its `NNNN-role.md` name, which fails when the name exists (the next
+ * number is taken then), so a message is never overwritten. A turn holds the
+ * session's lock (`.lock`, an OS file lock released even by kill -9), so two
+ * processes never interleave turns in one session (docs/sessions.md).
  *
  * A {@link Session} keeps an in-memory index of parsed messages keyed by file
  * name, so assembling a request re-parses only files it has not seen (or, after
@@ -9,13 +15,15 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import {
   type AssistantBlock,
   atomicWriteSync,
+  type CompactReason,
   type ConversationMessage,
   HarnessError,
   listDir,
+  MTIME_SLACK_MS,
   parseKeyValues,
   readTextOrUndefined,
   splitFrontmatter,
@@ -23,6 +31,20 @@ import {
   type StopReason,
   type Usage,
 } from "../base/mod.ts";
+import { capText, DEFAULT_RESULT_FILE_LIMIT, DEFAULT_RESULT_LIMIT } from "../exec/mod.ts";
+import {
+  decodeValue,
+  parseAssistantBody,
+  renderAssistantBody,
+  renderFrontmatter,
+} from "./codec.ts";
+import { acquireLock, type LockOptions, type SessionLock } from "./lock.ts";
+
+export { parseAssistantBody, renderAssistantBody };
+import { usageOfMeta } from "./tokens.ts";
+
+/** How long after a directory change its mtime may not show a further change (clock ticks). */
+const COARSE_MTIME_MS = 25;
 
 /** `session.conf` fields. */
 export interface SessionConf {
@@ -45,70 +67,76 @@ export function isoSeconds(d: Date = new Date()): string {
   }:${pad(d.getSeconds())}${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
 }
 
-const FENCE_TOOL = /^```tool_call id=(\S+) name=(\S+)/;
-const FENCE_THINKING = /^```thinking signature=(.*)$/;
+const DECODER = new TextDecoder();
 
-/** Parses an assistant body (text plus ```` ```tool_call ```` / ```` ```thinking ```` fences). */
-export function parseAssistantBody(body: string): AssistantBlock[] {
-  const blocks: AssistantBlock[] = [];
-  let text: string[] = [];
-  const flush = () => {
-    const t = text.join("\n").replace(/\n+$/, "");
-    if (t.trim() !== "") blocks.push({ type: "text", text: t });
-    text = [];
-  };
-  const lines = body.split("\n");
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i];
-    let m = FENCE_TOOL.exec(line);
-    if (m) {
-      flush();
-      const json: string[] = [];
-      for (i++; i < lines.length && lines[i] !== "```"; i++) json.push(lines[i]);
-      let input: unknown = {};
-      try {
-        input = JSON.parse(json.join("") || "{}");
-      } catch {
-        input = { _unparsed: json.join("") };
+/**
+ * A file's text with the mtime and size of what was read, from one open (fstat on
+ * the handle: resuming a long session does one path lookup per message, not two).
+ */
+function readWithInfo(path: string): { text: string; mtime: number; size: number } | undefined {
+  let file: Deno.FsFile;
+  try {
+    file = Deno.openSync(path);
+  } catch {
+    return undefined;
+  }
+  try {
+    const info = file.statSync();
+    // One byte more than the size: the read that meets the end needs no bigger buffer.
+    let buf = new Uint8Array(info.size + 1);
+    let off = 0;
+    for (;;) {
+      if (off === buf.length) {
+        const bigger = new Uint8Array(buf.length * 2);
+        bigger.set(buf);
+        buf = bigger;
       }
-      blocks.push({ type: "tool_call", id: m[1], name: m[2], input });
-      continue;
+      const n = file.readSync(buf.subarray(off));
+      if (n === null || n === 0) break;
+      off += n;
     }
-    m = FENCE_THINKING.exec(line);
-    if (m) {
-      flush();
-      const t: string[] = [];
-      for (i++; i < lines.length && lines[i] !== "```"; i++) t.push(lines[i]);
-      blocks.push({ type: "thinking", text: t.join("\n"), signature: m[1] });
-      continue;
-    }
-    text.push(line);
+    return {
+      text: DECODER.decode(buf.subarray(0, off)),
+      mtime: info.mtime?.getTime() ?? 0,
+      size: info.size,
+    };
+  } catch {
+    return undefined;
+  } finally {
+    file.close();
   }
-  flush();
-  return blocks;
-}
-
-/** Renders assistant blocks as the reference body. */
-export function renderAssistantBody(blocks: AssistantBlock[]): string {
-  let body = "";
-  for (const b of blocks) {
-    if (b.type === "text") body += `${b.text}\n`;
-    else if (b.type === "thinking") {
-      body += "```thinking signature=" + b.signature + "\n" + b.text + "\n```\n";
-    } else {body += "\n```tool_call id=" + b.id + " name=" + b.name + "\n" +
-        JSON.stringify(b.input) + "\n```\n";}
-  }
-  return body;
 }
 
 /** Parses one message file into a canonical message; undefined when unusable. */
 export function parseMessageFile(name: string, text: string): ConversationMessage | undefined {
-  const { meta, body } = splitFrontmatter(text);
+  return messageOf(name, decodedFrontmatter(text));
+}
+
+/** Splits a message file and decodes its frontmatter values (quoted scalars). */
+function decodedFrontmatter(text: string): { meta: Record<string, string>; body: string } {
+  const { meta: raw, body } = splitFrontmatter(text);
+  const meta: Record<string, string> = {};
+  for (const [k, v] of Object.entries(raw)) meta[k] = decodeValue(v) ?? v;
+  return { meta, body };
+}
+
+/** `0001-0036` → [1, 36]; undefined when malformed. */
+function seqRange(v: string | undefined): [number, number] | undefined {
+  const m = v ? /^(\d+)-(\d+)$/.exec(v.trim()) : null;
+  return m ? [Number(m[1]), Number(m[2])] : undefined;
+}
+
+function messageOf(
+  name: string,
+  { meta, body }: { meta: Record<string, string>; body: string },
+): ConversationMessage | undefined {
   const seq = Number.parseInt(meta.seq ?? name, 10);
   const role = meta.role ?? name.replace(/^\d+-/, "").replace(/\.md$/, "");
   switch (role) {
     case "user":
-      return { role: "user", seq, text: body };
+      return seqRange(meta.summary)
+        ? { role: "user", seq, text: body, summary: true }
+        : { role: "user", seq, text: body };
     case "assistant":
       return {
         role: "assistant",
@@ -131,14 +159,104 @@ export function parseMessageFile(name: string, text: string): ConversationMessag
   return undefined;
 }
 
+/**
+ * One message file as the index knows it: the message and what its frontmatter says
+ * about compaction and usage.
+ */
+export interface SessionEntry {
+  /** File name, e.g. `0007-assistant.md`. */
+  name: string;
+  seq: number;
+  message: ConversationMessage;
+  /** `compacted:` — the seq of the summary that replaced this message in requests. */
+  compacted?: number;
+  /** `summary:` of a summary message — the first and last seq it stands for. */
+  summarizes?: [number, number];
+  /** Usage reported for it (an assistant answer, or the request that wrote a summary). */
+  usage?: Usage;
+  /** Provider and model that produced it (assistant answers and summaries). */
+  provider?: string;
+  model?: string;
+}
+
 interface IndexEntry {
   mtime: number;
   size: number;
-  message: ConversationMessage | undefined;
+  entry: SessionEntry | undefined;
 }
 
-function frontmatter(fields: [string, string | number | boolean][]): string {
-  return "---\n" + fields.map(([k, v]) => `${k}: ${v}`).join("\n") + "\n---\n";
+function entryOf(name: string, text: string): SessionEntry | undefined {
+  const parsed = decodedFrontmatter(text);
+  const message = messageOf(name, parsed);
+  if (!message) return undefined;
+  const meta = parsed.meta;
+  const e: SessionEntry = { name, seq: message.seq, message };
+  const compacted = Number.parseInt(meta.compacted ?? "", 10);
+  if (Number.isFinite(compacted)) e.compacted = compacted;
+  const range = seqRange(meta.summary);
+  if (range && message.role === "user") e.summarizes = range;
+  const usage = usageOfMeta(meta);
+  if (usage) e.usage = usage;
+  if (meta.provider) e.provider = meta.provider;
+  if (meta.model) e.model = meta.model;
+  return e;
+}
+
+/** What a compaction records with its summary. */
+export interface SummaryRecord {
+  /** The summary (the model's text); the file body wraps it. */
+  summary: string;
+  /** The context messages it replaces, oldest first (older summaries included). */
+  replaces: SessionEntry[];
+  reason: CompactReason;
+  provider: string;
+  model: string;
+  /** Usage of the request that wrote it. */
+  usage?: Usage;
+}
+
+/** The body of a summary message: a sentence saying what it is, then the summary. */
+export function summaryBody(summary: string): string {
+  return "This conversation was compacted: its earlier part is summarized below.\n\n" +
+    `<summary>\n${summary.trim()}\n</summary>`;
+}
+
+/**
+ * The context view of a session's entries: a compacted message is replaced by the summary
+ * it was compacted into (the outermost one still on disk), placed where the first message
+ * it stands for was. A mark whose summary is gone (a rewind removed it) counts for nothing.
+ */
+export function contextView(entries: readonly SessionEntry[]): SessionEntry[] {
+  const summaries = new Map<number, SessionEntry>();
+  for (const e of entries) if (e.summarizes) summaries.set(e.seq, e);
+  const root = (e: SessionEntry): SessionEntry => {
+    let cur = e;
+    for (let hops = 0; hops < 1000 && cur.compacted !== undefined; hops++) {
+      const next = summaries.get(cur.compacted);
+      if (!next || next === cur) break;
+      cur = next;
+    }
+    return cur;
+  };
+  const out: SessionEntry[] = [];
+  const placed = new Set<number>();
+  for (const e of entries) {
+    const r = root(e);
+    if (r === e && !e.summarizes) {
+      out.push(e);
+      continue;
+    }
+    if (!placed.has(r.seq)) {
+      placed.add(r.seq);
+      out.push(r);
+    }
+  }
+  return out;
+}
+
+/** A value of `session.conf`: one line, whatever it was given. */
+function confValue(v: string | undefined): string {
+  return (v ?? "").replace(/[\r\n]+/g, " ");
 }
 
 /** New session id: `YYYYmmdd-HHMMSS-<pid>`. */
@@ -156,9 +274,20 @@ export class Session {
   conf: SessionConf;
   #index = new Map<string, IndexEntry>();
   #order: string[] = [];
+  /** The context view, until the index changes. */
+  #view?: SessionEntry[];
+  /** No directory behind it (see {@link Session.detached}). */
+  #detached = false;
   #nextSeq = 1;
   #stream?: Deno.FsFile;
   #encoder = new TextEncoder();
+  #lock?: SessionLock;
+  /** The messages directory's mtime at the last complete listing (undefined: list again). */
+  #listedMtime?: number;
+  /** Most bytes of one tool result kept in the conversation (the rest goes to `outputs/`). */
+  resultLimit: number = DEFAULT_RESULT_LIMIT;
+  /** Most bytes of one result saved in `outputs/`. */
+  resultFileLimit: number = DEFAULT_RESULT_FILE_LIMIT;
 
   private constructor(dir: string, id: string, conf: SessionConf) {
     this.dir = dir;
@@ -181,15 +310,23 @@ export class Session {
     }
     const base = newSessionId();
     let id = base;
-    for (let n = 2; statOrUndefined(join(sessionsDir, id)); n++) id = `${base}-${n}`;
-    const dir = join(sessionsDir, id);
-    try {
-      Deno.mkdirSync(join(dir, "messages"), { recursive: true });
-    } catch (err) {
-      throw new HarnessError(
-        `cannot create session ${dir}: ${(err as Error).message}`,
-        "check the permissions of the sessions directory or set HARNESS_SESSIONS",
-      );
+    let dir = join(sessionsDir, id);
+    // mkdir without `recursive` is exclusive: a directory someone else made is never shared.
+    for (let n = 2;; n++) {
+      try {
+        Deno.mkdirSync(dir);
+        Deno.mkdirSync(join(dir, "messages"));
+        break;
+      } catch (err) {
+        if (!(err instanceof Deno.errors.AlreadyExists) || n > 10_000) {
+          throw new HarnessError(
+            `cannot create session ${dir}: ${(err as Error).message}`,
+            "check the permissions of the sessions directory or set HARNESS_SESSIONS",
+          );
+        }
+      }
+      id = `${base}-${n}`;
+      dir = join(sessionsDir, id);
     }
     const conf: SessionConf = {
       id,
@@ -200,6 +337,16 @@ export class Session {
     };
     const s = new Session(dir, id, conf);
     s.writeConf();
+    return s;
+  }
+
+  /**
+   * A session with no directory and no messages: what a request would hold before the
+   * first message (reports only; nothing is ever written).
+   */
+  static detached(init: { cwd: string; model: string; provider: string }): Session {
+    const s = new Session("", "", { id: "", created: "", ...init });
+    s.#detached = true;
     return s;
   }
 
@@ -232,11 +379,14 @@ export class Session {
   writeConf(): void {
     const order = ["id", "model", "provider", "created", "cwd"];
     const keys = [...order, ...Object.keys(this.conf).filter((k) => !order.includes(k))];
-    const text = keys.map((k) => `${k}=${this.conf[k] ?? ""}`).join("\n") + "\n";
+    const text = keys.map((k) => `${k}=${confValue(this.conf[k])}`).join("\n") + "\n";
     this.#write(join(this.dir, "session.conf"), text);
   }
 
   #write(path: string, text: string): void {
+    if (this.#detached) {
+      throw new HarnessError("this session has no directory: nothing can be written to it");
+    }
     try {
       atomicWriteSync(path, text);
     } catch (err) {
@@ -252,40 +402,163 @@ export class Session {
    * already indexed are re-stat'ed (an executable hook may have edited them).
    */
   refresh(validate: boolean): void {
+    if (this.#detached) return;
     const mdir = join(this.dir, "messages");
-    const names = listDir(mdir).filter((n) => /^\d+-.*\.md$/.test(n));
+    // Listing a large directory costs more than a message write: skip it while the
+    // directory's mtime says nothing was added or removed since the last listing.
+    const dirMtime = statOrUndefined(mdir)?.mtime?.getTime() ?? -1;
+    if (
+      !validate && this.#listedMtime === dirMtime && dirMtime >= 0 &&
+      !this.#nextTaken(mdir, dirMtime)
+    ) return;
+    const trusted = Date.now() - dirMtime > MTIME_SLACK_MS;
+    const all = listDir(mdir);
+    const names = all.filter((n) => /^\d+-.*\.md$/.test(n));
+    if (this.#lock && names.length !== all.length) this.#sweep(mdir, all);
     const seen = new Set(names);
     let changed = names.length !== this.#order.length;
     for (const name of names) {
       const known = this.#index.get(name);
       if (known && !validate) continue;
       const path = join(mdir, name);
-      const info = statOrUndefined(path);
-      if (!info) continue;
-      const mtime = info.mtime?.getTime() ?? 0;
-      if (known && known.mtime === mtime && known.size === info.size) continue;
-      const text = readTextOrUndefined(path) ?? "";
-      this.#index.set(name, { mtime, size: info.size, message: parseMessageFile(name, text) });
+      if (known) {
+        const info = statOrUndefined(path);
+        if (!info) continue;
+        if (known.mtime === (info.mtime?.getTime() ?? 0) && known.size === info.size) continue;
+      }
+      const read = readWithInfo(path);
+      if (!read) continue;
+      this.#index.set(name, {
+        mtime: read.mtime,
+        size: read.size,
+        entry: entryOf(name, read.text),
+      });
       changed = true;
     }
     if (changed) {
+      this.#view = undefined;
       for (const k of [...this.#index.keys()]) if (!seen.has(k)) this.#index.delete(k);
-      this.#order = names.sort((a, b) =>
-        Number.parseInt(a, 10) - Number.parseInt(b, 10) || (a < b ? -1 : 1)
-      );
+      const seqOf = new Map(names.map((n) => [n, Number.parseInt(n, 10)]));
+      this.#order = names.sort((a, b) => seqOf.get(a)! - seqOf.get(b)! || (a < b ? -1 : 1));
       const last = this.#order.at(-1);
       this.#nextSeq = last ? Number.parseInt(last, 10) + 1 : 1;
     }
+    // A stamp taken in the same few ms as the change is not trusted (mtimes are coarse).
+    this.#listedMtime = trusted ? dirMtime : undefined;
   }
 
-  /** The conversation in order (from the index). */
+  /**
+   * Whether another writer may have added the next message although the directory's
+   * mtime did not move: file system timestamps are coarse (a clock tick, up to ~10 ms),
+   * so a file linked within the same tick as our own last write leaves the same mtime.
+   * Within that window the next number's files are looked for (three stats, no listing).
+   */
+  #nextTaken(mdir: string, dirMtime: number): boolean {
+    if (Date.now() - dirMtime > COARSE_MTIME_MS) return false;
+    const seq = String(this.#nextSeq).padStart(4, "0");
+    return ["user", "assistant", "tool_result"].some((role) =>
+      statOrUndefined(join(mdir, `${seq}-${role}.md`)) !== undefined
+    );
+  }
+
+  /** Removes temp files left by a writer that died between writing and linking. */
+  #sweep(mdir: string, names: string[]): void {
+    for (const name of names) {
+      if (!name.startsWith(".") || !name.endsWith(".tmp")) continue;
+      try {
+        Deno.removeSync(join(mdir, name));
+      } catch { /* gone already */ }
+    }
+  }
+
+  /** After a write of ours: the directory holds what the index holds. */
+  #noteOwnWrite(): void {
+    this.#listedMtime = statOrUndefined(join(this.dir, "messages"))?.mtime?.getTime();
+  }
+
+  /** Every message on disk in order (from the index), compacted ones included. */
   messages(): ConversationMessage[] {
-    const out: ConversationMessage[] = [];
+    return this.entries().map((e) => e.message);
+  }
+
+  /** Every message file's entry in order (compaction marks and usage included). */
+  entries(): SessionEntry[] {
+    const out: SessionEntry[] = [];
     for (const name of this.#order) {
-      const m = this.#index.get(name)?.message;
-      if (m) out.push(m);
+      const e = this.#index.get(name)?.entry;
+      if (e) out.push(e);
     }
     return out;
+  }
+
+  /** The entries the next request holds: compacted messages replaced by their summary. */
+  contextEntries(): SessionEntry[] {
+    this.#view ??= contextView(this.entries());
+    return this.#view;
+  }
+
+  /** The conversation the next request holds (see {@link contextEntries}). */
+  context(): ConversationMessage[] {
+    return this.contextEntries().map((e) => e.message);
+  }
+
+  /**
+   * Records a compaction: marks every replaced message file `compacted: <seq>` (its body
+   * untouched), then writes the summary as a user message `summary: <first>-<last>`. The
+   * marks point at the summary's seq before it exists and count for nothing until it does,
+   * so the context changes at one atomic write and a crash in between changes nothing.
+   * Returns the summary's seq.
+   */
+  writeSummary(rec: SummaryRecord): number {
+    if (rec.replaces.length === 0) {
+      throw new HarnessError("nothing to compact", "the session has no older messages");
+    }
+    this.refresh(false);
+    const seq = this.#nextSeq;
+    for (const e of rec.replaces) this.#mark(e.name, seq);
+    const seqs = rec.replaces.map((e) => e.summarizes?.[0] ?? e.seq);
+    const last = rec.replaces.map((e) => e.summarizes?.[1] ?? e.seq);
+    const pad = (n: number) => String(n).padStart(4, "0");
+    const fields: [string, string | number | boolean][] = [
+      ["summary", `${pad(Math.min(...seqs))}-${pad(Math.max(...last))}`],
+      ["reason", rec.reason],
+      ["model", rec.model],
+      ["provider", rec.provider],
+    ];
+    if (rec.usage) {
+      fields.push(["tokens_in", rec.usage.input_tokens], ["tokens_out", rec.usage.output_tokens]);
+      if (rec.usage.cache_read_input_tokens) {
+        fields.push(["tokens_cache_read", rec.usage.cache_read_input_tokens]);
+      }
+      if (rec.usage.cache_creation_input_tokens) {
+        fields.push(["tokens_cache_write", rec.usage.cache_creation_input_tokens]);
+      }
+    }
+    return this.#append("user", fields, summaryBody(rec.summary));
+  }
+
+  /** Adds `compacted: <seq>` to a message file's frontmatter (atomically). */
+  #mark(name: string, seq: number): void {
+    const path = join(this.dir, "messages", name);
+    const text = readTextOrUndefined(path);
+    if (text === undefined) return;
+    const line = `compacted: ${String(seq).padStart(4, "0")}`;
+    let out: string;
+    const nl = text.startsWith("---\r\n") ? "\r\n" : "\n";
+    if (text.startsWith(`---${nl}`)) {
+      const end = text.indexOf(`${nl}---`, 3);
+      const head = end < 0 ? text : text.slice(0, end);
+      const kept = head.split(nl).filter((l) => !/^compacted:/.test(l)).join(nl);
+      out = end < 0 ? `${kept}${nl}${line}${nl}---${nl}` : `${kept}${nl}${line}${text.slice(end)}`;
+    } else out = `---\n${line}\n---\n${text}`;
+    this.#write(path, out);
+    const info = statOrUndefined(path);
+    this.#index.set(name, {
+      mtime: info?.mtime?.getTime() ?? 0,
+      size: info?.size ?? 0,
+      entry: entryOf(name, out),
+    });
+    this.#view = undefined;
   }
 
   /** Number of message files. */
@@ -293,25 +566,94 @@ export class Session {
     return this.#order.length;
   }
 
+  /**
+   * Holds this session for one turn: waits up to `opts.waitMs` for another
+   * process's turn to end, else throws the "session busy" error. Release it with
+   * {@link Session.unlock} (the OS releases it when the process dies).
+   */
+  async lock(opts: LockOptions): Promise<void> {
+    if (this.#lock) return;
+    this.#lock = await acquireLock(this.dir, this.id, opts);
+    // The next refresh lists the directory again, and removes the temp files of a
+    // writer that died mid-write (nobody else writes while the lock is held).
+    this.#listedMtime = undefined;
+  }
+
+  /** Releases the lock taken by {@link Session.lock} (idempotent). */
+  unlock(): void {
+    this.#lock?.release();
+    this.#lock = undefined;
+  }
+
+  /**
+   * Writes a new message file under the next free number. The file is linked
+   * into place, which fails when the name exists: nothing is ever overwritten,
+   * the next number is tried instead.
+   */
   #append(role: string, fields: [string, string | number | boolean][], body: string): number {
     this.refresh(false);
-    const seq = this.#nextSeq;
-    const seqText = String(seq).padStart(4, "0");
-    const name = `${seqText}-${role}.md`;
-    const path = join(this.dir, "messages", name);
-    const text =
-      frontmatter([["role", role], ["seq", seqText], ["timestamp", isoSeconds()], ...fields]) +
-      body + "\n";
-    this.#write(path, text);
-    const info = statOrUndefined(path);
-    this.#index.set(name, {
-      mtime: info?.mtime?.getTime() ?? 0,
-      size: info?.size ?? 0,
-      message: parseMessageFile(name, text),
-    });
-    this.#order.push(name);
-    this.#nextSeq = seq + 1;
-    return seq;
+    let seq = this.#nextSeq;
+    for (let attempt = 0;; attempt++) {
+      const seqText = String(seq).padStart(4, "0");
+      const name = `${seqText}-${role}.md`;
+      const path = join(this.dir, "messages", name);
+      const text = renderFrontmatter([
+        ["role", role],
+        ["seq", seqText],
+        ["timestamp", isoSeconds()],
+        ...fields,
+      ]) + body + "\n";
+      if (this.#writeNew(path, text)) {
+        const info = statOrUndefined(path);
+        this.#index.set(name, {
+          mtime: info?.mtime?.getTime() ?? 0,
+          size: info?.size ?? 0,
+          entry: entryOf(name, text),
+        });
+        this.#order.push(name);
+        this.#view = undefined;
+        this.#nextSeq = seq + 1;
+        if (this.#listedMtime !== undefined) this.#noteOwnWrite();
+        return seq;
+      }
+      if (attempt >= 1000) {
+        throw new HarnessError(
+          `cannot add a message to ${this.dir}: every name tried was taken`,
+          "another program keeps writing this session's messages/",
+        );
+      }
+      // Another writer took this number: see what it wrote, then take the next one.
+      this.refresh(false);
+      seq = Math.max(seq + 1, this.#nextSeq);
+    }
+  }
+
+  /** Creates `path` with `text` unless it exists; false when it does. */
+  #writeNew(path: string, text: string): boolean {
+    const tmp = join(dirname(path), `.${crypto.randomUUID().slice(0, 8)}.tmp`);
+    try {
+      Deno.writeTextFileSync(tmp, text, { createNew: true, mode: 0o644 });
+      try {
+        Deno.linkSync(tmp, path);
+        return true;
+      } catch (err) {
+        if (err instanceof Deno.errors.AlreadyExists) return false;
+        if (err instanceof Deno.errors.NotCapable) throw err;
+        // A file system without hard links: check, then rename (not exclusive against a race).
+        if (statOrUndefined(path)) return false;
+        Deno.renameSync(tmp, path);
+        return true;
+      }
+    } catch (err) {
+      throw new HarnessError(
+        `cannot write ${path}: ${(err as Error).message}`,
+        "check that the session directory is writable (or set HARNESS_SESSIONS)",
+      );
+    } finally {
+      try {
+        Deno.removeSync(tmp);
+      } catch { /* renamed, or never created */ }
+    }
   }
 
   /** Appends a user message; returns its seq. */
@@ -324,27 +666,44 @@ export class Session {
     blocks: AssistantBlock[],
     meta: { model: string; provider: string; stop: StopReason; usage: Usage },
   ): number {
-    return this.#append("assistant", [
+    const fields: [string, string | number | boolean][] = [
       ["model", meta.model],
       ["provider", meta.provider],
       ["stop", meta.stop],
       ["tokens_in", meta.usage.input_tokens],
       ["tokens_out", meta.usage.output_tokens],
-    ], renderAssistantBody(blocks));
+    ];
+    // prompt-cache figures only when the provider reported some (the reference has none)
+    if (meta.usage.cache_read_input_tokens) {
+      fields.push(["tokens_cache_read", meta.usage.cache_read_input_tokens]);
+    }
+    if (meta.usage.cache_creation_input_tokens) {
+      fields.push(["tokens_cache_write", meta.usage.cache_creation_input_tokens]);
+    }
+    return this.#append("assistant", fields, renderAssistantBody(blocks));
   }
 
-  /** Appends a tool result; returns its seq. */
+  /**
+   * Appends a tool result; returns its seq. A result over {@link Session.resultLimit}
+   * bytes keeps its head and tail, and the whole text is saved in `outputs/`.
+   */
   appendToolResult(callId: string, tool: string, error: boolean, result: string): number {
+    const kept = capText(result, { maxBytes: this.resultLimit }, {
+      sessionDir: this.dir,
+      callId,
+      maxBytes: this.resultFileLimit,
+    });
     return this.#append(
       "tool_result",
       [["call_id", callId], ["tool", tool], ["error", error]],
-      result,
+      kept,
     );
   }
 
   /** Starts a fresh `.stream` for a new model request. */
   resetStream(): void {
     this.closeStream();
+    if (this.#detached) return;
     try {
       // Truncate, then append: an executable provider (`--stream`) appends its own events.
       Deno.openSync(join(this.dir, ".stream"), { write: true, create: true, truncate: true })
@@ -357,6 +716,7 @@ export class Session {
 
   /** Appends one JSON event line to `.stream`. */
   streamEvent(event: Record<string, unknown>): void {
+    if (this.#detached) return;
     if (!this.#stream) {
       try {
         this.#stream = Deno.openSync(join(this.dir, ".stream"), {

@@ -16,7 +16,16 @@ import {
   type ToolDefinition,
   type ToolSchema,
 } from "../base/mod.ts";
-import { runExecutable, tail } from "../exec/mod.ts";
+import {
+  DEFAULT_RESULT_FILE_LIMIT,
+  DEFAULT_RESULT_LIMIT,
+  formatBytes,
+  runExecutable,
+  tail,
+} from "../exec/mod.ts";
+
+/** Most bytes `--schema` and `--describe` may print. */
+const FLAG_OUTPUT_LIMIT = 1024 * 1024;
 
 const SchemaOutput = z.object({
   name: z.string().min(1),
@@ -86,9 +95,16 @@ export class ExecutableTools {
       sandbox: this.#sandbox,
       what: `tool ${path}`,
       onStderr: (t) => this.#log(t.trimEnd()),
+      maxStdoutBytes: FLAG_OUTPUT_LIMIT,
     });
     let entry: CacheEntry;
-    if (r.code !== 0) {
+    if (r.overflow) {
+      entry = {
+        mtime,
+        size,
+        problem: `\`--schema\` printed more than ${formatBytes(FLAG_OUTPUT_LIMIT)}`,
+      };
+    } else if (r.code !== 0) {
       entry = {
         mtime,
         size,
@@ -159,6 +175,7 @@ export class ExecutableTools {
       timeoutMs: 5_000,
       sandbox: this.#sandbox,
       what: `tool ${path}`,
+      maxStdoutBytes: FLAG_OUTPUT_LIMIT,
     });
     const line = r.code === 0 ? r.stdout.trim().split("\n")[0] ?? "" : "";
     if (e) {
@@ -180,7 +197,12 @@ export class ExecutableTools {
     }
   }
 
-  /** A ToolDefinition that runs `path --exec`. */
+  /**
+   * A ToolDefinition that runs `path --exec`. Its output is capped like every tool
+   * result (`HARNESS_RESULT_LIMIT`): the head and the tail are the result, the whole
+   * output is saved in the session's `outputs/` (up to `HARNESS_RESULT_FILE_LIMIT`,
+   * where the tool is stopped).
+   */
   definition(path: string, schema: ToolSchema, timeoutMs: number): ToolDefinition {
     return {
       name: schema.name,
@@ -197,7 +219,23 @@ export class ExecutableTools {
           sandbox: ctx.effects?.sandbox ?? this.#sandbox,
           what: `tool ${path}`,
           onStderr: (t) => ctx.log(t.trimEnd()),
+          output: {
+            limits: { maxBytes: ctx.settings?.resultLimit ?? DEFAULT_RESULT_LIMIT },
+            spill: {
+              sessionDir: ctx.sessionDir,
+              callId: ctx.callId,
+              maxBytes: ctx.settings?.resultFileLimit ?? DEFAULT_RESULT_FILE_LIMIT,
+            },
+          },
         });
+        if (r.overflow) {
+          return textResult(
+            `${r.stdout}\nerror: tool '${schema.name}' printed more than ${
+              formatBytes(ctx.settings?.resultFileLimit ?? DEFAULT_RESULT_FILE_LIMIT)
+            } (its process group was stopped; HARNESS_RESULT_FILE_LIMIT allows more)`,
+            true,
+          );
+        }
         if (r.timedOut) {
           return textResult(
             `${r.stdout}${r.stdout ? "\n" : ""}error: tool '${schema.name}' timed out after ${

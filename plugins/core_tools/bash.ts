@@ -6,11 +6,13 @@
  */
 import { z } from "zod";
 import {
+  DEFAULT_RESULT_FILE_LIMIT,
   textResult,
   type ToolContext,
   type ToolDefinition,
   type ToolResult,
 } from "../../core/mod.ts";
+import { DEFAULT_OUTPUT_LIMITS } from "./output_cap.ts";
 import { runShell } from "./shell.ts";
 import {
   errorMessage,
@@ -53,6 +55,15 @@ async function bash(input: unknown, ctx: ToolContext): Promise<ToolResult> {
       timeoutMs: Math.min(timeout * 1000, 2 ** 31 - 1),
       signal: ctx.signal,
       sandbox: ctx.effects?.sandbox,
+      limits: {
+        maxBytes: ctx.settings?.resultLimit ?? DEFAULT_OUTPUT_LIMITS.maxBytes,
+        maxLines: DEFAULT_OUTPUT_LIMITS.maxLines,
+      },
+      spill: {
+        sessionDir: ctx.sessionDir,
+        callId: ctx.callId,
+        maxBytes: ctx.settings?.resultFileLimit ?? DEFAULT_RESULT_FILE_LIMIT,
+      },
     });
   } catch (err) {
     return errorResult(`cannot run bash: ${errorMessage(err)}`);
@@ -61,7 +72,12 @@ async function bash(input: unknown, ctx: ToolContext): Promise<ToolResult> {
 
   const parts = [trimTrailingNewlines(outcome.output)].filter((p) => p !== "");
   let isError = false;
-  if (outcome.aborted) {
+  if (outcome.overflow) {
+    parts.push(
+      "error: the command printed more than HARNESS_RESULT_FILE_LIMIT allows (its process group was stopped)",
+    );
+    isError = true;
+  } else if (outcome.aborted) {
     parts.push("error: command aborted (its process group was killed)");
     isError = true;
   } else if (outcome.timedOut) {

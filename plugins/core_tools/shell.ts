@@ -6,8 +6,13 @@
  *
  * @module
  */
-import { type ChildSandbox, killProcessGroup, type SpawnSpec } from "../../core/mod.ts";
-import { DEFAULT_OUTPUT_LIMITS, OutputCollector, type OutputLimits } from "./output_cap.ts";
+import {
+  type ChildSandbox,
+  killProcessGroup,
+  type SpawnSpec,
+  type SpillOptions,
+} from "../../core/mod.ts";
+import { DEFAULT_OUTPUT_LIMITS, type OutputLimits, OutputSpool } from "./output_cap.ts";
 
 /** What to run. */
 export interface ShellOptions {
@@ -23,6 +28,8 @@ export interface ShellOptions {
   signal: AbortSignal;
   /** Output caps (default 100 KB / 2000 lines). */
   limits?: OutputLimits;
+  /** Where the whole output goes when it is over the caps (the session's `outputs/`). */
+  spill?: SpillOptions;
   /** The effect floor's OS sandbox (bubblewrap); absent = run with the process's rights. */
   sandbox?: ChildSandbox;
 }
@@ -39,6 +46,8 @@ export interface ShellOutcome {
   aborted: boolean;
   /** Set when the sandbox refused to start the command (the reason, with a fix). */
   refused?: string;
+  /** True when the saved output file reached its limit and the group was stopped. */
+  overflow?: boolean;
 }
 
 /** How long to wait for the output pipe to close after the shell exited. */
@@ -127,13 +136,18 @@ export async function runShell(options: ShellOptions): Promise<ShellOutcome> {
   };
   options.signal.addEventListener("abort", onAbort, { once: true });
 
-  const collector = new OutputCollector(options.limits ?? DEFAULT_OUTPUT_LIMITS);
+  const collector = new OutputSpool(options.limits ?? DEFAULT_OUTPUT_LIMITS, options.spill);
+  let overflow = false;
   const reader = child.stdout.getReader();
   const reading = (async () => {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) return;
-      collector.push(value);
+      if (overflow) continue;
+      if (!collector.push(value)) {
+        overflow = true;
+        killGroup();
+      }
     }
   })().catch(() => {});
 
@@ -158,5 +172,7 @@ export async function runShell(options: ShellOptions): Promise<ShellOutcome> {
     await reader.cancel().catch(() => {});
     await reading;
   }
-  return { output: collector.text(), code: status.code, timedOut, aborted };
+  const output = collector.text();
+  collector.close();
+  return { output, code: status.code, timedOut, aborted, overflow };
 }

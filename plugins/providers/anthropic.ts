@@ -107,8 +107,25 @@ const messageSchema = z.looseObject({
   usage: z.looseObject({
     input_tokens: z.number().nullish(),
     output_tokens: z.number().nullish(),
+    cache_read_input_tokens: z.number().nullish(),
+    cache_creation_input_tokens: z.number().nullish(),
   }).nullish(),
 });
+
+/** Canonical usage of an Anthropic `usage` object (cache fields only when reported). */
+export function anthropicUsage(u: Record<string, unknown> | null | undefined): Usage {
+  const usage: Usage = {
+    input_tokens: num(u?.input_tokens),
+    output_tokens: num(u?.output_tokens),
+  };
+  if (num(u?.cache_read_input_tokens) > 0) {
+    usage.cache_read_input_tokens = num(u?.cache_read_input_tokens);
+  }
+  if (num(u?.cache_creation_input_tokens) > 0) {
+    usage.cache_creation_input_tokens = num(u?.cache_creation_input_tokens);
+  }
+  return usage;
+}
 
 /** Canonical turn of a native Anthropic message. */
 export function parseAnthropicResponse(native: unknown): AssistantTurn {
@@ -142,10 +159,7 @@ export function parseAnthropicResponse(native: unknown): AssistantTurn {
   return {
     blocks,
     stop: finalStop(mapped, blocks),
-    usage: {
-      input_tokens: num(msg.usage?.input_tokens),
-      output_tokens: num(msg.usage?.output_tokens),
-    },
+    usage: anthropicUsage(msg.usage),
     model: msg.model ?? "",
   };
 }
@@ -189,6 +203,12 @@ export class AnthropicStream {
     if (!o) return;
     if (typeof o.input_tokens === "number") this.#usage.input_tokens = o.input_tokens;
     if (typeof o.output_tokens === "number") this.#usage.output_tokens = o.output_tokens;
+    if (num(o.cache_read_input_tokens) > 0) {
+      this.#usage.cache_read_input_tokens = num(o.cache_read_input_tokens);
+    }
+    if (num(o.cache_creation_input_tokens) > 0) {
+      this.#usage.cache_creation_input_tokens = num(o.cache_creation_input_tokens);
+    }
   }
 
   #block(index: number, type: string): OpenBlock {
@@ -350,7 +370,81 @@ export class AnthropicStream {
   }
 }
 
-/** The request body of an Anthropic request. */
+/** The `cache_control` of a prompt-cache breakpoint. */
+export const EPHEMERAL: Readonly<Record<string, string>> = { type: "ephemeral" };
+
+/** Whether a value holds a `cache_control` anywhere (a hook placed its own breakpoints). */
+function hasCacheControl(v: unknown): boolean {
+  if (Array.isArray(v)) return v.some(hasCacheControl);
+  const o = obj(v);
+  if (!o) return false;
+  if ("cache_control" in o) return true;
+  return hasCacheControl(o.content);
+}
+
+/** A copy of a message whose last cacheable block carries a breakpoint (undefined: none). */
+function markMessage(message: unknown): Record<string, unknown> | undefined {
+  const m = obj(message);
+  if (!m) return undefined;
+  const content = typeof m.content === "string"
+    ? (m.content === "" ? [] : [{ type: "text", text: m.content }])
+    : Array.isArray(m.content)
+    ? [...m.content]
+    : [];
+  for (let i = content.length - 1; i >= 0; i--) {
+    const b = obj(content[i]);
+    if (!b) continue;
+    // thinking blocks and empty text cannot carry a breakpoint
+    if (b.type === "thinking" || b.type === "redacted_thinking") continue;
+    if (b.type === "text" && !str(b.text)) continue;
+    content[i] = { ...b, cache_control: EPHEMERAL };
+    return { ...m, content };
+  }
+  return undefined;
+}
+
+/**
+ * Prompt-cache breakpoints (at most four): the last tool, the system prompt, the last
+ * message (the moving end of the history) and the previous request's end (the user-role
+ * message before the last assistant one), so each request reads what the one before it
+ * wrote. A payload that already has a `cache_control` (an executable hook's) is left alone.
+ */
+export function cacheBreakpoints(
+  body: Record<string, unknown>,
+): Record<string, unknown> {
+  if (hasCacheControl(body.system) || hasCacheControl(body.tools)) return body;
+  if (hasCacheControl(body.messages)) return body;
+  const out = { ...body };
+  const tools = Array.isArray(body.tools) ? [...body.tools] : [];
+  const lastTool = obj(tools.at(-1));
+  if (lastTool) {
+    tools[tools.length - 1] = { ...lastTool, cache_control: EPHEMERAL };
+    out.tools = tools;
+  }
+  if (typeof body.system === "string" && body.system !== "") {
+    out.system = [{ type: "text", text: body.system, cache_control: EPHEMERAL }];
+  }
+  const messages = Array.isArray(body.messages) ? [...body.messages] : [];
+  const marks: number[] = [];
+  if (messages.length > 0) marks.push(messages.length - 1);
+  let sawAssistant = false;
+  for (let i = messages.length - 2; i >= 0; i--) {
+    const role = str(obj(messages[i])?.role);
+    if (role === "assistant") sawAssistant = true;
+    else if (role === "user" && sawAssistant) {
+      marks.push(i);
+      break;
+    }
+  }
+  for (const i of marks) {
+    const marked = markMessage(messages[i]);
+    if (marked) messages[i] = marked;
+  }
+  out.messages = messages;
+  return out;
+}
+
+/** The request body of an Anthropic request (with cache breakpoints unless `cache: false`). */
 export function anthropicBody(payload: SendPayload, endpoint: Endpoint): Record<string, unknown> {
   const tools = (payload.tools ?? []).map((t) => isNeutralTool(t) ? anthropicTools([t])[0] : t);
   const body: Record<string, unknown> = {
@@ -361,7 +455,7 @@ export function anthropicBody(payload: SendPayload, endpoint: Endpoint): Record<
   body.messages = payload.messages;
   if (tools.length > 0) body.tools = tools;
   body.stream = endpoint.stream;
-  return body;
+  return endpoint.cache === false ? body : cacheBreakpoints(body);
 }
 
 /** Creates the Anthropic adapter (retry policy and fetch are injectable). */

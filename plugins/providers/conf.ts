@@ -8,14 +8,22 @@ import { z } from "zod";
 import {
   type Endpoint,
   HarnessError,
+  type ModelLimits,
   type ModelProvider,
+  type Pricing,
   ProviderError,
   type Readiness,
   type SendOptions,
   type SendPayload,
 } from "../../core/mod.ts";
 import { getAdapter, type ProtocolName, PROTOCOLS } from "./adapters.ts";
-import type { AdapterOptions, RetryOptions } from "./http.ts";
+import {
+  type AdapterOptions,
+  DEFAULT_DEADLINE_MS,
+  DEFAULT_FIRST_TOKEN_TIMEOUT_MS,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  type RetryOptions,
+} from "./http.ts";
 
 /** What providers need from the host: the environment and stored keys. */
 export interface ProviderDeps {
@@ -69,6 +77,18 @@ export interface ConfVariant {
   timeoutMs: number;
   /** `max_attempts=` total attempts of a retried request (default 4). */
   maxAttempts: number;
+  /** `first_token_timeout=` seconds, in ms: the longest wait for the first content (300 s). */
+  firstTokenTimeoutMs: number;
+  /** `deadline=` seconds, in ms: the longest time for a whole answer (3600 s). */
+  deadlineMs: number;
+  /** `max_response_bytes=`: the most bytes of one response (32 MiB). */
+  maxResponseBytes: number;
+  /** `context=`: the model's context window in tokens (absent: known-model defaults). */
+  context?: number;
+  /** `cache=never` turns prompt-cache breakpoints off (`auto`, the default, marks them). */
+  cache: "never" | "auto";
+  /** `price_input=`, `price_output=`, `price_cache_read=`, `price_cache_write=` ($ per 1M tokens). */
+  pricing?: Pricing;
   /** Keys the parser does not know (ignored; shown by diagnostics). */
   unknownKeys: string[];
 }
@@ -93,7 +113,30 @@ const KNOWN = new Set([
   "stream",
   "timeout",
   "max_attempts",
+  "first_token_timeout",
+  "deadline",
+  "max_response_bytes",
+  "context",
+  "cache",
+  "price_input",
+  "price_output",
+  "price_cache_read",
+  "price_cache_write",
 ]);
+
+const KEYS_HINT = "keys: protocol, url, auth_env, model, max_tokens, description, stream, " +
+  "header.<Name>, timeout, first_token_timeout, deadline, max_attempts, max_response_bytes, " +
+  "context, cache, price_input, price_output, price_cache_read, price_cache_write";
+
+const secondsKey = (key: string) =>
+  z.string().regex(/^\d+(\.\d+)?$/, `${key}= must be a number of seconds`).transform(Number)
+    .refine((n) => n > 0, `${key}= must be greater than 0`);
+
+const UNITS: Record<string, number> = { "": 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 };
+
+const price = (key: string) =>
+  z.string().regex(/^\d+(\.\d+)?$/, `${key} must be a number of dollars per million tokens`)
+    .transform(Number).optional();
 
 const positiveInt = (key: string) =>
   z.string().regex(/^\d+$/, `${key} must be a positive integer`).transform(Number).refine(
@@ -122,16 +165,31 @@ const confSchema = z.object({
   max_tokens: positiveInt("max_tokens").optional(),
   description: z.string().optional(),
   stream: z.enum(["never", "auto"], { error: "stream= must be never or auto" }).optional(),
-  timeout: z.string().regex(/^\d+(\.\d+)?$/, "timeout= must be a number of seconds").transform(
-    Number,
-  ).refine((n) => n > 0, "timeout= must be greater than 0").optional(),
+  timeout: secondsKey("timeout").optional(),
+  first_token_timeout: secondsKey("first_token_timeout").optional(),
+  deadline: secondsKey("deadline").optional(),
+  max_response_bytes: z.string().regex(
+    /^\d+\s*[kmg]?(i?b)?$/i,
+    "max_response_bytes= must be a number of bytes (e.g. 33554432, 512K, 32M)",
+  ).transform((v) => {
+    const m = /^(\d+)\s*([kmg]?)/i.exec(v)!;
+    return Number(m[1]) * UNITS[m[2].toLowerCase()];
+  }).refine((n) => n > 0, "max_response_bytes= must be greater than 0").optional(),
   max_attempts: positiveInt("max_attempts").refine((n) => n <= 10, "max_attempts must be ≤ 10")
     .optional(),
+  context: positiveInt("context").optional(),
+  cache: z.enum(["never", "auto"], { error: "cache= must be never or auto" }).optional(),
+  price_input: price("price_input"),
+  price_output: price("price_output"),
+  price_cache_read: price("price_cache_read"),
+  price_cache_write: price("price_cache_write"),
 });
 
 /** Parses a `.conf` file's text; a bad file → HarnessError naming `path` (and the line). */
 export function parseConf(text: string, path: string): ConfVariant {
   const values: Record<string, string> = {};
+  /** The line each value came from (for messages). */
+  const lineOf: Record<string, number> = {};
   const headers: Record<string, string> = {};
   const unknownKeys: string[] = [];
   const lines = text.split(/\r?\n/);
@@ -141,7 +199,7 @@ export function parseConf(text: string, path: string): ConfVariant {
     const eq = line.indexOf("=");
     if (eq <= 0) {
       throw new HarnessError(
-        `${path}:${i + 1}: expected key=value`,
+        `${path}:${i + 1}: expected key=value, found ${JSON.stringify(line.slice(0, 60))}`,
         "each line of a .conf is key=value or a # comment",
       );
     }
@@ -161,15 +219,17 @@ export function parseConf(text: string, path: string): ConfVariant {
       if (!unknownKeys.includes(key)) unknownKeys.push(key);
       return;
     }
-    if (!(key in values)) values[key] = value;
+    if (!(key in values)) {
+      values[key] = value;
+      lineOf[key] = i + 1;
+    }
   });
   const res = confSchema.safeParse(values);
   if (!res.success) {
     const issue = res.error.issues[0];
-    throw new HarnessError(
-      `${path}: ${issue.message}`,
-      "keys: protocol, url, auth_env, model, max_tokens, description, stream, header.<Name>, timeout",
-    );
+    const key = String(issue.path[0] ?? "");
+    const where = lineOf[key] ? `${path}:${lineOf[key]}` : path;
+    throw new HarnessError(`${where}: ${issue.message}`, KEYS_HINT);
   }
   const v = res.data;
   return {
@@ -184,6 +244,21 @@ export function parseConf(text: string, path: string): ConfVariant {
     headers,
     timeoutMs: v.timeout !== undefined ? Math.round(v.timeout * 1000) : DEFAULT_TIMEOUT_MS,
     maxAttempts: v.max_attempts ?? 4,
+    firstTokenTimeoutMs: v.first_token_timeout !== undefined
+      ? Math.round(v.first_token_timeout * 1000)
+      : DEFAULT_FIRST_TOKEN_TIMEOUT_MS,
+    deadlineMs: v.deadline !== undefined ? Math.round(v.deadline * 1000) : DEFAULT_DEADLINE_MS,
+    maxResponseBytes: v.max_response_bytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+    context: v.context,
+    cache: v.cache ?? "auto",
+    pricing: v.price_input !== undefined || v.price_output !== undefined
+      ? {
+        input: v.price_input ?? 0,
+        output: v.price_output ?? 0,
+        cacheRead: v.price_cache_read,
+        cacheWrite: v.price_cache_write,
+      }
+      : undefined,
     unknownKeys,
   };
 }
@@ -219,6 +294,16 @@ export function confProvider(
     defaultModel(): Promise<string> {
       return Promise.resolve(variant.model);
     },
+    limits(): Promise<Partial<ModelLimits>> {
+      return Promise.resolve({
+        context: variant.context,
+        // what requests ask for (`max_tokens=`, else the protocol default)
+        maxOutput: variant.maxTokens,
+      });
+    },
+    pricing(): Promise<Pricing | undefined> {
+      return Promise.resolve(variant.pricing);
+    },
     async send(payload: SendPayload, model: string, options: SendOptions): Promise<unknown> {
       let apiKey: string | undefined;
       if (variant.authEnv) {
@@ -237,7 +322,11 @@ export function confProvider(
         maxTokens: variant.maxTokens,
         headers: { ...variant.headers },
         timeoutMs: variant.timeoutMs,
+        firstTokenTimeoutMs: variant.firstTokenTimeoutMs,
+        deadlineMs: variant.deadlineMs,
+        maxResponseBytes: variant.maxResponseBytes,
         stream: variant.stream !== "never" && payload.stream !== false,
+        cache: variant.cache !== "never",
       };
       if (!endpoint.model) {
         throw new ProviderError(`${name}: no model selected`, {

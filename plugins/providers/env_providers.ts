@@ -51,6 +51,7 @@ export function envProviders(deps: ProviderDeps): ModelProvider[] {
       return { ready: false, reason: missingKeyMessage("ANTHROPIC_API_KEY", "anthropic") };
     },
     defaultModel: () => Promise.resolve(ANTHROPIC_DEFAULT_MODEL),
+    limits: () => Promise.resolve({ maxOutput: positive(env.ANTHROPIC_MAX_TOKENS, 8192) }),
     async send(payload: SendPayload, model: string, options: SendOptions) {
       const apiKey = env.ANTHROPIC_API_KEY || await deps.lookupKey("anthropic");
       if (!apiKey) {
@@ -92,6 +93,7 @@ export function envProviders(deps: ProviderDeps): ModelProvider[] {
       };
     },
     defaultModel: () => Promise.resolve(OPENAI_DEFAULT_MODEL),
+    limits: () => Promise.resolve({ maxOutput: positive(env.OPENAI_MAX_TOKENS, 4096) }),
     async send(payload: SendPayload, model: string, options: SendOptions) {
       const apiKey = env.OPENAI_API_KEY || await deps.lookupKey("openai");
       if (!apiKey && !env.OPENAI_API_URL) {

@@ -1,12 +1,16 @@
 /**
  * The HTTP exchange of a model request: POST with retries (exponential backoff
- * with jitter, honouring `retry-after`), an idle timeout, abort via signal,
- * and error bodies mapped to ProviderError. API keys never appear in messages.
+ * with jitter, honouring `retry-after`), three clocks — an idle timeout (any
+ * data), a time-to-first-token (content, keep-alives do not count) and an
+ * overall deadline (retries included) — a cap on the response's size, abort
+ * via signal, and error bodies mapped to ProviderError. An HTML page or a body
+ * that is no event stream is said to be so. API keys never appear in messages.
  *
  * @module
  */
 import {
   type Endpoint,
+  formatBytes,
   permissionDenied,
   type ProtocolAdapter,
   ProviderError,
@@ -118,6 +122,42 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 const TIMEOUT = Symbol("timeout");
+const FIRST_TOKEN = Symbol("first-token");
+const DEADLINE = Symbol("deadline");
+
+/** Default longest wait for the first content of a streamed answer (ms). */
+export const DEFAULT_FIRST_TOKEN_TIMEOUT_MS = 300_000;
+/** Default longest time for a whole answer, retries included (ms). */
+export const DEFAULT_DEADLINE_MS = 3_600_000;
+/** Default cap of a response body (bytes). */
+export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
+
+function seconds(ms: number): string {
+  return `${Math.round(ms / 100) / 10} s`;
+}
+
+/** A short, printable sample of a body's first bytes. */
+function sample(bytes: Uint8Array): string {
+  const text = new TextDecoder().decode(bytes).replace(/\s+/g, " ").trim();
+  return JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}…` : text);
+}
+
+/**
+ * True when a body is (or starts like) an HTML page: it starts with a tag, or it
+ * is labelled HTML and does not start like server-sent events.
+ */
+function looksLikeHtml(contentType: string, head: Uint8Array): boolean {
+  const text = new TextDecoder().decode(head.subarray(0, 256)).trimStart();
+  if (text === "") return false;
+  if (/^<(!doctype|html|head|body|\?xml|!--)/i.test(text)) return true;
+  return /\bhtml\b/i.test(contentType) && !/^(data|event|id|retry)?:/.test(text);
+}
+
+/** The `<title>` of an HTML page, if any. */
+function htmlTitle(head: Uint8Array): string {
+  const m = /<title[^>]*>([^<]{1,120})/i.exec(new TextDecoder().decode(head));
+  return m ? m[1].replace(/\s+/g, " ").trim() : "";
+}
 
 /**
  * One model request over HTTP. `open` returns a 2xx response (after retries);
@@ -131,6 +171,9 @@ export class Exchange {
   readonly #fetch: typeof fetch;
   #ac = new AbortController();
   #timer: ReturnType<typeof setTimeout> | undefined;
+  #firstToken: ReturnType<typeof setTimeout> | undefined;
+  #deadline: ReturnType<typeof setTimeout> | undefined;
+  #gotContent = false;
   #onAbort = () => this.#ac.abort(this.#options.signal.reason);
 
   constructor(endpoint: Endpoint, options: SendOptions, adapter: AdapterOptions = {}) {
@@ -139,13 +182,50 @@ export class Exchange {
     this.#retry = { ...DEFAULT_RETRY, ...adapter.retry };
     this.#fetch = adapter.fetch ?? fetch;
     options.signal.addEventListener("abort", this.#onAbort, { once: true });
+    const deadline = endpoint.deadlineMs ?? DEFAULT_DEADLINE_MS;
+    if (deadline > 0) this.#deadline = setTimeout(() => this.#ac.abort(DEADLINE), deadline);
   }
 
   /** Stops timers and listeners; aborts anything still in flight. */
   dispose(): void {
     this.#disarm();
+    this.noteContent();
+    clearTimeout(this.#deadline);
     this.#options.signal.removeEventListener("abort", this.#onAbort);
     if (!this.#ac.signal.aborted) this.#ac.abort();
+  }
+
+  /** The first content of the answer arrived: the time-to-first-token clock stops. */
+  noteContent(): void {
+    this.#gotContent = true;
+    clearTimeout(this.#firstToken);
+    this.#firstToken = undefined;
+  }
+
+  /** Streamed answers only: a plain JSON answer's first token comes with all the others. */
+  #armFirstToken(): void {
+    clearTimeout(this.#firstToken);
+    const ms = this.#endpoint.firstTokenTimeoutMs ?? DEFAULT_FIRST_TOKEN_TIMEOUT_MS;
+    if (ms > 0 && !this.#gotContent && this.#endpoint.stream) {
+      this.#firstToken = setTimeout(() => this.#ac.abort(FIRST_TOKEN), ms);
+    }
+  }
+
+  /** The endpoint's URL for messages (a key in it is masked). */
+  get #safeUrl(): string {
+    return scrub(this.#endpoint.url, this.#endpoint.apiKey);
+  }
+
+  get #maxBytes(): number {
+    return this.#endpoint.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  }
+
+  #tooLarge(): ProviderError {
+    return new ProviderError(
+      `${this.#endpoint.name}: the response is larger than ${formatBytes(this.#maxBytes)} ` +
+        "(reading stopped)",
+      { hint: "raise max_response_bytes= in the provider's .conf if this answer is expected" },
+    );
   }
 
   #arm(): void {
@@ -170,6 +250,21 @@ export class Exchange {
       return new ProviderError(
         `${name}: request timed out after ${this.#endpoint.timeoutMs} ms without data (${phase})`,
         { hint: "raise timeout= in the provider's .conf", retryable: true },
+      );
+    }
+    if (this.#ac.signal.aborted && this.#ac.signal.reason === FIRST_TOKEN) {
+      const ms = this.#endpoint.firstTokenTimeoutMs ?? DEFAULT_FIRST_TOKEN_TIMEOUT_MS;
+      return new ProviderError(
+        `${name}: no answer from the model within ${seconds(ms)} ` +
+          "(the server sent no content, only keep-alives or nothing)",
+        { hint: "raise first_token_timeout= in the provider's .conf for slow models" },
+      );
+    }
+    if (this.#ac.signal.aborted && this.#ac.signal.reason === DEADLINE) {
+      const ms = this.#endpoint.deadlineMs ?? DEFAULT_DEADLINE_MS;
+      return new ProviderError(
+        `${name}: the answer was not complete within the deadline of ${seconds(ms)} (${phase})`,
+        { hint: "raise deadline= in the provider's .conf for longer answers" },
       );
     }
     const denied = permissionDenied(err);
@@ -208,8 +303,10 @@ export class Exchange {
     })();
     for (let attempt = 1;; attempt++) {
       if (this.#options.signal.aborted) throw this.failure(this.#options.signal.reason, "request");
+      if (this.#ac.signal.aborted) throw this.failure(this.#ac.signal.reason, "request");
       let res: Response;
       this.#arm();
+      this.#armFirstToken();
       try {
         res = await this.#fetch(url, {
           method: "POST",
@@ -233,7 +330,7 @@ export class Exchange {
       let errText = "";
       try {
         this.#arm();
-        errText = await res.text();
+        errText = new TextDecoder().decode(await this.#readBody(res, 64 * 1024));
       } catch {
         /* body unreadable */
       } finally {
@@ -262,30 +359,91 @@ export class Exchange {
 
   async #backoff(attempt: number, headers: Headers | undefined, reason: string): Promise<void> {
     const delayMs = retryDelay(attempt, headers, this.#retry);
+    // Waiting between attempts is not the server failing to answer: the time-to-first-token
+    // clock starts again with the next attempt (the overall deadline keeps running).
+    clearTimeout(this.#firstToken);
+    this.#firstToken = undefined;
     this.#options.emit({ type: "retry", attempt: attempt + 1, delayMs, reason });
     try {
-      await sleep(delayMs, this.#options.signal);
+      await sleep(delayMs, AbortSignal.any([this.#options.signal, this.#ac.signal]));
     } catch (err) {
       throw this.failure(err, "retry wait");
     }
   }
 
-  /** Reads the whole body as JSON (under the idle timeout). */
-  async readJson(res: Response): Promise<unknown> {
-    let text: string;
-    this.#arm();
+  /** A body's bytes, at most `max` of them (more: the cap error, or `max` bytes when `keep`). */
+  async #readBody(res: Response, max: number, tooLarge?: () => Error): Promise<Uint8Array> {
+    if (!res.body) return new Uint8Array();
+    const reader = res.body.getReader();
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    let finished = false;
     try {
-      text = await res.text();
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) {
+          finished = true;
+          break;
+        }
+        this.#arm();
+        if (size + value.length > max) {
+          if (tooLarge) throw tooLarge();
+          chunks.push(value.subarray(0, max - size));
+          size = max;
+          break;
+        }
+        chunks.push(value);
+        size += value.length;
+      }
+    } finally {
+      if (!finished) await reader.cancel().catch(() => {});
+      reader.releaseLock();
+    }
+    const out = new Uint8Array(size);
+    let off = 0;
+    for (const c of chunks) {
+      out.set(c, off);
+      off += c.length;
+    }
+    return out;
+  }
+
+  /** An error for a 2xx body that is an HTML page (a login page, a proxy, a wrong URL). */
+  #htmlPage(res: Response, head: Uint8Array, wanted: string): ProviderError {
+    const title = htmlTitle(head);
+    const hint = `check url= (${this.#safeUrl}): a proxy, a login page or a wrong path ` +
+      "answers HTML";
+    return new ProviderError(
+      `${this.#endpoint.name}: the server answered with an HTML page (HTTP ${res.status}, ` +
+        `content-type ${res.headers.get("content-type") || "none"}${
+          title ? `, "${title}"` : ""
+        }), ` +
+        `not ${wanted} — ${hint}`,
+      { hint },
+    );
+  }
+
+  /** Reads the whole body as JSON (under the idle timeout and the size cap). */
+  async readJson(res: Response): Promise<unknown> {
+    let bytes: Uint8Array;
+    this.#arm();
+    this.noteContent();
+    try {
+      bytes = await this.#readBody(res, this.#maxBytes, () => this.#tooLarge());
     } catch (err) {
       throw this.failure(err, "reading the response");
     } finally {
       this.#disarm();
     }
+    const text = new TextDecoder().decode(bytes);
     try {
       return JSON.parse(text);
     } catch {
+      const ct = res.headers.get("content-type") ?? "";
+      if (looksLikeHtml(ct, bytes)) throw this.#htmlPage(res, bytes, "a JSON response");
       throw new ProviderError(
-        `${this.#endpoint.name}: response is not valid JSON (${text.length} bytes)`,
+        `${this.#endpoint.name}: response is not valid JSON (${bytes.length} bytes, ` +
+          `content-type ${ct || "none"}: ${scrub(sample(bytes), this.#endpoint.apiKey)})`,
         { retryable: true },
       );
     }
@@ -300,7 +458,13 @@ export class Exchange {
     const reader = res.body.getReader();
     let stop = false;
     let finished = false;
+    let events = 0;
+    let size = 0;
+    const head = new Uint8Array(4096);
+    let headSize = 0;
+    const contentType = res.headers.get("content-type") ?? "";
     const decoder = new SseDecoder((e) => {
+      events++;
       if (!stop && onEvent(e) === true) stop = true;
     });
     try {
@@ -316,6 +480,17 @@ export class Exchange {
           finished = true;
           break;
         }
+        size += chunk.value.length;
+        if (size > this.#maxBytes) throw this.#tooLarge();
+        if (headSize < head.length) {
+          const part = chunk.value.subarray(0, head.length - headSize);
+          head.set(part, headSize);
+          headSize += part.length;
+        }
+        // An HTML page is not an event stream: say so rather than wait for events.
+        if (events === 0 && looksLikeHtml(contentType, head.subarray(0, headSize))) {
+          throw this.#htmlPage(res, head.subarray(0, headSize), "an event stream");
+        }
         decoder.push(chunk.value);
       }
       if (!stop) decoder.end();
@@ -323,6 +498,19 @@ export class Exchange {
       this.#disarm();
       if (!finished) await reader.cancel().catch(() => {});
       reader.releaseLock();
+    }
+    if (events === 0 && size > 0) {
+      const bytes = head.subarray(0, headSize);
+      if (looksLikeHtml(contentType, bytes)) throw this.#htmlPage(res, bytes, "an event stream");
+      const hint = `check url= (${this.#safeUrl}), or set stream=never in the provider's ` +
+        ".conf for a server that cannot stream";
+      throw new ProviderError(
+        `${this.#endpoint.name}: the server answered HTTP ${res.status} with content-type ` +
+          `${contentType || "none"} and no server-sent events (first bytes: ${
+            scrub(sample(bytes), this.#endpoint.apiKey)
+          }) — ${hint}`,
+        { hint },
+      );
     }
   }
 }
@@ -333,6 +521,16 @@ export interface StreamAccumulator {
   handle(event: SseEvent): boolean;
   finish(): Record<string, unknown>;
 }
+
+/** Canonical events that count as the model's answer (keep-alives and usage do not). */
+const CONTENT_EVENTS = new Set([
+  "text",
+  "thinking",
+  "tool_call_start",
+  "tool_call_delta",
+  "tool_call_end",
+  "stop",
+]);
 
 /** What differs between the protocols; {@link defineAdapter} does the exchange. */
 export interface AdapterSpec {
@@ -365,6 +563,10 @@ export function defineAdapter(spec: AdapterSpec, options: AdapterOptions = {}): 
         endpoint.headers,
       );
       const ex = new Exchange(endpoint, opts, options);
+      const emit: SendOptions["emit"] = (e) => {
+        if (CONTENT_EVENTS.has(e.type)) ex.noteContent();
+        opts.emit(e);
+      };
       try {
         const res = await ex.open(endpoint.url, headers, spec.body(payload, endpoint));
         if (!endpoint.stream || isJsonResponse(res)) {
@@ -372,7 +574,7 @@ export function defineAdapter(spec: AdapterSpec, options: AdapterOptions = {}): 
           emitTurn(spec.parseResponse(native), opts.emit);
           return native;
         }
-        const acc = spec.stream(endpoint.name, opts.emit);
+        const acc = spec.stream(endpoint.name, emit);
         await ex.readSse(res, (e) => acc.handle(e));
         return acc.finish();
       } catch (err) {

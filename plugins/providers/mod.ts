@@ -40,7 +40,10 @@ export {
 export { type AdapterOptions, DEFAULT_RETRY, retryDelay, type RetryOptions } from "./http.ts";
 export {
   ANTHROPIC_STOPS,
+  anthropicBody,
+  anthropicMessages,
   AnthropicStream,
+  cacheBreakpoints,
   createAnthropicAdapter,
   parseAnthropicResponse,
 } from "./anthropic.ts";

@@ -78,14 +78,28 @@ export function openaiMessages(conversation: ConversationMessage[]): unknown[] {
   return out;
 }
 
-function usageOf(u: unknown): Usage | undefined {
+/**
+ * Canonical usage of a chat-completions `usage`: `prompt_tokens` includes the cached
+ * part (`prompt_tokens_details.cached_tokens`), which canonical usage counts apart.
+ */
+export function openaiUsage(u: unknown): Usage | undefined {
   const o = obj(u);
   if (!o) return undefined;
-  return {
-    input_tokens: num(o.prompt_tokens ?? o.input_tokens),
+  const prompt = num(o.prompt_tokens ?? o.input_tokens);
+  const details = obj(o.prompt_tokens_details) ?? obj(o.input_tokens_details);
+  const usage: Usage = {
+    input_tokens: prompt,
     output_tokens: num(o.completion_tokens ?? o.output_tokens),
   };
+  if (details && num(details.cached_tokens) > 0) {
+    const cached = Math.min(prompt, num(details.cached_tokens));
+    usage.input_tokens = prompt - cached;
+    usage.cache_read_input_tokens = cached;
+  }
+  return usage;
 }
+
+const usageOf = openaiUsage;
 
 function contentText(c: unknown): string {
   if (typeof c === "string") return c;
@@ -289,6 +303,7 @@ export class OpenAIChatStream {
     message.content = this.#text === "" && toolCalls.length > 0 ? null : this.#text;
     if (toolCalls.length > 0) message.tool_calls = toolCalls;
     const u = this.#usage ?? { input_tokens: 0, output_tokens: 0 };
+    const prompt = u.input_tokens + (u.cache_read_input_tokens ?? 0);
     const native = {
       id: this.#id,
       object: "chat.completion",
@@ -296,9 +311,9 @@ export class OpenAIChatStream {
       choices: [{ index: 0, message, finish_reason: this.#finish }],
       usage: {
         ...this.#rawUsage,
-        prompt_tokens: u.input_tokens,
+        prompt_tokens: prompt,
         completion_tokens: u.output_tokens,
-        total_tokens: num(this.#rawUsage?.total_tokens) || u.input_tokens + u.output_tokens,
+        total_tokens: num(this.#rawUsage?.total_tokens) || prompt + u.output_tokens,
       },
     };
     const turn = parseOpenAIResponse(native);

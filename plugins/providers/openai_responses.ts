@@ -86,13 +86,22 @@ export function responsesInput(conversation: ConversationMessage[]): unknown[] {
   return out;
 }
 
+/** Canonical usage of a Responses `usage` (`input_tokens_details.cached_tokens` apart). */
 function usageOf(u: unknown): Usage | undefined {
   const o = obj(u);
   if (!o) return undefined;
-  return {
-    input_tokens: num(o.input_tokens ?? o.prompt_tokens),
+  const input = num(o.input_tokens ?? o.prompt_tokens);
+  const usage: Usage = {
+    input_tokens: input,
     output_tokens: num(o.output_tokens ?? o.completion_tokens),
   };
+  const details = obj(o.input_tokens_details) ?? obj(o.prompt_tokens_details);
+  if (details && num(details.cached_tokens) > 0) {
+    const cached = Math.min(input, num(details.cached_tokens));
+    usage.input_tokens = input - cached;
+    usage.cache_read_input_tokens = cached;
+  }
+  return usage;
 }
 
 const responseSchema = z.looseObject({

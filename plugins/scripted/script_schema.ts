@@ -9,6 +9,8 @@ import type { ScriptedTurn } from "./types.ts";
 const usage = z.object({
   input_tokens: z.number().int().min(0),
   output_tokens: z.number().int().min(0),
+  cache_read_input_tokens: z.number().int().min(0).optional(),
+  cache_creation_input_tokens: z.number().int().min(0).optional(),
 });
 
 const fault = z.discriminatedUnion("kind", [

@@ -15,6 +15,7 @@ import type { WireContext, WireEncoder } from "./wire_common.ts";
 import { anthropicWire } from "./wire_anthropic.ts";
 import { openaiWire } from "./wire_openai.ts";
 import { responsesWire } from "./wire_responses.ts";
+import { PromptCacheSim } from "./prompt_cache.ts";
 
 const ROUTES: Record<string, WireEncoder> = {
   "/v1/messages": anthropicWire,
@@ -57,6 +58,7 @@ export function startScriptedServer(
   let cursor = 0;
   let used = 0;
   let count = 0;
+  const cache = opts.promptCache ? new PromptCacheSim() : undefined;
 
   const nextTurn = (): ScriptedTurn | undefined => {
     const turn = script[cursor];
@@ -188,16 +190,23 @@ export function startScriptedServer(
       name: c.name,
       input: c.input,
     }));
+    const usage: WireContext["usage"] = turn.usage ?? {
+      input_tokens: Math.max(1, Math.ceil(raw.length / 4)),
+      output_tokens: Math.max(1, Math.ceil(outputChars(turn) / 4)),
+    };
+    if (cache && !turn.usage && url.pathname === "/v1/messages") {
+      const { read, written } = cache.account(b);
+      usage.input_tokens = Math.max(1, usage.input_tokens - read - written);
+      usage.cache_read_input_tokens = read;
+      usage.cache_creation_input_tokens = written;
+    }
     const ctx: WireContext = {
       n: count,
       model,
       turn,
       toolCalls,
       created: Math.floor(Date.now() / 1000),
-      usage: turn.usage ?? {
-        input_tokens: Math.max(1, Math.ceil(raw.length / 4)),
-        output_tokens: Math.max(1, Math.ceil(outputChars(turn) / 4)),
-      },
+      usage,
     };
     if (b.stream === true) {
       const frames = wire.frames(ctx);

@@ -55,7 +55,16 @@ export interface ScriptedTurn {
    * when there are tool calls, else `end`.
    */
   stop?: string;
-  usage?: { input_tokens: number; output_tokens: number };
+  /**
+   * Usage to report. `input_tokens` excludes the cache fields (Anthropic's sense; OpenAI
+   * wires report their sum as `prompt_tokens` with `cached_tokens` in the details).
+   */
+  usage?: {
+    input_tokens: number;
+    output_tokens: number;
+    cache_read_input_tokens?: number;
+    cache_creation_input_tokens?: number;
+  };
   /** Splits text, thinking and arguments into deltas of this many characters (default 16). */
   chunkSize?: number;
   /** Delay between SSE events, in ms (default 0). */
@@ -90,4 +99,10 @@ export interface ScriptedServerOptions {
   port?: number;
   /** Hostname (default 127.0.0.1). */
   hostname?: string;
+  /**
+   * Simulate Anthropic prompt caching: a request's `cache_control` breakpoints write their
+   * prefix to a cache, and a later request whose prefix matches one (at a breakpoint or up
+   * to 20 blocks before it) reports it as `cache_read_input_tokens` in its default usage.
+   */
+  promptCache?: boolean;
 }

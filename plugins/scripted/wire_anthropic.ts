@@ -37,6 +37,18 @@ function contentBlocks(ctx: WireContext): Record<string, unknown>[] {
   return out;
 }
 
+/** `input_tokens` and, when reported, the two cache fields of Anthropic usage. */
+function cacheUsage(ctx: WireContext): Record<string, number> {
+  const u: Record<string, number> = { input_tokens: ctx.usage.input_tokens };
+  if (ctx.usage.cache_creation_input_tokens !== undefined) {
+    u.cache_creation_input_tokens = ctx.usage.cache_creation_input_tokens;
+  }
+  if (ctx.usage.cache_read_input_tokens !== undefined) {
+    u.cache_read_input_tokens = ctx.usage.cache_read_input_tokens;
+  }
+  return u;
+}
+
 /** Anthropic encoder. */
 export const anthropicWire: WireEncoder = {
   callIdPrefix: "toolu_scripted_",
@@ -49,7 +61,7 @@ export const anthropicWire: WireEncoder = {
       content: contentBlocks(ctx),
       stop_reason: stopReason(ctx),
       stop_sequence: null,
-      usage: { input_tokens: ctx.usage.input_tokens, output_tokens: ctx.usage.output_tokens },
+      usage: { ...cacheUsage(ctx), output_tokens: ctx.usage.output_tokens },
     };
   },
   frames(ctx) {
@@ -65,7 +77,7 @@ export const anthropicWire: WireEncoder = {
         content: [],
         stop_reason: null,
         stop_sequence: null,
-        usage: { input_tokens: ctx.usage.input_tokens, output_tokens: 1 },
+        usage: { ...cacheUsage(ctx), output_tokens: 1 },
       },
     }));
     let index = 0;

@@ -11,7 +11,13 @@ export interface WireContext {
   n: number;
   model: string;
   turn: ScriptedTurn;
-  usage: { input_tokens: number; output_tokens: number };
+  /** Usage to report; `input_tokens` excludes the cache fields (Anthropic's sense). */
+  usage: {
+    input_tokens: number;
+    output_tokens: number;
+    cache_read_input_tokens?: number;
+    cache_creation_input_tokens?: number;
+  };
   /** Tool calls with ids filled in. */
   toolCalls: Required<ScriptedToolCall>[];
   /** Whole-second creation time. */

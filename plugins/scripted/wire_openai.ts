@@ -22,10 +22,13 @@ function finishReason(ctx: WireContext): string {
 }
 
 function usage(ctx: WireContext) {
+  const cached = ctx.usage.cache_read_input_tokens ?? 0;
+  const prompt = ctx.usage.input_tokens + cached;
   return {
-    prompt_tokens: ctx.usage.input_tokens,
+    prompt_tokens: prompt,
     completion_tokens: ctx.usage.output_tokens,
-    total_tokens: ctx.usage.input_tokens + ctx.usage.output_tokens,
+    total_tokens: prompt + ctx.usage.output_tokens,
+    ...(cached > 0 ? { prompt_tokens_details: { cached_tokens: cached } } : {}),
   };
 }
 

@@ -15,12 +15,14 @@ import {
 } from "./wire_common.ts";
 
 function responseUsage(ctx: WireContext) {
+  const cached = ctx.usage.cache_read_input_tokens ?? 0;
+  const input = ctx.usage.input_tokens + cached;
   return {
-    input_tokens: ctx.usage.input_tokens,
-    input_tokens_details: { cached_tokens: 0 },
+    input_tokens: input,
+    input_tokens_details: { cached_tokens: cached },
     output_tokens: ctx.usage.output_tokens,
     output_tokens_details: { reasoning_tokens: 0 },
-    total_tokens: ctx.usage.input_tokens + ctx.usage.output_tokens,
+    total_tokens: input + ctx.usage.output_tokens,
   };
 }
 

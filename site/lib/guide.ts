@@ -32,6 +32,9 @@ export const GUIDE_ORDER: { file: string; text: string }[] = [
   { file: "performance.md", text: "Performance" },
 ];
 
+/** docs/ files the sidebar's Introduction links (`/guide/web`), so not listed again. */
+export const INTRO_DOCS: string[] = ["web.md"];
+
 /** docs/ files shown under Reference instead of Guide. */
 export const REFERENCE_DOCS: { file: string; text: string }[] = [
   { file: "cli.md", text: "The command line" },
@@ -54,7 +57,7 @@ export function guideLink(file: string): string {
  * new page in docs/ shows up without touching the site.
  */
 export function buildNav(docs: Map<string, string>): SiteNav {
-  const known = new Set([...GUIDE_ORDER, ...REFERENCE_DOCS].map((g) => g.file));
+  const known = new Set([...GUIDE_ORDER, ...REFERENCE_DOCS].map((g) => g.file).concat(INTRO_DOCS));
   const guide: NavItem[] = [];
   for (const g of GUIDE_ORDER) {
     if (docs.has(g.file)) guide.push({ text: g.text, link: guideLink(g.file) });

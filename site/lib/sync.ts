@@ -126,6 +126,9 @@ export function mapLink(
     return (r.startsWith(".") ? r : `./${r}`) + hash;
   }
   if (rel === "README.md") return relative(pageDir, "x/guide/getting-started.md") + hash;
+  // the committed screenshots are copied to the site's public/screenshots/
+  const shot = /^site\/screenshots\/([^/]+\.(?:png|svg|jpe?g|webp))$/.exec(rel);
+  if (shot) return `/screenshots/${shot[1]}`;
   return repoFiles ? `${repoFiles.replace(/\/$/, "")}/${rel}${hash}` : null;
 }
 

@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { loopbackWorkspace, runHs, writeFile } from "../support/workspace.ts";
+import { loopbackWorkspace, plainBody, runHs, writeFile } from "../support/workspace.ts";
 import {
   ADD_SOURCE_HOOK,
   install,
@@ -49,7 +49,9 @@ Deno.test("sources hooks (user and trusted project) list sources; reference asse
     const r = await runHs(["--json", "work"], { cwd: w.ws, env: w.env });
     assert.equal(r.code, 0, r.stderr);
     assert.equal(JSON.parse(r.stdout).output, "done");
-    const first = t.server.requests[0].body as { tools: { name: string }[]; system: string };
+    const first = plainBody<{ tools: { name: string }[]; system: string }>(
+      t.server.requests[0].body,
+    );
     const names = first.tools.map((x) => x.name);
     for (const n of ["team_tool", "read_file", "bash", "write_file", "edit_file"]) {
       assert.ok(names.includes(n), `${n} in ${names}`);

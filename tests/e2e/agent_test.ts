@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { startScriptedServer } from "../../plugins/scripted/mod.ts";
-import { loopbackConf, makeWorkspace, runHs, writeFile } from "../support/workspace.ts";
+import { loopbackConf, makeWorkspace, plainBody, runHs, writeFile } from "../support/workspace.ts";
 
 Deno.test("the agent tool runs a sub-agent in its own session and returns its answer", async () => {
   const w = await makeWorkspace();
@@ -21,7 +21,9 @@ Deno.test("the agent tool runs a sub-agent in its own session and returns its an
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stdout, "parent got it\n");
     // the child's request carried only its own prompt
-    const child = server.requests[1].body as { messages: { role: string; content: unknown }[] };
+    const child = plainBody<{ messages: { role: string; content: unknown }[] }>(
+      server.requests[1].body,
+    );
     assert.deepEqual(child.messages, [{ role: "user", content: "summarize the repo" }]);
     // the parent received the child's final answer as the tool result
     const parent = server.requests[2].body as { messages: { content: { content: string }[] }[] };

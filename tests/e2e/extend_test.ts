@@ -3,7 +3,14 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { floorTestEnv, loopbackWorkspace, REPO, runHs, writeFile } from "../support/workspace.ts";
+import {
+  floorTestEnv,
+  loopbackWorkspace,
+  plainBody,
+  REPO,
+  runHs,
+  writeFile,
+} from "../support/workspace.ts";
 
 const setup = loopbackWorkspace;
 
@@ -24,7 +31,7 @@ Deno.test("a skill is listed in the system prompt and loaded through the skill t
     );
     const r = await runHs(["write", "notes"], { cwd: t.w.ws, env: t.w.env });
     assert.equal(r.code, 0, r.stderr);
-    const system = (t.server.requests[0].body as { system: string }).system;
+    const system = plainBody<{ system: string }>(t.server.requests[0].body).system;
     assert.match(
       system,
       new RegExp(

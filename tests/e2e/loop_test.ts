@@ -8,6 +8,7 @@ import { join } from "node:path";
 import {
   loopbackWorkspace,
   makeWorkspace,
+  plainBody,
   runHs,
   type Workspace,
   writeExe,
@@ -63,15 +64,17 @@ elif arg == "--exec":
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stdout, "There are 3 words.\n");
     // the model saw the tool, in Anthropic's shape
-    const first = t.server.requests[0].body as {
+    const first = plainBody<{
       tools: { name: string; input_schema: unknown }[];
       system: string;
-    };
+    }>(t.server.requests[0].body);
     assert.ok(
       first.tools.some((x) => x.name === "count_words" && typeof x.input_schema === "object"),
     );
     // the tool result went back to the model
-    const second = t.server.requests[1].body as { messages: { role: string; content: unknown }[] };
+    const second = plainBody<{ messages: { role: string; content: unknown }[] }>(
+      t.server.requests[1].body,
+    );
     const last = second.messages.at(-1)!;
     assert.equal(last.role, "user");
     assert.deepEqual(last.content, [{ type: "tool_result", tool_use_id: "toolu_1", content: "3" }]);
@@ -306,7 +309,7 @@ Deno.test("a pack under .harness/plugins contributes a tool and a prompt", async
     await writeFile(join(t.w.ws, "AGENTS.md"), "Project rules here.");
     const r = await runHs(["go"], { cwd: t.w.ws, env: t.w.env });
     assert.equal(r.code, 0, r.stderr);
-    const body = t.server.requests[0].body as { system: string };
+    const body = plainBody<{ system: string }>(t.server.requests[0].body);
     assert.match(body.system, /Pack prompt here\.[\s\S]*Project rules here\./);
     const dir = sessionDirOf(t.w, r.stderr);
     assert.match(Deno.readTextFileSync(join(dir, "messages/0003-tool_result.md")), /FROM-PACK/);
@@ -325,7 +328,9 @@ Deno.test("resuming a session sends the earlier messages and appends to the same
     const r2 = await runHs([id, "second", "question"], { cwd: t.w.ws, env: t.w.env });
     assert.equal(r2.code, 0, r2.stderr);
     assert.equal(r2.stdout, "second answer\n");
-    const body = t.server.requests[1].body as { messages: { role: string; content: unknown }[] };
+    const body = plainBody<{ messages: { role: string; content: unknown }[] }>(
+      t.server.requests[1].body,
+    );
     assert.deepEqual(body.messages, [
       { role: "user", content: "first question" },
       { role: "assistant", content: "first answer" },
@@ -381,7 +386,7 @@ Deno.test("a message on stdin runs the agent", async () => {
     const r = await runHs([], { cwd: t.w.ws, env: t.w.env, stdin: "piped message\n" });
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stdout, "from stdin\n");
-    const body = t.server.requests[0].body as { messages: { content: string }[] };
+    const body = plainBody<{ messages: { content: string }[] }>(t.server.requests[0].body);
     assert.equal(body.messages[0].content, "piped message");
   } finally {
     await t.close();

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { ScriptedTurn } from "../../plugins/scripted/mod.ts";
-import { loopbackWorkspace, runHs, writeFile } from "../support/workspace.ts";
+import { loopbackWorkspace, plainBody, runHs, writeFile } from "../support/workspace.ts";
 
 const PROGRAM = `
 (guard/turn :id 'no-secrets-talk :match "*password*"
@@ -107,7 +107,7 @@ Deno.test("'The host config opts one plugin out with plugins.<name>.foreground: 
     assert.match(list.stdout, /bot bot \(foreground\) b\.scm: disabled/);
     const r = await runHs(["hi"], { cwd: t.w.ws, env: t.w.env });
     assert.equal(r.code, 0, r.stderr);
-    const body = t.server.requests[0].body as { system: string; tools: unknown[] };
+    const body = plainBody<{ system: string; tools: unknown[] }>(t.server.requests[0].body);
     assert.doesNotMatch(body.system, /Bounded bot/);
     assert.ok(body.tools.length > 2, "no ceiling: the host's tools");
   } finally {

@@ -7,7 +7,14 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { ScriptedTurn } from "../../plugins/scripted/mod.ts";
-import { BWRAP_OK, hsArgs, loopbackWorkspace, REPO, runHs } from "../support/workspace.ts";
+import {
+  BWRAP_OK,
+  hsArgs,
+  loopbackWorkspace,
+  plainBody,
+  REPO,
+  runHs,
+} from "../support/workspace.ts";
 import { runInPty } from "../support/pty.ts";
 
 async function copyDir(from: string, to: string): Promise<void> {
@@ -86,7 +93,9 @@ Deno.test("the foreground bot's guard redacts shell output ('A guard … :capabi
     );
     assert.equal(done.get("n1").result, "noted: no secrets in code");
     // the bot's prompt and its effect ceiling shape the request
-    const first = t.server.requests[0].body as { system: string; tools: { name: string }[] };
+    const first = plainBody<{ system: string; tools: { name: string }[] }>(
+      t.server.requests[0].body,
+    );
     assert.match(first.system, /You are reviewing this workspace/);
     assert.deepEqual(
       first.tools.map((x) => x.name).sort(),
@@ -138,7 +147,9 @@ Deno.test("a named bot runs with its own behavior and ceiling ('A child bot sele
     );
     assert.match(done.get("r1").result, /refused by guard reviewer\/auditor\/sources-only/);
     assert.equal(done.get("r2").result, "error: tool 'bash' not found", "outside its ceiling");
-    const first = t.server.requests[0].body as { system: string; tools: { name: string }[] };
+    const first = plainBody<{ system: string; tools: { name: string }[] }>(
+      t.server.requests[0].body,
+    );
     assert.deepEqual(first.tools.map((x) => x.name), ["read_file"]);
     assert.match(first.system, /You audit one file at a time/);
     assert.doesNotMatch(

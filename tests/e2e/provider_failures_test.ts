@@ -10,6 +10,7 @@ import type { ScriptedServer, ScriptedTurn } from "../../plugins/scripted/mod.ts
 import {
   type CliRun,
   loopbackWorkspace,
+  plainBody,
   REPO,
   runHs,
   type Workspace,
@@ -43,7 +44,9 @@ async function assertResumable(t: Setup, r: CliRun, earlier: string): Promise<vo
   assert.equal(again.code, 0, again.stderr);
   assert.equal(again.stdout, "resumed fine\n");
   assert.equal(t.server.requests.length, before + 1);
-  const body = t.server.requests.at(-1)!.body as { messages: { role: string; content: unknown }[] };
+  const body = plainBody<{ messages: { role: string; content: unknown }[] }>(
+    t.server.requests.at(-1)!.body,
+  );
   assert.deepEqual(body.messages[0], { role: "user", content: earlier });
   assert.deepEqual(body.messages.at(-1), { role: "user", content: "and now?" });
   const dir = join(t.w.home, "sessions", id);

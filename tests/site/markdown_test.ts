@@ -78,6 +78,12 @@ Deno.test("mapLink: docs links stay relative pages, README is getting started, o
     "https://g/o/r/blob/main/tests/e2e/x_test.ts",
   );
   assert.equal(mapLink("../../etc/passwd", docs), null);
+  // a committed screenshot is served by the site itself
+  assert.equal(
+    mapLink("../site/screenshots/web-session.png", docs),
+    "/screenshots/web-session.png",
+  );
+  assert.equal(mapLink("../site/screenshots/web-test/x.png", docs), null);
   // from the README (repository root) into a page of guide/
   assert.equal(mapLink("docs/extending.md", REPO, undefined, "x/guide"), "./extending.md");
 });

@@ -27,7 +27,8 @@ for (const [i, source] of examples.entries()) {
         configuration: { secretPrefixes: ["sk-"] },
       });
       const r = p.registrations;
-      const count = r.guards.length + r.hooks.length + r.tools.length + r.validators.length;
+      const count = r.guards.length + r.hooks.length + r.tools.length + r.validators.length +
+        r.methods.length + r.subscribers.length + (r.reducer ? 1 : 0);
       assert.ok(count > 0, "the example registers something");
     } finally {
       await Deno.remove(root, { recursive: true });

@@ -7,7 +7,11 @@
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startScriptedServer } from "../../plugins/scripted/mod.ts";
-import type { ScriptedServer, ScriptedTurn } from "../../plugins/scripted/mod.ts";
+import type {
+  ScriptedServer,
+  ScriptedServerOptions,
+  ScriptedTurn,
+} from "../../plugins/scripted/mod.ts";
 
 /** The repository root. */
 export const REPO = fileURLToPath(new URL("../..", import.meta.url)).replace(/\/$/, "");
@@ -183,10 +187,16 @@ export interface LoopbackWorkspace {
  */
 export async function loopbackWorkspace(
   script: ScriptedTurn[],
-  opts: { trusted?: boolean; protocol?: string; confExtra?: string } = {},
+  opts: {
+    trusted?: boolean;
+    protocol?: string;
+    confExtra?: string;
+    /** Options of the scripted server (e.g. `promptCache`). */
+    server?: ScriptedServerOptions;
+  } = {},
 ): Promise<LoopbackWorkspace> {
   const w = await makeWorkspace({ trusted: opts.trusted });
-  const server = await startScriptedServer(script);
+  const server = await startScriptedServer(script, opts.server);
   await writeFile(
     join(w.ws, ".harness/providers/loop.conf"),
     loopbackConf(server.url, opts.protocol ?? "anthropic", opts.confExtra ?? ""),
@@ -200,4 +210,34 @@ export async function loopbackWorkspace(
       await w.cleanup();
     },
   };
+}
+
+/**
+ * A recorded Anthropic request body without its prompt-cache marks (for tests about what
+ * a request says, not how it is cached): every `cache_control` removed, a system prompt of
+ * text blocks joined back into a string, and a content list of one plain text block back
+ * into a string (the shapes the adapter builds before it marks breakpoints).
+ */
+export function plainBody<T = Record<string, unknown>>(body: unknown): T {
+  const strip = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(strip);
+    if (typeof v !== "object" || v === null) return v;
+    const o: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) if (k !== "cache_control") o[k] = strip(x);
+    return o;
+  };
+  const oneText = (c: unknown): unknown =>
+    Array.isArray(c) && c.length === 1 && c[0]?.type === "text" && Object.keys(c[0]).length === 2
+      ? c[0].text
+      : c;
+  const b = strip(body) as Record<string, unknown>;
+  if (Array.isArray(b.system)) {
+    b.system = (b.system as { text?: string }[]).map((x) => x.text ?? "").join("");
+  }
+  if (Array.isArray(b.messages)) {
+    b.messages = (b.messages as Record<string, unknown>[]).map((m) =>
+      typeof m === "object" && m !== null ? { ...m, content: oneText(m.content) } : m
+    );
+  }
+  return b as T;
 }

@@ -6,6 +6,7 @@
  */
 import {
   type AssistantTurn,
+  compactHooks,
   Continuation,
   type EffectCall,
   type HarnessEvent,
@@ -67,9 +68,12 @@ export const canonicalAdapter: ProtocolAdapter = {
   parseResponse: (native) => native as AssistantTurn,
 };
 
-/** A model provider that replays answers and records the payloads it was sent. */
+/**
+ * A model provider that replays answers and records the payloads it was sent; an Error
+ * among the answers is thrown by its request.
+ */
 export function scriptedProvider(
-  answers: AssistantTurn[],
+  answers: (AssistantTurn | Error)[],
 ): ModelProvider & { payloads: Record<string, unknown>[] } {
   const payloads: Record<string, unknown>[] = [];
   return {
@@ -83,6 +87,7 @@ export function scriptedProvider(
       payloads.push(payload as Record<string, unknown>);
       const next = answers.shift();
       if (!next) return Promise.reject(new Error("the fake model has no more answers"));
+      if (next instanceof Error) return Promise.reject(next);
       return Promise.resolve(next);
     },
   };
@@ -143,7 +148,11 @@ export class FakeTurn implements TurnApi {
 /** A TurnHost with the built-in hooks, an `echo` tool and a recording dispatcher. */
 export function fakeHost(
   cwd: string,
-  opts: { env?: Record<string, string>; tools?: Map<string, ResolvedTool> } = {},
+  opts: {
+    env?: Record<string, string>;
+    tools?: Map<string, ResolvedTool>;
+    snapshot?: () => Snapshot;
+  } = {},
 ): TurnHost & { dispatched: EffectCall[]; logs: string[] } {
   const dispatched: EffectCall[] = [];
   const logs: string[] = [];
@@ -161,7 +170,7 @@ export function fakeHost(
       schema: { name: "echo", description: "echo", input_schema: {} },
     },
   ]]);
-  const all = [...resolveHooks, ...loopHooks];
+  const all = [...resolveHooks, ...loopHooks, ...compactHooks];
   return {
     dispatched,
     logs,
@@ -175,7 +184,7 @@ export function fakeHost(
       log: (l) => logs.push(l),
     }),
     log: (l) => logs.push(l),
-    snapshot: emptySnapshot,
+    snapshot: opts.snapshot ?? emptySnapshot,
     protocol: (name) => (name === "canonical" ? canonicalAdapter : undefined),
     tools: () => Promise.resolve(tools),
     dispatch: (call, core) => {

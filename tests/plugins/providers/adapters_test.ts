@@ -173,7 +173,10 @@ Deno.test("request bodies carry the documented wire fields", async () => {
     "tools",
     "stream",
   ]);
-  assert.equal(ab.system, "be brief");
+  // the system prompt is one text block carrying a prompt-cache breakpoint
+  assert.deepEqual(ab.system, [
+    { type: "text", text: "be brief", cache_control: { type: "ephemeral" } },
+  ]);
   const o = await run("openai", "/v1/chat/completions", { text: "x" }, true);
   const ob = o.body as Record<string, unknown>;
   assert.deepEqual((ob.messages as unknown[])[0], { role: "system", content: "be brief" });

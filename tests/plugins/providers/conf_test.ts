@@ -41,6 +41,14 @@ header.X-Team=core
 header.x-team=ignored
 timeout=12.5
 max_attempts=2
+first_token_timeout=30
+deadline=900.5
+max_response_bytes=8M
+context=32768
+cache=never
+price_input=0.5
+price_output=1.5
+price_cache_read=0.05
 future_key=1
 `,
     "/p/vllm.conf",
@@ -57,6 +65,12 @@ future_key=1
     headers: { "X-Team": "core" },
     timeoutMs: 12500,
     maxAttempts: 2,
+    firstTokenTimeoutMs: 30_000,
+    deadlineMs: 900_500,
+    maxResponseBytes: 8 * 1024 * 1024,
+    context: 32768,
+    cache: "never",
+    pricing: { input: 0.5, output: 1.5, cacheRead: 0.05, cacheWrite: undefined },
     unknownKeys: ["future_key"],
   });
 });
@@ -66,20 +80,29 @@ Deno.test("parseConf: defaults", () => {
   assert.equal(v.maxTokens, 8192);
   assert.equal(v.stream, "auto");
   assert.equal(v.timeoutMs, 300_000);
+  assert.equal(v.firstTokenTimeoutMs, 300_000);
+  assert.equal(v.deadlineMs, 3_600_000);
+  assert.equal(v.maxResponseBytes, 32 * 1024 * 1024);
   assert.equal(v.authEnv, undefined);
   assert.equal(v.model, "");
 });
 
-Deno.test("parseConf: errors name the path", () => {
+Deno.test("parseConf: errors name the path and the line", () => {
   const bad: [string, RegExp][] = [
-    ["protocol=gemini\nurl=http://x", /^\/x\/bad\.conf: unknown protocol "gemini"/],
-    ["url=http://x", /missing protocol=/],
-    ["protocol=openai", /missing url=/],
-    ["protocol=openai\nurl=ftp://x", /url= must be an http\(s\) URL/],
-    ["protocol=openai\nurl=http://x\nmax_tokens=lots", /max_tokens must be a positive integer/],
-    ["protocol=openai\nurl=http://x\nstream=always", /stream= must be never or auto/],
-    ["protocol=openai\nurl=http://x\ntimeout=-1", /timeout=/],
-    ["protocol=openai\njust words", /\/x\/bad\.conf:2: expected key=value/],
+    ["protocol=gemini\nurl=http://x", /^\/x\/bad\.conf:1: unknown protocol "gemini"/],
+    ["url=http://x", /^\/x\/bad\.conf: missing protocol=/],
+    ["protocol=openai", /^\/x\/bad\.conf: missing url=/],
+    ["protocol=openai\nurl=ftp://x", /^\/x\/bad\.conf:2: url= must be an http\(s\) URL/],
+    ["protocol=openai\nurl=http://x\nmax_tokens=lots", /:3: max_tokens must be a positive integer/],
+    ["protocol=openai\nurl=http://x\nstream=always", /:3: stream= must be never or auto/],
+    ["protocol=openai\nurl=http://x\ntimeout=-1", /:3: timeout=/],
+    ["protocol=openai\nurl=http://x\n\ndeadline=soon", /:4: deadline= must be a number of seconds/],
+    [
+      "protocol=openai\nurl=http://x\nfirst_token_timeout=0",
+      /:3: first_token_timeout= must be greater/,
+    ],
+    ["protocol=openai\nurl=http://x\nmax_response_bytes=lots", /:3: max_response_bytes= must be/],
+    ["protocol=openai\njust words", /\/x\/bad\.conf:2: expected key=value, found "just words"/],
   ];
   for (const [text, re] of bad) {
     assert.throws(() => parseConf(text, "/x/bad.conf"), (e: unknown) => {

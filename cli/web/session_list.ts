@@ -1,0 +1,72 @@
+/**
+ * The sessions of a sessions directory as the list page shows them: id, when
+ * it started, provider and model, how many messages, and its first user
+ * message as a title. Reads `session.conf`, the `messages/` listing and one
+ * message file per session.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { listSessions, parseKeyValues, parseMessageFile } from "../../core/mod.ts";
+
+/** One row of the sessions page. */
+export interface SessionSummary {
+  id: string;
+  created: string;
+  provider: string;
+  model: string;
+  messages: number;
+  /** The first line of the first user message ("" for none). */
+  title: string;
+}
+
+const MESSAGE_FILE = /^\d+-.*\.md$/;
+
+/** The first line of a text, at most `max` characters. */
+export function titleOf(text: string, max = 100): string {
+  const line = text.split("\n").find((l) => l.trim() !== "")?.trim() ?? "";
+  return line.length > max ? line.slice(0, max - 1) + "…" : line;
+}
+
+/** The summary of one session directory. */
+export function summarize(dir: string, id: string): SessionSummary {
+  let conf: Record<string, string> = {};
+  try {
+    conf = parseKeyValues(Deno.readTextFileSync(join(dir, "session.conf")));
+  } catch { /* listed, then removed */ }
+  const names: string[] = [];
+  try {
+    for (const e of Deno.readDirSync(join(dir, "messages"))) {
+      if (MESSAGE_FILE.test(e.name)) names.push(e.name);
+    }
+  } catch { /* no messages yet */ }
+  names.sort((a, b) => Number.parseInt(a, 10) - Number.parseInt(b, 10));
+  let title = "";
+  const first = names.find((n) => n.endsWith("-user.md"));
+  if (first) {
+    try {
+      const m = parseMessageFile(first, Deno.readTextFileSync(join(dir, "messages", first)));
+      if (m?.role === "user") title = titleOf(m.text);
+    } catch { /* unreadable: no title */ }
+  }
+  return {
+    id,
+    created: conf.created ?? "",
+    provider: conf.provider ?? "",
+    model: conf.model ?? "",
+    messages: names.length,
+    title,
+  };
+}
+
+/** The newest `limit` sessions of `sessionsDir`, and how many there are. */
+export function recentSessions(
+  sessionsDir: string,
+  limit: number,
+): { total: number; sessions: SessionSummary[] } {
+  const ids = listSessions(sessionsDir);
+  return {
+    total: ids.length,
+    sessions: ids.slice(0, limit).map((id) => summarize(join(sessionsDir, id), id)),
+  };
+}

@@ -1,0 +1,191 @@
+/**
+ * The states of a harness's packs (seed 000 §5 "State"): one instance per
+ * pack, scope and owner key, loaded on first use from the pack's `states`
+ * module and its log.
+ *
+ * - session: `<session>/plugin-state/<pack>/` — lives on the session, rolls
+ *   back with it (rewind), survives restart; a helper keeps the conversation
+ *   session it was given;
+ * - project: `$HARNESS_HOME/plugin-state/<pack>/project/<name>-<hash>/` — one
+ *   per project (two projects do not share it), durable (fsync), never rolled
+ *   back;
+ * - global: `$HARNESS_HOME/plugin-state/<pack>/global/` — shared by every
+ *   project that binds it explicitly;
+ * - private: a bot program's own reducer, in memory.
+ *
+ * @module
+ */
+import { basename, join } from "node:path";
+import { HarnessError, statOrUndefined } from "../base/mod.ts";
+import { FileStateLog, MemoryStateLog, sessionLogDir } from "../session/mod.ts";
+import type { PackManifest } from "./manifest.ts";
+import { type StateCommit, StateInstance, type StateModule, type StateScope } from "./state.ts";
+
+/** What loads a `states` module (supplied by stdlib-harness). */
+export type StateModuleLoader = (req: {
+  file: string;
+  root: string;
+  pack: string;
+  scope: StateScope;
+  log(text: string): void;
+}) => Promise<StateModule>;
+
+/** A conversation session (what session-scope states are keyed by). */
+export interface SessionRef {
+  id: string;
+  dir: string;
+}
+
+/** Options of {@link StateHost}. */
+export interface StateHostOptions {
+  /** `$HARNESS_HOME`. */
+  home: string;
+  /** The project root (the directory holding the most local project `.harness`). */
+  project: string;
+  loader?: StateModuleLoader;
+  /** The manifest of a loaded pack by name. */
+  manifest(pack: string): PackManifest | undefined;
+  log(line: string): void;
+  onCommit?(c: StateCommit): void;
+}
+
+/** FNV-1a (32-bit) as hex: a short, stable name for a path. */
+function shortHash(text: string): string {
+  let h1 = 0x811c9dc5;
+  let h2 = 0x01000193;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 0x01000193);
+    h2 = Math.imul(h2 ^ c, 0x811c9dc5 | 1);
+  }
+  return ((h1 >>> 0).toString(16).padStart(8, "0") + (h2 >>> 0).toString(16).padStart(8, "0"))
+    .slice(0, 12);
+}
+
+/** The states of the packs of one harness. */
+export class StateHost {
+  #o: StateHostOptions;
+  #instances = new Map<string, Promise<StateInstance>>();
+  #private = new Map<string, StateInstance>();
+
+  constructor(opts: StateHostOptions) {
+    this.#o = opts;
+  }
+
+  /** The project root states of project scope are keyed by. */
+  get project(): string {
+    return this.#o.project;
+  }
+
+  /** Where a pack's project or global log lives. */
+  logDir(pack: string, scope: "project" | "global", project: string = this.#o.project): string {
+    const base = join(this.#o.home, "plugin-state", pack);
+    if (scope === "global") return join(base, "global");
+    const name = (basename(project) || "root").replace(/[^A-Za-z0-9._-]/g, "_");
+    return join(base, "project", `${name}-${shortHash(project)}`);
+  }
+
+  /** The state of a pack at a scope (loaded on first use). */
+  instance(
+    pack: string,
+    scope: "session" | "project" | "global",
+    session?: SessionRef,
+  ): Promise<StateInstance> {
+    if (scope === "session" && !session) {
+      return Promise.reject(
+        new HarnessError(
+          `the session state of ${pack} needs a session (none is running)`,
+          "give the session: --session <id>",
+        ),
+      );
+    }
+    const key = scope === "session"
+      ? session!.dir
+      : scope === "project"
+      ? this.#o.project
+      : "global";
+    const id = `${pack}\0${scope}\0${key}`;
+    let p = this.#instances.get(id);
+    if (!p) {
+      p = this.#load(pack, scope, key, session);
+      this.#instances.set(id, p);
+      p.catch(() => this.#instances.delete(id));
+    }
+    return p;
+  }
+
+  async #load(
+    pack: string,
+    scope: "session" | "project" | "global",
+    key: string,
+    session?: SessionRef,
+  ): Promise<StateInstance> {
+    const m = this.#o.manifest(pack);
+    if (!m) {
+      throw new HarnessError(`no pack named "${pack}"`, "list the packs: hs packs");
+    }
+    const file = m.states[scope];
+    if (!file) {
+      throw new HarnessError(
+        `pack ${pack} has no ${scope} state`,
+        `its states: ${Object.keys(m.states).join(", ") || "none"}`,
+      );
+    }
+    if (!this.#o.loader) {
+      throw new HarnessError("this build has no state-module loader (stdlib-harness)");
+    }
+    const module = await this.#o.loader({
+      file,
+      root: m.root,
+      pack,
+      scope,
+      log: (t) => this.#o.log(`[pack ${pack} ${scope} state] ${t}`),
+    });
+    const dir = scope === "session" ? sessionLogDir(session!.dir, pack) : this.logDir(pack, scope);
+    const log = FileStateLog.open(dir, { durable: scope !== "session" });
+    if (scope === "project" && !statOrUndefined(join(dir, "project.txt"))) {
+      try {
+        Deno.writeTextFileSync(join(dir, "project.txt"), this.#o.project + "\n");
+      } catch { /* informative only */ }
+    }
+    return StateInstance.open(
+      { pack, scope, key: scope === "session" ? session!.id : key },
+      module,
+      log,
+      (c) => this.#o.onCommit?.(c),
+    );
+  }
+
+  /** Registers a bot program's private state (its own reducer; the log stays in memory). */
+  privateState(pack: string, bot: string, module: StateModule): StateInstance {
+    const key = `${pack}/${bot}`;
+    const s = StateInstance.open(
+      { pack, scope: "private", key },
+      module,
+      new MemoryStateLog(),
+      (c) => this.#o.onCommit?.(c),
+    );
+    this.#private.set(key, s);
+    return s;
+  }
+
+  /** Revisions of the private states (`<pack>/<bot>` → revision). */
+  privateRevisions(keys?: readonly string[]): Record<string, number> {
+    const out: Record<string, number> = {};
+    for (const [k, s] of this.#private) if (!keys || keys.includes(k)) out[k] = s.revision;
+    return out;
+  }
+
+  /** Rolls private states back to recorded revisions (a rewind in this process). */
+  rollbackPrivate(revisions: Record<string, number>): void {
+    for (const [k, rev] of Object.entries(revisions)) this.#private.get(k)?.rollback(rev);
+  }
+
+  /** Forgets the loaded session states of a session (after a rewind they load again). */
+  forgetSession(sessionDir: string): void {
+    for (const id of [...this.#instances.keys()]) {
+      const [, scope, key] = id.split("\0");
+      if (scope === "session" && key === sessionDir) this.#instances.delete(id);
+    }
+  }
+}
