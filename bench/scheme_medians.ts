@@ -2,11 +2,18 @@
  * `deno run -A bench/scheme_medians.ts`: median run times of the workloads in Harness Scheme,
  * BiwaScheme, LIPS and plain JS, measured in one process and printed as the Markdown table kept
  * in docs/scheme.md ("Performance"). With `HS_BASELINE=/path/to/old/scheme/mod.ts` a column for
- * that earlier build of Harness Scheme is added (before/after in the same run).
+ * that earlier build of Harness Scheme is added (before/after in the same run). Times are
+ * process CPU time (`CLOCK=wall` for wall time). The workloads run in table order,
+ * so those after the deep recursions show any slowdown a deep recursion leaves behind (see
+ * `scheme_cliff.ts`).
  *
  * @module
  */
-import { baseline, biwa, harness, lips, WORKLOADS } from "./scheme_workloads.ts";
+import { baseline, biwa, cpuMs, harness, lips, WORKLOADS } from "./scheme_workloads.ts";
+
+// process CPU time where it can be read (comparable under load), else wall time
+const cpu = Deno.env.get("CLOCK") !== "wall" && cpuMs() !== null;
+const now = cpu ? () => cpuMs()! : () => performance.now();
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -17,9 +24,9 @@ async function time(runs: number, fn: () => unknown): Promise<number> {
   await fn(); // warm-up
   const ts: number[] = [];
   for (let i = 0; i < runs; i++) {
-    const t = performance.now();
+    const t = now();
     await fn();
-    ts.push(performance.now() - t);
+    ts.push(now() - t);
   }
   return median(ts);
 }
@@ -72,6 +79,7 @@ const via = hs.lookup("via-host");
 const viaUs = await time(5, () => {
   for (let i = 0; i < n; i++) hs.callSync(via, i);
 }) * 1000 / n;
+console.log(`clock: ${cpu ? "process CPU time" : "wall time"}\n`);
 console.log(rows.join("\n"));
 console.log(
   "\nn/a: not run by that implementation (LIPS 0.20 has no proper tail calls and overflows its stack on deep recursion, raises an unbound-variable error on nqueens/string building, and its call/cc does not re-enter; dicts are a Harness extension).",

@@ -9,6 +9,7 @@
 import BiwaScheme from "npm:biwascheme@0.8.3";
 // deno-lint-ignore no-import-prefix -- bench-only dependency, kept out of deno.json on purpose
 import lipsModule from "npm:@jcubic/lips@0.20.3";
+import process from "node:process";
 import { Interpreter } from "../scheme/mod.ts";
 
 /** One workload: setup definitions, the measured expression, and a JS equivalent. */
@@ -230,6 +231,20 @@ export const WORKLOADS: Workload[] = [
     portable: false,
   },
 ];
+
+/**
+ * CPU time of this process in ms (user + system, all threads: the collector's and the
+ * compiler's work counts), or null where it cannot be read. Unlike wall time it leaves out the
+ * time spent waiting for a core, so it stays comparable on a loaded machine.
+ */
+export function cpuMs(): number | null {
+  try {
+    const u = process.cpuUsage();
+    return (u.user + u.system) / 1000;
+  } catch {
+    return null;
+  }
+}
 
 const HS_LIMITS = { fuel: 1e10, timeoutMs: 600_000, maxDepth: 3_000_000, maxCells: 1e9 };
 

@@ -237,8 +237,13 @@ export class Reader {
   }
 
   private atom(tok: string): unknown {
-    const n = parseNumber(tok);
-    if (n !== null) return n;
+    // a number starts with a digit, a sign or a dot (prefixed ones go through `hash`): most
+    // tokens are identifiers, and skipping the number grammar for them speeds up reading
+    const c = tok.charCodeAt(0);
+    if ((c >= 48 && c <= 57) || c === 43 || c === 45 || c === 46) {
+      const n = parseNumber(tok);
+      if (n !== null) return n;
+    }
     if (tok.length > 1 && tok[0] === ":" && tok[1] !== ":") {
       return this.keyword(this.fold ? tok.slice(1).toLowerCase() : tok.slice(1));
     }

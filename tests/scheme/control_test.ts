@@ -221,3 +221,31 @@ Deno.test("continuations called in tail position (returned as jumps, not thrown)
   // multiple values through a jump
   assertEquals(v("(call-with-values (lambda () (call/cc (lambda (k) (k 1 2)))) list)"), "(1 2)");
 });
+
+Deno.test("continuations captured while a call's operands are evaluated re-enter independently", () => {
+  const s = new Interpreter();
+  // k1 is captured at the first operand, k2 at the second (after k1's first return); re-entering
+  // k1 must not change the operands k2 resumes with, however the heap frame of the call is kept
+  s.evaluateSync(`(define k1 #f) (define k2 #f) (define results '())
+    (define (run)
+      (let ((r (list (call/cc (lambda (c) (set! k1 c) 1))
+                     (call/cc (lambda (c) (if (not k2) (set! k2 c)) 2))
+                     (length results))))
+        (set! results (cons r results))
+        (cond ((= (length results) 1) (k1 10))
+              ((= (length results) 2) (k2 20))
+              (else (reverse results)))))`);
+  assertEquals(write(s.evaluateSync("(run)")), "((1 2 0) (10 2 1) (1 20 2))");
+  // the same through a closure call with three operands and a spill in the middle
+  s.evaluateSync(`(define j #f) (define n 0)
+    (define (f a b c) (list a b c))
+    (define (deep k) (if (= k 0) (call/cc (lambda (c) (set! j c) 0)) (+ 1 (deep (- k 1)))))`);
+  assertEquals(
+    write(
+      s.evaluateSync(
+        "(let ((r (f 'a (deep 5000) 'c))) (set! n (+ n 1)) (if (< n 3) (j n) (list r n)))",
+      ),
+    ),
+    "((a 5002 c) 3)",
+  );
+});
