@@ -5,26 +5,10 @@
  * @module
  */
 import type { Command } from "@commander-js/extra-typings";
-import type { HarnessCore } from "../core/mod.ts";
+import { type HarnessCore, KNOWN_STAGES } from "../core/mod.ts";
 import type { CliContext } from "./context.ts";
 import type { CommandContext } from "./command.ts";
 import { colorEnabled, styles } from "./render.ts";
-
-/** The stages the kernel knows (hooks.d may add custom ones). */
-export const KNOWN_STAGES = [
-  "sources",
-  "resolve",
-  "start",
-  "assemble",
-  "send",
-  "receive",
-  "tool_exec",
-  "tool_done",
-  "done",
-  "error",
-  "compact",
-  "auth-set",
-];
 
 /** Registers `hs hooks`. */
 export function register(program: Command, ctx: CommandContext): void {

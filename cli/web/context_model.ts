@@ -13,6 +13,7 @@ import {
   errorMessage,
   formatGrant,
   type HarnessCore,
+  KNOWN_STAGES,
   ownerLabel,
   skillCatalog,
   type ToolSchema,
@@ -66,21 +67,6 @@ export interface ContextModel {
   sources: { dir: string; kind: string }[];
   untrusted: string[];
 }
-
-/** The stages the kernel knows, in loop order (hooks.d may add custom ones). */
-export const STAGES = [
-  "sources",
-  "resolve",
-  "start",
-  "assemble",
-  "send",
-  "receive",
-  "tool_exec",
-  "tool_done",
-  "done",
-  "error",
-  "auth-set",
-];
 
 /** A promise that gives up after `ms` (a provider's `--ready` that hangs). */
 function within<T>(p: Promise<T>, ms: number, fallback: T): Promise<T> {
@@ -193,7 +179,10 @@ export async function contextModel(h: HarnessCore): Promise<ContextModel> {
   const { problems } = await h.executableToolSchemas(snap);
 
   // hooks of each stage, in the order they run (executables replace built-ins by basename)
-  const stages = [...STAGES, ...[...snap.hooks.keys()].filter((s) => !STAGES.includes(s))];
+  const stages = [
+    ...KNOWN_STAGES,
+    ...[...snap.hooks.keys()].filter((s) => !KNOWN_STAGES.includes(s)),
+  ];
   const owners = new Map(h.registries.stageHooks.entries().map((e) => [e.key, e.owner]));
   const hooks = stages.map((stage) => {
     const byName = new Map<string, HookPart>();

@@ -19,6 +19,26 @@ import type { ProviderInfo } from "../providers/mod.ts";
 import type { Session } from "../session/mod.ts";
 import type { Continuation } from "./continuation.ts";
 
+/**
+ * The stages the kernel knows, in loop order: `sources` and `resolve` before a turn, the
+ * turn's stages, `compact` (summarizing older messages), `auth-set` (storing a key).
+ * `hooks.d/` may add custom stages.
+ */
+export const KNOWN_STAGES: readonly string[] = [
+  "sources",
+  "resolve",
+  "start",
+  "assemble",
+  "send",
+  "receive",
+  "tool_exec",
+  "tool_done",
+  "done",
+  "error",
+  "compact",
+  "auth-set",
+];
+
 /** A tool call from the model. */
 export interface ToolCall {
   id: string;

@@ -64,6 +64,8 @@ Deno.test("hs web: the token, Host and Origin checks, no CORS, the CSP; a turn s
     assert.match(rebound.body, /not this server/);
     const ok = await rawRequest(origin, "GET", "/context", { host, ...auth });
     assert.equal(ok.status, 200);
+    // every stage the kernel knows is listed, compaction's included (one list, in core)
+    assert.match(ok.body, /10-summarize/);
 
     // a foreign Origin, a cross-site fetch, a preflight: refused, never a CORS header
     for (
