@@ -45,6 +45,8 @@ try {
         PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
         DENO_DIR: Deno.env.get("DENO_DIR") ??
           join(Deno.env.get("HOME") ?? "/root", ".cache", "deno"),
+        // how this machine reaches the npm registry (a proxy, its certificate authority)
+        ...networkEnv(),
       },
       clearEnv: true,
       stdout: "piped",
@@ -59,3 +61,27 @@ try {
     await Deno.remove(root, { recursive: true });
   }
 });
+
+/** The variables that say how to reach the registry (proxies, certificate authorities), as set. */
+function networkEnv(): Record<string, string> {
+  const names = [
+    "DENO_CERT",
+    "NODE_EXTRA_CA_CERTS",
+    "DENO_TLS_CA_STORE",
+    "SSL_CERT_FILE",
+    "SSL_CERT_DIR",
+    "HTTPS_PROXY",
+    "HTTP_PROXY",
+    "NO_PROXY",
+    "https_proxy",
+    "http_proxy",
+    "no_proxy",
+    "NPM_CONFIG_REGISTRY",
+  ];
+  const out: Record<string, string> = {};
+  for (const n of names) {
+    const v = Deno.env.get(n);
+    if (v !== undefined) out[n] = v;
+  }
+  return out;
+}
