@@ -11,4 +11,13 @@ echo "bundle: $out"
 case "$out" in *"(rev "*) ;; *) echo "bundle --version lacks the git revision" >&2; exit 1 ;; esac
 # tests/support/workspace.ts runs this command instead of `deno run -A main.ts`
 export HS_E2E_CMD="run --quiet $flags $PWD/dist/hs.js"
-deno test -A --parallel tests/e2e tests/floor/escape_test.ts tests/floor/ask_test.ts
+# The end-to-end tests whose subject is what the process may reach (files, hosts, children,
+# terminals). Left out, to keep CI within its budget: tests of Scheme-side pack logic (state,
+# methods, notes, commands), of long sessions and the REPL's editor, the launcher's own tests
+# (the bundle is started without it) and the browser test (tests/e2e/web_test.ts stays).
+skip='^tests/e2e/(packs_(state|methods|notify|commands)|long_session|repl_long|launcher|web_browser)_test\.ts$'
+files=()
+for f in tests/e2e/*_test.ts; do
+  [[ "$f" =~ $skip ]] || files+=("$f")
+done
+deno test -A --parallel "${files[@]}" tests/floor/escape_test.ts tests/floor/ask_test.ts
