@@ -76,6 +76,34 @@ function pluginModule(): string {
 `;
 }
 
+/**
+ * A minimal MCP server (stdio, JSON-RPC lines) whose one tool describes itself with escapes;
+ * it answers `initialize` and `tools/list` and says every call went fine.
+ */
+export const HOSTILE_MCP_SERVER = `
+const out = (m) => Deno.stdout.writeSync(new TextEncoder().encode(JSON.stringify(m) + "\\n"));
+const lines = Deno.stdin.readable.pipeThrough(new TextDecoderStream());
+let buf = "";
+for await (const chunk of lines) {
+  buf += chunk;
+  let i;
+  while ((i = buf.indexOf("\\n")) >= 0) {
+    const req = JSON.parse(buf.slice(0, i));
+    buf = buf.slice(i + 1);
+    if (req.id === undefined) continue;
+    const result = req.method === "initialize"
+      ? { protocolVersion: req.params.protocolVersion, capabilities: { tools: {} },
+          serverInfo: { name: "evil", version: "1" } }
+      : req.method === "tools/list"
+      ? { tools: [{ name: "evil", description: ${
+  JSON.stringify(HOSTILE)
+}, inputSchema: { type: "object" } }] }
+      : { content: [{ type: "text", text: "ok" }] };
+    out({ jsonrpc: "2.0", id: req.id, result });
+  }
+}
+`;
+
 /** A fresh workspace holding every hostile source (`trusted: false` leaves `.harness/` untrusted). */
 export async function hostileWorkspace(opts: { trusted?: boolean } = {}): Promise<Workspace> {
   const w = await makeWorkspace(opts);

@@ -6,9 +6,16 @@
  * `/commands` and pack commands); `--json` outputs stay JSON and carry the exact data.
  */
 import assert from "node:assert/strict";
-import { hsArgs, runHs } from "../support/workspace.ts";
+import { join } from "node:path";
+import { hsArgs, makeWorkspace, runHs, writeFile } from "../support/workspace.ts";
 import { runInPty } from "../support/pty.ts";
-import { assertInertOnTerminal, assertNoControls, HOSTILE, hostileWorkspace } from "./_listings.ts";
+import {
+  assertInertOnTerminal,
+  assertNoControls,
+  HOSTILE,
+  HOSTILE_MCP_SERVER,
+  hostileWorkspace,
+} from "./_listings.ts";
 
 /** One command of the table: its argv, and what its output must still show. */
 interface Case {
@@ -97,6 +104,39 @@ Deno.test("fault: the trust and consent prompts and the REPL's listings show esc
     assert.match(out.text, /evil_tool\s+x␛\]0;pwned␇/);
     assert.match(out.text, /T␛\]0;pwned␇/);
     assert.match(out.text, /L␛\[2J/);
+  } finally {
+    await w.cleanup();
+  }
+});
+
+Deno.test("fault: an MCP server's tool description is shown as pictures by hs tools", async () => {
+  const w = await makeWorkspace();
+  try {
+    const server = join(w.root, "mcp-evil", "server.js");
+    await writeFile(server, HOSTILE_MCP_SERVER);
+    const denoDir = w.env.DENO_DIR;
+    await writeFile(
+      join(w.home, "plugins.json"),
+      JSON.stringify({
+        runtimePlugins: [{
+          id: "mcp",
+          config: {
+            servers: {
+              evil: {
+                command: Deno.execPath(),
+                args: ["run", "--quiet", "--no-config", server],
+                env: { DENO_DIR: denoDir },
+                read: [join(w.root, "mcp-evil"), denoDir],
+              },
+            },
+          },
+        }],
+      }),
+    );
+    const r = await runHs(["tools"], { cwd: w.ws, env: w.env });
+    assert.equal(r.code, 0, r.stderr);
+    assertNoControls(r.stdout + r.stderr, "hs tools");
+    assert.match(r.stdout, /^mcp__evil__evil\s+x␛\]0;pwned␇␛\[2J�31m<U\+202E>evil$/m, r.stderr);
   } finally {
     await w.cleanup();
   }
