@@ -124,7 +124,7 @@ export async function runPackCommand(
   if (!action) return { view };
   let text = composer;
   const field = typeof action.params.field === "string" ? action.params.field : undefined;
-  if (field && !text.trim() && io.ask) text = (await io.ask(`${field}: `)) ?? "";
+  if (field && !text.trim() && io.ask) text = (await io.ask(`${safe(field)}: `)) ?? "";
   const session = action.op === "plugin/method" &&
       (action.params.scope ?? "session") === "session"
     ? io.session() ?? io.ensureSession?.()
