@@ -155,5 +155,7 @@ esac
     `protocol=anthropic\nurl=http://127.0.0.1:9/v1/messages\nmodel=${HOSTILE}\ndescription=${HOSTILE}\n`,
   );
   await writeExe(join(hs, "hooks.d/start", "h\x1b]0;pwned\x07"), "#!/bin/sh\ncat\n");
+  // a tool file whose name carries an escape (listed by the trust question, ignored as a tool)
+  await writeExe(join(hs, "tools", "t\x1b[2Jx"), "#!/bin/sh\nexit 1\n");
   return w;
 }

@@ -101,6 +101,7 @@ Deno.test("fault: the trust and consent prompts and the REPL's listings show esc
     assert.match(out.text, /EXIT 0/, out.text);
     assertInertOnTerminal(out.text, "hs repl");
     assert.match(out.text, /hooks\.d\/: start/);
+    assert.match(out.text, /tools\/: evil_tool, t␛\[2Jx/);
     assert.match(out.text, /evil_tool\s+x␛\]0;pwned␇/);
     assert.match(out.text, /T␛\]0;pwned␇/);
     assert.match(out.text, /L␛\[2J/);
