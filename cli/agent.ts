@@ -15,7 +15,13 @@ import type { CliContext } from "./context.ts";
 import type { CommandContext } from "./command.ts";
 import { addAgentFlags, type AgentFlags } from "./flags.ts";
 import { cancelOnInterrupt } from "./interrupt.ts";
-import { colorEnabled, sanitizeForTerminal, styles, TranscriptRenderer } from "./render.ts";
+import {
+  colorEnabled,
+  jsonForTerminal,
+  sanitizeForTerminal,
+  styles,
+  TranscriptRenderer,
+} from "./render.ts";
 import { runRepl } from "./repl.ts";
 
 /** Registers `hs agent`. */
@@ -83,7 +89,7 @@ async function runOnce(
     ? new TranscriptRenderer(cli.stdout, styles(colorEnabled(cli.stdoutIsTerminal)))
     : undefined;
   const onEvent = (e: HarnessEvent) => {
-    if (flags.events) cli.stdout(JSON.stringify(e) + "\n");
+    if (flags.events) cli.stdout(jsonForTerminal(e) + "\n");
     renderer?.on(e);
     if (e.type === "session" && !sessionId && !flags.json && !flags.events) {
       cli.stderr(`session: ${e.dir}\n`);

@@ -1,10 +1,13 @@
 /**
  * The floor's `ask` on this terminal: once / always (for this session) /
- * never, read with readline (loaded only when a question is asked).
+ * never, read with readline (loaded only when a question is asked). The
+ * question quotes what the model asked for: its control characters are shown
+ * as pictures, so an escape sequence cannot hide what is approved.
  *
  * @module
  */
 import type { Answer, Asker } from "../core/mod.ts";
+import { sanitizeForTerminal } from "./render.ts";
 
 /** Parses a typed answer (anything unclear is "never"). */
 export function parseAnswer(text: string): Answer {
@@ -39,7 +42,9 @@ async function ask(question: string): Promise<Answer> {
   const rl = readline.createInterface({ input: process.stdin, output: process.stdout });
   try {
     const closed = new Promise<string>((resolve) => rl.once("close", () => resolve("")));
-    const asked = new Promise<string>((resolve) => rl.question(question, resolve));
+    const asked = new Promise<string>((resolve) =>
+      rl.question(sanitizeForTerminal(question), resolve)
+    );
     const answer = await Promise.race([asked, closed]);
     return parseAnswer(answer);
   } catch {

@@ -17,6 +17,7 @@ import { displayPath, HarnessError, statOrUndefined } from "../core/base/mod.ts"
 import { walkHarnessDirs } from "../core/discovery/mod.ts";
 import type { CliContext } from "./context.ts";
 import type { CommandContext } from "./command.ts";
+import { sanitizeForTerminal as safe } from "./render.ts";
 
 /** Provider names that can be stored (they become JSON keys and file-name-like ids). */
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
@@ -179,7 +180,7 @@ export async function authList(h: HarnessCore, cli: CliContext): Promise<number>
       rows = await listAuth(path);
     } catch (err) {
       const e = err as HarnessError;
-      cli.stderr(`hs: ${e.message}\n${e.hint ? `hint: ${e.hint}\n` : ""}`);
+      cli.stderr(safe(`hs: ${e.message}\n${e.hint ? `hint: ${e.hint}\n` : ""}`));
       code = 1;
       continue;
     }
@@ -189,7 +190,7 @@ export async function authList(h: HarnessCore, cli: CliContext): Promise<number>
     for (const r of rows) {
       const exp = r.expiresAt !== undefined ? `  expires ${r.expiresAt}` : "";
       cli.stdout(
-        `  ${`${r.provider} ${r.index}`.padEnd(24)} ${r.type.padEnd(8)} ${r.masked}${exp}\n`,
+        safe(`  ${`${r.provider} ${r.index}`.padEnd(24)} ${r.type.padEnd(8)} ${r.masked}${exp}\n`),
       );
     }
   }

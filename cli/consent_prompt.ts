@@ -7,6 +7,7 @@
  */
 import type { HarnessCore } from "../core/mod.ts";
 import type { CliContext } from "./context.ts";
+import { sanitizeForTerminal as safe } from "./render.ts";
 
 /**
  * On a terminal, asks to approve the guards of foreground bots waiting for it; headless,
@@ -15,10 +16,10 @@ import type { CliContext } from "./context.ts";
 export async function handleConsent(h: HarnessCore, cli: CliContext): Promise<void> {
   const waiting = h.packs.bots().filter((b) => b.spec.attach === "foreground" && b.pending.length);
   for (const b of waiting) {
-    const name = `${b.pack.name}/${b.spec.name}`;
+    const name = safe(`${b.pack.name}/${b.spec.name}`);
     if (cli.stdinIsTerminal) {
       cli.stderr(`Behavior pack ${name} declares guards that run on every matching call:\n`);
-      for (const g of b.pending) cli.stderr(`  ${g.guard} (${g.point}) at ${g.loc}\n`);
+      for (const g of b.pending) cli.stderr(safe(`  ${g.guard} (${g.point}) at ${g.loc}\n`));
       const answer = prompt("Approve them? [y/N]") ?? "";
       if (/^y(es)?$/i.test(answer.trim())) {
         await h.packs.approve(b);
@@ -27,7 +28,7 @@ export async function handleConsent(h: HarnessCore, cli: CliContext): Promise<vo
     }
     cli.stderr(
       `hs: pack ${name} is not attached: ${b.pending.length} guard(s) wait for approval ` +
-        `(approve them with: hs packs approve ${b.pack.name})\n`,
+        `(approve them with: hs packs approve ${safe(b.pack.name)})\n`,
     );
   }
 }

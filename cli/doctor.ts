@@ -1,5 +1,6 @@
 /**
  * `hs doctor`: what was discovered, from where, and why anything was skipped.
+ * Names, paths and reasons are shown with their control characters as pictures.
  *
  * @module
  */
@@ -8,7 +9,7 @@ import type { HarnessCore } from "../core/mod.ts";
 import { ownerLabel } from "../core/base/mod.ts";
 import type { CliContext } from "./context.ts";
 import type { CommandContext } from "./command.ts";
-import { colorEnabled, styles } from "./render.ts";
+import { colorEnabled, sanitizeForTerminal as safe, styles } from "./render.ts";
 import { printFloor } from "./floor.ts";
 
 /** Prints the diagnosis; exit code 0 (problems are reported, not fatal). */
@@ -17,25 +18,29 @@ export async function runDoctor(h: HarnessCore, cli: CliContext): Promise<number
   const out = (s = "") => cli.stdout(s + "\n");
   const snap = h.snapshot();
   out(st.bold("paths"));
-  out(`  cwd        ${h.paths.cwd}`);
-  out(`  home       ${h.paths.home}`);
-  out(`  sessions   ${h.paths.sessions}`);
-  out(`  log        ${h.paths.log}`);
+  out(safe(`  cwd        ${h.paths.cwd}`));
+  out(safe(`  home       ${h.paths.home}`));
+  out(safe(`  sessions   ${h.paths.sessions}`));
+  out(safe(`  log        ${h.paths.log}`));
   out(st.bold("\nsources (lowest priority first)"));
   if (h.builtinSource) {
     out(
-      `  ${"built-in".padEnd(8)} ${h.builtinSource} ${st.dim("(generated for HARNESS_SOURCES)")}`,
+      `  ${"built-in".padEnd(8)} ${safe(h.builtinSource)} ${
+        st.dim("(generated for HARNESS_SOURCES)")
+      }`,
     );
   }
   if (snap.allSources.length === 0) out("  (none: only built-in plugins)");
   for (const s of snap.allSources) {
     const scoped = snap.sources.includes(s) ? "" : st.dim(" (provider plugin, inactive)");
-    out(`  ${s.kind.padEnd(8)} ${s.dir}${scoped}`);
+    out(`  ${s.kind.padEnd(8)} ${safe(s.dir)}${scoped}`);
   }
   out(st.bold("\nruntime plugins"));
   for (const p of h.runtimePluginStatus()) {
     out(
-      `  ${p.id.padEnd(16)} ${p.version.padEnd(8)} ${p.state}${p.reason ? ` — ${p.reason}` : ""}`,
+      safe(
+        `  ${p.id.padEnd(16)} ${p.version.padEnd(8)} ${p.state}${p.reason ? ` — ${p.reason}` : ""}`,
+      ),
     );
   }
   out(st.bold("\ntools"));
@@ -43,30 +48,31 @@ export async function runDoctor(h: HarnessCore, cli: CliContext): Promise<number
   const names = new Set([...h.registries.tools.entries().map((e) => e.key), ...tools.keys()]);
   for (const n of [...names].sort()) {
     const t = tools.get(n);
-    out(`  ${n.padEnd(16)} ${st.dim(t ? t.path : ownerLabel(h.registries.tools.entry(n)!.owner))}`);
+    const where = t ? t.path : ownerLabel(h.registries.tools.entry(n)!.owner);
+    out(`  ${safe(n.padEnd(16))} ${st.dim(safe(where))}`);
   }
   out(st.bold("\nhooks"));
   for (const [stage, m] of snap.hooks) {
-    for (const [n, f] of m) out(`  ${stage}/${n.padEnd(16)} ${st.dim(f.path)}`);
+    for (const [n, f] of m) out(`  ${safe(`${stage}/${n.padEnd(16)}`)} ${st.dim(safe(f.path))}`);
   }
   if (snap.hooks.size === 0) out("  (built-in only)");
   out(st.bold("\ncommands"));
-  for (const [n, f] of snap.commands) out(`  ${n.padEnd(16)} ${st.dim(f.path)}`);
+  for (const [n, f] of snap.commands) out(`  ${safe(n.padEnd(16))} ${st.dim(safe(f.path))}`);
   if (snap.commands.size === 0) out("  (none)");
   out(st.bold("\nproviders"));
   for (const p of await h.providers(snap)) {
     let ready = "?";
     try {
       const r = await p.provider.ready();
-      ready = r.ready ? st.green("ready") : st.dim(`not ready: ${r.reason}`);
+      ready = r.ready ? st.green("ready") : st.dim(safe(`not ready: ${r.reason}`));
     } catch {
       ready = st.red("readiness check failed");
     }
-    out(`  ${p.name.padEnd(16)} ${ready} ${st.dim(p.origin)}`);
+    out(`  ${safe(p.name.padEnd(16))} ${ready} ${st.dim(safe(p.origin))}`);
   }
   const { skills, problems: skillProblems } = h.skills();
   out(st.bold("\nskills"));
-  for (const s of skills) out(`  ${s.name.padEnd(16)} ${st.dim(s.path || s.source)}`);
+  for (const s of skills) out(`  ${safe(s.name.padEnd(16))} ${st.dim(safe(s.path || s.source))}`);
   if (skills.length === 0) out("  (none)");
 
   const issues = [
@@ -80,7 +86,7 @@ export async function runDoctor(h: HarnessCore, cli: CliContext): Promise<number
   ];
   out(st.bold("\nskipped"));
   if (issues.length === 0) out("  nothing");
-  for (const i of issues) out(`  ${st.yellow(i.path)}\n    ${i.reason}`);
+  for (const i of issues) out(`  ${st.yellow(safe(i.path))}\n    ${safe(i.reason)}`);
   out(st.bold("\neffect floor (details: hs floor)"));
   await printFloor(h, out);
   return 0;

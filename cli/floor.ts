@@ -8,6 +8,7 @@ import type { Command } from "@commander-js/extra-typings";
 import type { EffectFloor } from "../core/mod.ts";
 import type { CommandContext } from "./command.ts";
 import { addFloorFlags, type FloorFlags } from "./floor_flags.ts";
+import { sanitizeForTerminal as safe } from "./render.ts";
 
 /** Prints the effective floor (also used by `hs doctor`). */
 export async function printFloor(
@@ -19,13 +20,13 @@ export async function printFloor(
     out("  no effect floor (library default: allow all)");
     return;
   }
-  for (const l of f.describe()) out(`  ${l}`);
+  for (const l of f.describe()) out(safe(`  ${l}`));
   const p = await f.sandbox.probe();
-  out(
+  out(safe(
     `  sandbox  ${
       p.ok ? `bubblewrap (${p.bwrap})` : `unavailable — ${p.reason}`
     }; file tools: Deno worker with exactly the policy's permissions`,
-  );
+  ));
 }
 
 /** `hs floor`: the effective policy and where each part came from. */

@@ -10,6 +10,7 @@ import { type Effect, EFFECTS } from "../core/sandbox/mod.ts";
 import type { FloorRequest } from "../core/mod.ts";
 import { terminalAsker } from "./asker.ts";
 import type { CliContext } from "./context.ts";
+import { sanitizeForTerminal } from "./render.ts";
 
 /** Floor flags as commander parses them. */
 export type FloorFlags = {
@@ -89,6 +90,6 @@ export function floorRequestOf(
     yes: flags.yes === true,
     unsandboxed: flags.unsandboxed === true,
     asker: interactive ? terminalAsker : undefined,
-    warn: (line) => cli.stderr(line + "\n"),
+    warn: (line) => cli.stderr(sanitizeForTerminal(line) + "\n"),
   };
 }

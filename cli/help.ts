@@ -8,6 +8,7 @@
 import type { Command } from "@commander-js/extra-typings";
 import type { CommandContext } from "./command.ts";
 import { describeCommand, externalCommands, mayHaveCommands } from "./commands.ts";
+import { sanitizeForTerminal as safe } from "./render.ts";
 
 const USAGE =
   "\nUsage: hs <message…>        run the agent on a message (any unknown first word starts one)\n" +
@@ -36,23 +37,23 @@ export function register(program: Command, ctx: CommandContext): void {
           if (name) {
             const c = cmds.find((x) => x.name === name);
             if (!c) {
-              cli.stderr(`hs: no command "${name}" (see: hs help)\n`);
+              cli.stderr(safe(`hs: no command "${name}" (see: hs help)\n`));
               return 1;
             }
-            cli.stdout(`hs ${c.name} — ${await describeCommand(h, c)}\n`);
-            cli.stdout(`  ${c.kind === "executable" ? c.path : `from plugin ${c.owner}`}\n`);
+            cli.stdout(safe(`hs ${c.name} — ${await describeCommand(h, c)}\n`));
+            cli.stdout(safe(`  ${c.kind === "executable" ? c.path : `from plugin ${c.owner}`}\n`));
             return 0;
           }
           if (cmds.length > 0) {
             cli.stdout("\nCommands of this workspace and your plugins:\n");
             for (const c of cmds) {
-              cli.stdout(`  ${c.name.padEnd(20)} ${await describeCommand(h, c)}\n`);
+              cli.stdout(safe(`  ${c.name.padEnd(20)} ${await describeCommand(h, c)}\n`));
             }
           }
           return 0;
         });
       } else if (name) {
-        cli.stderr(`hs: no command "${name}" (see: hs help)\n`);
+        cli.stderr(safe(`hs: no command "${name}" (see: hs help)\n`));
         return ctx.done(1);
       }
       if (!name) cli.stdout("\nDocs: README.md and docs/ in the repository.\n");

@@ -8,7 +8,7 @@ import type { Command } from "@commander-js/extra-typings";
 import { type HarnessCore, KNOWN_STAGES } from "../core/mod.ts";
 import type { CliContext } from "./context.ts";
 import type { CommandContext } from "./command.ts";
-import { colorEnabled, styles } from "./render.ts";
+import { colorEnabled, sanitizeForTerminal as safe, styles } from "./render.ts";
 
 /** Registers `hs hooks`. */
 export function register(program: Command, ctx: CommandContext): void {
@@ -24,7 +24,7 @@ function hooksCommand(h: HarnessCore, stage: string | undefined, cli: CliContext
   const snap = h.snapshot();
   const stages = new Set([...KNOWN_STAGES, ...snap.hooks.keys()]);
   if (stage && !stages.has(stage)) {
-    cli.stderr(`hs: unknown stage "${stage}"; known stages: ${[...stages].join(", ")}\n`);
+    cli.stderr(safe(`hs: unknown stage "${stage}"; known stages: ${[...stages].join(", ")}\n`));
     return 1;
   }
   const st = styles(colorEnabled(cli.stdoutIsTerminal));
@@ -33,9 +33,9 @@ function hooksCommand(h: HarnessCore, stage: string | undefined, cli: CliContext
     for (const b of h.builtinHooks(s)) names.set(b.name, "built-in");
     for (const [n, f] of snap.hooks.get(s) ?? []) names.set(n, f.path);
     if (!stage && names.size === 0) continue;
-    cli.stdout(`${st.bold(s)}\n`);
+    cli.stdout(`${st.bold(safe(s))}\n`);
     for (const n of [...names.keys()].sort()) {
-      cli.stdout(`  ${n.padEnd(20)} ${st.dim(names.get(n)!)}\n`);
+      cli.stdout(`  ${safe(n.padEnd(20))} ${st.dim(safe(names.get(n)!))}\n`);
     }
   }
   return 0;

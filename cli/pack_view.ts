@@ -17,16 +17,16 @@ import type {
   SessionAction,
   SessionRef,
 } from "../core/mod.ts";
-import type { Styles } from "./render.ts";
+import { jsonForTerminal, sanitizeForTerminal as safe, type Styles } from "./render.ts";
 
 /** The lines of a choice: its title, then `  N. label  detail` per row. */
 export function renderChoice(view: ChoiceView, st: Styles): string {
-  const lines = [st.bold(view.title || "(untitled)")];
+  const lines = [st.bold(safe(view.title || "(untitled)"))];
   view.rows.forEach((r, i) => {
     const more = r.choice ? " …" : "";
     lines.push(
-      `  ${st.cyan(String(i + 1).padStart(2))}. ${r.label}${more}${
-        r.detail ? `  ${st.dim(r.detail)}` : ""
+      `  ${st.cyan(String(i + 1).padStart(2))}. ${safe(r.label)}${more}${
+        r.detail ? `  ${st.dim(safe(r.detail))}` : ""
       }`,
     );
   });
@@ -34,10 +34,10 @@ export function renderChoice(view: ChoiceView, st: Styles): string {
   return lines.join("\n") + "\n";
 }
 
-/** A result as one line or pretty JSON. */
+/** A result as one line (control characters shown as pictures) or pretty JSON (escaped). */
 export function renderResult(result: Json | undefined): string {
-  if (typeof result === "string") return result;
-  return JSON.stringify(result, null, 2);
+  if (typeof result === "string") return safe(result);
+  return jsonForTerminal(result, 2);
 }
 
 /** How a command is driven. */
@@ -91,7 +91,7 @@ export async function runPackCommand(
   });
   let action: SessionAction | undefined;
   if (view.type === "text") {
-    io.out(view.text.endsWith("\n") ? view.text : view.text + "\n");
+    io.out(safe(view.text.endsWith("\n") ? view.text : view.text + "\n"));
     return { view };
   }
   if (view.type === "action") action = view.action;
@@ -110,7 +110,7 @@ export async function runPackCommand(
       const n = Number.parseInt(answer, 10);
       const row = choice.rows[n - 1];
       if (!row || String(n) !== answer) {
-        io.out(io.st.yellow(`no row ${answer}\n`));
+        io.out(io.st.yellow(`no row ${safe(answer)}\n`));
         continue;
       }
       if (row.choice) {
@@ -124,7 +124,7 @@ export async function runPackCommand(
   if (!action) return { view };
   let text = composer;
   const field = typeof action.params.field === "string" ? action.params.field : undefined;
-  if (field && !text.trim() && io.ask) text = (await io.ask(`${field}: `)) ?? "";
+  if (field && !text.trim() && io.ask) text = (await io.ask(`${safe(field)}: `)) ?? "";
   const session = action.op === "plugin/method" &&
       (action.params.scope ?? "session") === "session"
     ? io.session() ?? io.ensureSession?.()

@@ -12,7 +12,7 @@ import { relative } from "node:path";
 import type { BotState, HarnessCore } from "../core/mod.ts";
 import type { CliContext } from "./context.ts";
 import type { CommandContext } from "./command.ts";
-import { colorEnabled, styles } from "./render.ts";
+import { colorEnabled, sanitizeForTerminal as safe, styles } from "./render.ts";
 import { registerStateCommands } from "./packs_state.ts";
 
 /** Registers `hs packs`. */
@@ -46,7 +46,7 @@ export function register(program: Command, ctx: CommandContext): void {
         for (const b of waiting) {
           for (const g of b.pending) {
             cli.stdout(
-              `approved ${b.pack.name}/${b.spec.name} ${g.guard} (${g.point}, ${g.loc})\n`,
+              safe(`approved ${b.pack.name}/${b.spec.name} ${g.guard} (${g.point}, ${g.loc})\n`),
             );
           }
           await h.packs.approve(b);
@@ -66,39 +66,45 @@ function listPacks(h: HarnessCore, cli: CliContext): number {
   }
   for (const p of all) {
     const m = p.manifest;
-    cli.stdout(`${st.bold(m?.name ?? p.dir)} ${m?.version ?? ""}  ${st.dim(p.dir)}\n`);
+    cli.stdout(
+      `${st.bold(safe(m?.name ?? p.dir))} ${safe(m?.version ?? "")}  ${st.dim(safe(p.dir))}\n`,
+    );
     if (p.error) {
-      cli.stdout(`  ${st.red("load error")} ${p.error}\n`);
+      cli.stdout(`  ${st.red("load error")} ${safe(p.error)}\n`);
       continue;
     }
-    if (m?.description) cli.stdout(`  ${m.description}\n`);
+    if (m?.description) cli.stdout(`  ${safe(m.description)}\n`);
     for (const b of p.bots) cli.stdout(botLine(b, st));
     for (const [scope, file] of Object.entries(m?.states ?? {})) {
-      cli.stdout(`  state ${scope}: ${relative(m!.root, file)}\n`);
+      cli.stdout(safe(`  state ${scope}: ${relative(m!.root, file)}\n`));
     }
     if (m?.skills.length) {
-      cli.stdout(`  skills: ${m.skills.map((s) => relative(m.root, s)).join(", ")}\n`);
+      cli.stdout(safe(`  skills: ${m.skills.map((s) => relative(m.root, s)).join(", ")}\n`));
     }
     if (m?.commands.length) {
-      cli.stdout(`  commands: ${m.commands.map((c) => relative(m.root, c)).join(", ")}\n`);
+      cli.stdout(safe(`  commands: ${m.commands.map((c) => relative(m.root, c)).join(", ")}\n`));
     }
-    for (const r of m?.mcp ?? []) cli.stdout(`  mcp: ${r.name} (${r.visibility})\n`);
-    for (const n of m?.notices ?? []) cli.stdout(`  ${st.yellow("notice")} ${n}\n`);
+    for (const r of m?.mcp ?? []) cli.stdout(safe(`  mcp: ${r.name} (${r.visibility})\n`));
+    for (const n of m?.notices ?? []) cli.stdout(`  ${st.yellow("notice")} ${safe(n)}\n`);
   }
   return 0;
 }
 
 function botLine(b: BotState, st: ReturnType<typeof styles>): string {
-  const how = b.spec.attach === "foreground" ? "foreground" : `named, ${b.spec.scope} scope`;
+  const how = safe(
+    b.spec.attach === "foreground" ? "foreground" : `named, ${b.spec.scope} scope`,
+  );
   const program = b.spec.behavior
-    ? relative(b.pack.root, b.spec.behavior.program)
+    ? safe(relative(b.pack.root, b.spec.behavior.program))
     : "(no behavior)";
   const color = b.status === "attached" || b.status === "ready" || b.status === "no behavior"
     ? st.green
     : st.yellow;
-  let out = `  bot ${st.bold(b.spec.name)} (${how}) ${program}: ${color(b.status)}\n`;
-  if (b.spec.tools) out += `    tools: ${b.spec.tools.join(", ")}\n`;
-  if (b.reason) out += `    ${b.reason}\n`;
-  for (const g of b.pending) out += `    waiting: guard ${g.guard} (${g.point}) at ${g.loc}\n`;
+  let out = `  bot ${st.bold(safe(b.spec.name))} (${how}) ${program}: ${color(b.status)}\n`;
+  if (b.spec.tools) out += safe(`    tools: ${b.spec.tools.join(", ")}\n`);
+  if (b.reason) out += safe(`    ${b.reason}\n`);
+  for (const g of b.pending) {
+    out += safe(`    waiting: guard ${g.guard} (${g.point}) at ${g.loc}\n`);
+  }
   return out;
 }

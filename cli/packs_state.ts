@@ -18,7 +18,7 @@ import type { Command } from "@commander-js/extra-typings";
 import { type HarnessCore, HarnessError, type Json, type SessionRef } from "../core/mod.ts";
 import type { CommandContext } from "./command.ts";
 import { renderResult, runPackCommand } from "./pack_view.ts";
-import { colorEnabled, styles } from "./render.ts";
+import { colorEnabled, jsonForTerminal, sanitizeForTerminal as safe, styles } from "./render.ts";
 
 type Scope = "session" | "project" | "global";
 
@@ -71,10 +71,12 @@ export function registerStateCommands(packs: Command, ctx: CommandContext): void
           sessionOf(h, o.session),
         );
         const v = s.view();
-        if (o.json) cli.stdout(JSON.stringify({ pack, scope, ...v }) + "\n");
+        if (o.json) cli.stdout(jsonForTerminal({ pack, scope, ...v }) + "\n");
         else {
-          cli.stdout(`${pack} (${scope}) revision ${v.revision}${s.dir ? `  ${s.dir}` : ""}\n`);
-          cli.stdout(JSON.stringify(v.state, null, 2) + "\n");
+          cli.stdout(
+            safe(`${pack} (${scope}) revision ${v.revision}${s.dir ? `  ${s.dir}` : ""}\n`),
+          );
+          cli.stdout(jsonForTerminal(v.state, 2) + "\n");
         }
         return 0;
       });
@@ -122,7 +124,7 @@ export function registerStateCommands(packs: Command, ctx: CommandContext): void
           [parseJson(action, "the action")],
           int(o.revision, "--revision"),
         );
-        cli.stdout(`${pack}: revision ${rev}\n`);
+        cli.stdout(safe(`${pack}: revision ${rev}\n`));
         return 0;
       });
     });
@@ -150,7 +152,7 @@ export function registerStateCommands(packs: Command, ctx: CommandContext): void
             const quiet = { out: () => {}, st, session: () => session };
             result = (await runPackCommand(h, name0, text.join(" "), quiet, pick)).result;
           }
-          cli.stdout(JSON.stringify({ view, ...(pick ? { result } : {}) }) + "\n");
+          cli.stdout(jsonForTerminal({ view, ...(pick ? { result } : {}) }) + "\n");
           return 0;
         }
         const r = await runPackCommand(h, name0, text.join(" "), {
@@ -158,7 +160,7 @@ export function registerStateCommands(packs: Command, ctx: CommandContext): void
           st,
           session: () => session,
         }, pick);
-        if (r.message !== undefined) cli.stdout(`message for the agent: ${r.message}\n`);
+        if (r.message !== undefined) cli.stdout(`message for the agent: ${safe(r.message)}\n`);
         if (r.view.type === "choice" && !pick && r.view.rows.length) {
           cli.stdout(st.dim(`(perform a row with --pick <n>)\n`));
         }

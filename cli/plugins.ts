@@ -2,14 +2,15 @@
  * `hs plugins` (and `/plugins` in the REPL): every runtime plugin with its id,
  * version, state, what it contributed (tools, skills, prompt sections, hooks,
  * pages, …) and, for a failure, the host's reason — never the plugin's own
- * exception text. `--json` prints the same as data.
+ * exception text. `--json` prints the same as data. What a plugin named is
+ * shown with its control characters as pictures.
  *
  * @module
  */
 import type { Command } from "@commander-js/extra-typings";
 import type { HarnessCore } from "../core/mod.ts";
 import type { CommandContext } from "./command.ts";
-import { colorEnabled, styles } from "./render.ts";
+import { colorEnabled, jsonForTerminal, sanitizeForTerminal as safe, styles } from "./render.ts";
 
 /** One plugin as `hs plugins --json` prints it. */
 export interface PluginReport {
@@ -47,13 +48,13 @@ export function pluginLines(h: HarnessCore, color: boolean): string[] {
       : st.dim(p.state);
     const tags = [p.builtin ? "built-in" : "", p.required ? "" : "optional"].filter(Boolean);
     lines.push(
-      `${st.bold(p.id.padEnd(18))} ${p.version.padEnd(8)} ${state}${
+      `${st.bold(safe(p.id.padEnd(18)))} ${safe(p.version.padEnd(8))} ${state}${
         tags.length ? st.dim(` (${tags.join(", ")})`) : ""
-      }${p.reason ? ` — ${p.reason}` : ""}`,
+      }${p.reason ? ` — ${safe(p.reason)}` : ""}`,
     );
     for (const [kind, keys] of Object.entries(p.contributions)) {
       const shown = keys.length > 8 ? [...keys.slice(0, 8), `… ${keys.length - 8} more`] : keys;
-      lines.push(st.dim(`    ${kind}s: ${shown.join(", ")}`));
+      lines.push(st.dim(safe(`    ${kind}s: ${shown.join(", ")}`)));
     }
   }
   return lines;
@@ -69,7 +70,7 @@ export function register(program: Command, ctx: CommandContext): void {
     .option("--trust-workspace", "include this workspace's sources")
     .action(async (o) => {
       await ctx.run(o, (h) => {
-        if (o.json) cli.stdout(JSON.stringify(pluginReports(h), null, 2) + "\n");
+        if (o.json) cli.stdout(jsonForTerminal(pluginReports(h), 2) + "\n");
         else cli.stdout(pluginLines(h, colorEnabled(cli.stdoutIsTerminal)).join("\n") + "\n");
         return Promise.resolve(0);
       });

@@ -17,7 +17,7 @@ import {
   parseKeyValues,
   readTextOrUndefined,
 } from "../core/base/mod.ts";
-import { colorEnabled, styles } from "./render.ts";
+import { colorEnabled, jsonForTerminal, sanitizeForTerminal, styles } from "./render.ts";
 import type { CliContext } from "./context.ts";
 import type { CommandContext } from "./command.ts";
 
@@ -77,6 +77,9 @@ type ExecExtras = {
   describe?: () => Promise<string>;
   envHelp?: () => Promise<string>;
 };
+
+/** Text a provider or .conf supplied, its control characters as pictures. */
+const shown = (s: string | undefined): string => sanitizeForTerminal(s ?? "");
 
 async function safe<T>(fn: () => Promise<T>, fallback: (err: unknown) => T): Promise<T> {
   try {
@@ -205,14 +208,14 @@ export async function providersCommand(
     const x = info?.provider as unknown as ExecExtras | undefined;
     const envHelp = x?.envHelp ? await safe(() => x.envHelp!(), () => "") : "";
     if (opts.json) {
-      cli.stdout(JSON.stringify({ ...row, env: envHelp || undefined }) + "\n");
+      cli.stdout(jsonForTerminal({ ...row, env: envHelp || undefined }) + "\n");
       return 0;
     }
     printDetails(row, envHelp, sel, cli);
     return 0;
   }
   if (opts.json) {
-    cli.stdout(JSON.stringify({ providers: rows, selected: sel }) + "\n");
+    cli.stdout(jsonForTerminal({ providers: rows, selected: sel }) + "\n");
     return 0;
   }
   printTable(rows, sel, cli);
@@ -233,9 +236,9 @@ function printTable(rows: ProviderRow[], sel: Selection, cli: CliContext): void 
     const mark = r.name === sel.provider ? st.green("*") : " ";
     const ready = r.ready ? st.green("yes  ") : st.red("no   ");
     cli.stdout(
-      `${mark} ${st.bold(r.name.padEnd(wn))}  ${r.protocol.padEnd(wp)}  ${
-        (r.model || "-").padEnd(wm)
-      }  ${ready}  ${r.reason}\n`,
+      `${mark} ${st.bold(shown(r.name.padEnd(wn)))}  ${shown(r.protocol.padEnd(wp))}  ${
+        shown((r.model || "-").padEnd(wm))
+      }  ${ready}  ${shown(r.reason)}\n`,
     );
     const extra = [
       r.origin,
@@ -248,16 +251,16 @@ function printTable(rows: ProviderRow[], sel: Selection, cli: CliContext): void 
       r.description,
       r.models.length ? `models: ${r.models.join(", ")}` : "",
     ].filter(Boolean).join(" · ");
-    cli.stdout(st.dim(`    ${extra}\n`));
+    cli.stdout(st.dim(shown(`    ${extra}\n`)));
   }
   cli.stdout("\n");
   if (sel.error) {
-    cli.stdout(`${st.yellow("no provider would be selected")}: ${sel.error}\n`);
+    cli.stdout(`${st.yellow("no provider would be selected")}: ${shown(sel.error)}\n`);
     return;
   }
   cli.stdout(
-    `${st.green("*")} selected: ${st.bold(sel.provider!)} — ${sel.providerWhy}\n` +
-      `  model: ${sel.model || "(none)"} — ${sel.modelWhy}\n`,
+    `${st.green("*")} selected: ${st.bold(shown(sel.provider!))} — ${shown(sel.providerWhy)}\n` +
+      shown(`  model: ${sel.model || "(none)"} — ${sel.modelWhy}\n`),
   );
 }
 
@@ -278,8 +281,8 @@ function printDetails(row: ProviderRow, envHelp: string, sel: Selection, cli: Cl
     `auto-detect: ${row.autodetect ? "yes" : "no"}`,
     ...(row.overrides ? [`overrides:   ${row.overrides}`] : []),
   ];
-  cli.stdout(lines.join("\n") + "\n");
-  if (envHelp) cli.stdout(`\nenvironment (--env):\n${envHelp}\n`);
+  cli.stdout(shown(lines.join("\n") + "\n"));
+  if (envHelp) cli.stdout(`\nenvironment (--env):\n${shown(envHelp)}\n`);
 }
 
 /** Registers `hs providers`. */

@@ -36,6 +36,24 @@ export function sanitizeForTerminal(text: string): string {
   return text.replace(/\r\n/g, "\n").replace(CONTROL_ALL, picture);
 }
 
+/**
+ * Characters JSON leaves raw that a terminal would act on (DEL, C1, the bidi
+ * overrides); JSON itself escapes C0.
+ */
+const JSON_RAW = /[\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * `JSON.stringify` for a terminal: the same data, with DEL, C1 and the bidi
+ * overrides written as `\uXXXX` escapes (JSON escapes C0 itself), so `--json`
+ * output stays exact JSON and performs nothing when it is shown.
+ */
+export function jsonForTerminal(value: unknown, indent?: number): string {
+  return (JSON.stringify(value, null, indent) ?? "null").replace(
+    JSON_RAW,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+}
+
 /** ANSI styles (no-ops when colors are off). */
 export interface Styles {
   dim(s: string): string;

@@ -142,7 +142,11 @@ export async function runRepl(
         cli.stdout(st.red(`error: ${sanitizeForTerminal((err as Error).message)}\n`));
         return { handled: true, message: undefined };
       });
-      if (!extra.handled) cli.stdout(`unknown command ${line.split(" ")[0]} — /help lists them\n`);
+      if (!extra.handled) {
+        cli.stdout(
+          `unknown command ${sanitizeForTerminal(line.split(" ")[0])} — /help lists them\n`,
+        );
+      }
       if (extra.message === undefined) continue;
       line = extra.message;
     }

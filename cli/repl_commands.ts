@@ -17,7 +17,7 @@ import {
 } from "../core/mod.ts";
 import type { CliContext } from "./context.ts";
 import { cancelOnInterrupt } from "./interrupt.ts";
-import type { Styles } from "./render.ts";
+import { sanitizeForTerminal as safe, type Styles } from "./render.ts";
 import { toolsCommand } from "./tools.ts";
 
 /** What the REPL's commands read and change. */
@@ -90,7 +90,9 @@ export async function longSessionCommand(line: string, env: ReplCommandEnv): Pro
     }
   } catch (err) {
     const e = err as Error & { hint?: string };
-    cli.stdout(st.red(`error: ${e.message}\n`) + (e.hint ? st.dim(`hint: ${e.hint}\n`) : ""));
+    cli.stdout(
+      st.red(`error: ${safe(e.message)}\n`) + (e.hint ? st.dim(`hint: ${safe(e.hint)}\n`) : ""),
+    );
   }
   return true;
 }
@@ -104,13 +106,13 @@ async function switchModel(name: string, env: ReplCommandEnv): Promise<void> {
   const { cli, st, state } = env;
   if (!name) {
     const r = await env.h.resolve(state.provider, state.model);
-    cli.stdout(`${r.model || "(the provider's default)"} at ${r.provider}\n`);
+    cli.stdout(safe(`${r.model || "(the provider's default)"} at ${r.provider}\n`));
     return;
   }
   const r = await env.h.resolve(state.provider, name);
   state.provider = r.provider;
   state.model = r.model;
-  cli.stdout(st.dim(`model ${r.model} at ${r.provider} from the next request on\n`));
+  cli.stdout(st.dim(safe(`model ${r.model} at ${r.provider} from the next request on\n`)));
 }
 
 async function switchProvider(name: string, env: ReplCommandEnv): Promise<void> {
@@ -119,18 +121,21 @@ async function switchProvider(name: string, env: ReplCommandEnv): Promise<void> 
   if (!name) {
     const current = (await env.h.resolve(state.provider, state.model)).provider;
     for (const p of all) {
-      cli.stdout(`${p.name === current ? st.green("●") : " "} ${p.name}  ${st.dim(p.origin)}\n`);
+      const mark = p.name === current ? st.green("●") : " ";
+      cli.stdout(`${mark} ${safe(p.name)}  ${st.dim(safe(p.origin))}\n`);
     }
     return;
   }
   if (!all.some((p) => p.name === name)) {
-    cli.stdout(st.red(`no provider "${name}"`) + st.dim(" — /provider lists them\n"));
+    cli.stdout(st.red(safe(`no provider "${name}"`)) + st.dim(" — /provider lists them\n"));
     return;
   }
   const r = await env.h.resolve(name, "");
   state.provider = r.provider;
   state.model = r.model;
-  cli.stdout(st.dim(`provider ${r.provider} (model ${r.model}) from the next request on\n`));
+  cli.stdout(
+    st.dim(safe(`provider ${r.provider} (model ${r.model}) from the next request on\n`)),
+  );
 }
 
 async function compactNow(focus: string, env: ReplCommandEnv): Promise<void> {
@@ -160,7 +165,7 @@ async function compactNow(focus: string, env: ReplCommandEnv): Promise<void> {
     view?.stop();
     stopListening();
   }
-  if (!r.ok) cli.stdout(st.red(`${r.error}\n`) + st.dim(`hint: ${r.hint}\n`));
+  if (!r.ok) cli.stdout(st.red(`${safe(r.error)}\n`) + st.dim(`hint: ${safe(r.hint)}\n`));
 }
 
 /** The status line: provider, model, the next request's tokens against the window. */
@@ -178,7 +183,7 @@ export function statusText(r: ContextReport): string {
     parts.push(`${tokens} / ${formatTokens(r.limits.context)} tokens (${pct}%)`);
   } else parts.push(`${tokens} tokens`);
   if (r.compacted > 0) parts.push(`${r.compacted} compacted`);
-  return parts.join(" · ");
+  return safe(parts.join(" · "));
 }
 
 /** `/context`: what the next request holds, by section. */
@@ -186,7 +191,7 @@ export function contextLines(r: ContextReport, st: Styles): string[] {
   const out: string[] = [];
   const window = r.limits.context;
   out.push(
-    `${st.bold("next request")}  ${r.provider} · ${r.model || "default model"}` +
+    `${st.bold("next request")}  ${safe(`${r.provider} · ${r.model || "default model"}`)}` +
       st.dim(`  (${r.budget.basis === "reported" ? "provider-reported + estimate" : "estimate"})`),
   );
   const width = Math.max(...r.sections.map((s) => s.name.length), 5);
@@ -194,13 +199,13 @@ export function contextLines(r: ContextReport, st: Styles): string[] {
     const items = s.items !== undefined
       ? st.dim(`  ${s.items} item${s.items === 1 ? "" : "s"}`)
       : "";
-    out.push(`  ${s.name.padEnd(width)}  ${formatTokens(s.tokens).padStart(6)}${items}`);
+    out.push(`  ${safe(s.name.padEnd(width))}  ${formatTokens(s.tokens).padStart(6)}${items}`);
   }
   out.push(`  ${"total".padEnd(width)}  ${formatTokens(r.budget.tokens).padStart(6)}`);
   if (window) {
     const pct = Math.round((100 * r.budget.tokens) / window);
     out.push(
-      `window ${formatTokens(window)} tokens (${r.limits.source}), output up to ${
+      `window ${formatTokens(window)} tokens (${safe(r.limits.source)}), output up to ${
         formatTokens(r.limits.maxOutput ?? 0)
       }; ${pct}% used`,
     );
@@ -268,13 +273,13 @@ async function costLines(env: ReplCommandEnv): Promise<string[]> {
       priced = true;
       money = `  $${c.toFixed(4)}`;
     }
-    out.push(
+    out.push(safe(
       `${row.provider || "?"} · ${row.model || "?"}: ${row.requests} request${
         row.requests === 1 ? "" : "s"
       }, in ${formatTokens(u.input_tokens)}, out ${formatTokens(u.output_tokens)}` +
         `, cache read ${formatTokens(u.cache_read_input_tokens ?? 0)}` +
         `, cache write ${formatTokens(u.cache_creation_input_tokens ?? 0)}${money}`,
-    );
+    ));
   }
   if (out.length === 0) return [st.dim("no usage recorded in this session yet")];
   out.push(

@@ -16,7 +16,7 @@ import { forkSession, rewindSession, Session, sessionTurns } from "../core/sessi
 import type { CliContext } from "./context.ts";
 import { runPackCommand } from "./pack_view.ts";
 import { rewoundText } from "./session.ts";
-import type { Styles } from "./render.ts";
+import { sanitizeForTerminal as safe, type Styles } from "./render.ts";
 
 /** Help lines of these commands. */
 export const REPL_COMMANDS_HELP = `/turns           the session's turns
@@ -122,8 +122,8 @@ export async function replCommand(
     case "commands": {
       const { commands, problems } = h.packs.commands();
       if (commands.length === 0) cli.stdout("no pack commands\n");
-      for (const c of commands) cli.stdout(`/${c.name}  ${st.dim(c.pack)}\n`);
-      for (const p of problems) cli.stdout(st.yellow(`${p}\n`));
+      for (const c of commands) cli.stdout(`/${safe(c.name)}  ${st.dim(safe(c.pack))}\n`);
+      for (const p of problems) cli.stdout(st.yellow(`${safe(p)}\n`));
       return { handled: true };
     }
   }

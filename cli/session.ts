@@ -226,11 +226,14 @@ async function budgetLines(h: HarnessCore, dir: string, cli: CliContext): Promis
     });
     out += `${st.bold("budget")}  ${statusText(r)}\n`;
   } catch (err) {
-    out += `${st.bold("budget")}  ${st.dim(`unknown: ${(err as Error).message}`)}\n`;
+    out += `${st.bold("budget")}  ${st.dim(`unknown: ${safe((err as Error).message)}`)}\n`;
   }
   for (const row of sessionUsage(s.entries()).values()) {
     const u = row.usage;
-    out += `${st.bold("usage")}   ${row.provider || "?"} · ${row.model || "?"}: ${row.requests} ` +
+    out +=
+      `${st.bold("usage")}   ${
+        safe(`${row.provider || "?"} · ${row.model || "?"}`)
+      }: ${row.requests} ` +
       `request${row.requests === 1 ? "" : "s"}, in ${formatTokens(u.input_tokens)}, out ${
         formatTokens(u.output_tokens)
       }, cache read ${formatTokens(u.cache_read_input_tokens ?? 0)}, cache write ${

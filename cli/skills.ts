@@ -5,7 +5,7 @@
  */
 import type { Command } from "@commander-js/extra-typings";
 import type { CommandContext } from "./command.ts";
-import { colorEnabled, styles } from "./render.ts";
+import { colorEnabled, sanitizeForTerminal as safe, styles } from "./render.ts";
 
 /** Registers `hs skills`. */
 export function register(program: Command, ctx: CommandContext): void {
@@ -18,12 +18,12 @@ export function register(program: Command, ctx: CommandContext): void {
         const st = styles(colorEnabled(cli.stdoutIsTerminal));
         for (const s of skills.sort((a, b) => (a.name < b.name ? -1 : 1))) {
           cli.stdout(
-            `${st.bold(s.name.padEnd(24))} ${s.description}\n${
-              st.dim(`  ${s.path || s.source}`)
+            `${st.bold(safe(s.name.padEnd(24)))} ${safe(s.description)}\n${
+              st.dim(safe(`  ${s.path || s.source}`))
             }\n`,
           );
         }
-        for (const p of problems) cli.stdout(st.yellow(`skipped ${p.path}: ${p.reason}\n`));
+        for (const p of problems) cli.stdout(st.yellow(safe(`skipped ${p.path}: ${p.reason}\n`)));
         if (skills.length === 0) cli.stdout("no skills found\n");
         return Promise.resolve(0);
       });

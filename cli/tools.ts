@@ -9,7 +9,7 @@ import type { HarnessCore } from "../core/mod.ts";
 import { ownerLabel } from "../core/base/mod.ts";
 import type { CliContext } from "./context.ts";
 import type { CommandContext } from "./command.ts";
-import { colorEnabled, styles } from "./render.ts";
+import { colorEnabled, sanitizeForTerminal as safe, styles } from "./render.ts";
 
 /** Registers `hs tools`. */
 export function register(program: Command, ctx: CommandContext): void {
@@ -41,10 +41,12 @@ export async function toolsCommand(h: HarnessCore, cli: CliContext): Promise<num
     ]);
   }
   rows.sort((a, b) => (a[0] < b[0] ? -1 : 1));
-  for (const [n, d, o] of rows) cli.stdout(`${st.bold(n.padEnd(16))} ${d}\n${st.dim(`  ${o}`)}\n`);
-  for (const p of problems) cli.stdout(st.yellow(`rejected ${p.path}: ${p.reason}\n`));
+  for (const [n, d, o] of rows) {
+    cli.stdout(`${st.bold(safe(n.padEnd(16)))} ${safe(d)}\n${st.dim(safe(`  ${o}`))}\n`);
+  }
+  for (const p of problems) cli.stdout(st.yellow(safe(`rejected ${p.path}: ${p.reason}\n`)));
   for (const s of h.snapshot().skipped) {
-    if (s.path.includes("/tools/")) cli.stdout(st.yellow(`ignored ${s.path}: ${s.reason}\n`));
+    if (s.path.includes("/tools/")) cli.stdout(st.yellow(safe(`ignored ${s.path}: ${s.reason}\n`)));
   }
   return 0;
 }

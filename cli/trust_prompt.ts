@@ -2,7 +2,8 @@
  * The trust question (PROTOCOLS "Trust"): the first time `hs` meets a
  * workspace whose `.harness/` holds code — or whose control files changed
  * since it was trusted — it lists what would load and asks. Headless runs
- * skip those sources with a one-line notice saying how to trust them.
+ * skip those sources with a one-line notice saying how to trust them. File
+ * names are shown with their control characters as pictures.
  *
  * @module
  */
@@ -10,6 +11,7 @@ import { join } from "node:path";
 import type { HarnessCore } from "../core/mod.ts";
 import { statOrUndefined } from "../core/base/mod.ts";
 import type { CliContext } from "./context.ts";
+import { sanitizeForTerminal as safe } from "./render.ts";
 
 const CODE_DIRS = ["tools", "hooks.d", "commands", "providers", "plugins", "packs"];
 
@@ -50,8 +52,8 @@ export async function handleTrust(h: HarnessCore, cli: CliContext): Promise<void
     }
     for (const d of untrusted) {
       const note = changed.has(d) ? "  (its control files changed since you trusted it)" : "";
-      cli.stderr(`  ${d}${note}\n`);
-      for (const line of contents(d)) cli.stderr(`    ${line}\n`);
+      cli.stderr(safe(`  ${d}${note}\n`));
+      for (const line of contents(d)) cli.stderr(safe(`    ${line}\n`));
     }
     const answer = prompt("Trust and load them? [y/N]") ?? "";
     if (/^y(es)?$/i.test(answer.trim())) {
@@ -64,6 +66,6 @@ export async function handleTrust(h: HarnessCore, cli: CliContext): Promise<void
   }
   for (const d of untrusted) {
     const why = changed.has(d) ? "changed since trusted" : "untrusted";
-    cli.stderr(`hs: skipping ${why} ${d} (trust it with: hs trust ${workspaceOf(d)})\n`);
+    cli.stderr(safe(`hs: skipping ${why} ${d} (trust it with: hs trust ${workspaceOf(d)})\n`));
   }
 }

@@ -14,3 +14,4 @@ export * from "./fsutil.ts";
 export { VERSION } from "./version.ts";
 export { REVISION, versionLine } from "./build_info.ts";
 export * from "./lifecycle.ts";
+export * from "./terminal_text.ts";

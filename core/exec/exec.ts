@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { ChildSandbox, SpawnSpec } from "../base/mod.ts";
+import { type ChildSandbox, SgrOnlyFilter, type SpawnSpec } from "../base/mod.ts";
 import { killProcessGroup } from "./kill.ts";
 import { type OutputLimits, OutputSpool, type SpillOptions } from "./output.ts";
 
@@ -246,7 +246,8 @@ export async function runExecutable(path: string, opts: ExecOptions): Promise<Ex
     killProcessGroup(child);
   });
   // stderr goes to the log: the first MiB of it, the rest is read and dropped.
-  const onStderr = opts.terminal ? teeToTerminal(opts.onStderr) : opts.onStderr;
+  const tee = opts.terminal ? new TerminalTee(opts.onStderr) : undefined;
+  const onStderr = tee ? (text: string) => tee.write(text) : opts.onStderr;
   const errSink = new CappedText(1024 * 1024, { onText: onStderr, drain: true });
   const errR = readAll(child.stderr, errSink);
   const outP = outR.done;
@@ -281,6 +282,7 @@ export async function runExecutable(path: string, opts: ExecOptions): Promise<Ex
   ]);
   clearTimeout(late);
   await Promise.all([outP, errP, writer]);
+  tee?.end();
   clearTimeout(timer);
   opts.signal?.removeEventListener("abort", onAbort);
   live.delete(child);
@@ -297,17 +299,35 @@ export async function runExecutable(path: string, opts: ExecOptions): Promise<Ex
   };
 }
 
-/** Shows a child's stderr on this process's stderr as it arrives, then hands it on. */
-function teeToTerminal(next?: (text: string) => void): (text: string) => void {
-  const encoder = new TextEncoder();
-  return (text) => {
+/**
+ * Shows a child's stderr on this process's stderr as it arrives — its colours (SGR) kept,
+ * every other escape sequence and control character as a picture ({@link SgrOnlyFilter}) —
+ * and hands the text on unchanged (to the log).
+ */
+class TerminalTee {
+  readonly #filter = new SgrOnlyFilter();
+  readonly #encoder = new TextEncoder();
+  constructor(private readonly next?: (text: string) => void) {}
+
+  /** Shows a chunk and hands it on. */
+  write(text: string): void {
+    this.#show(this.#filter.push(text));
+    this.next?.(text);
+  }
+
+  /** Shows what the filter still held back (a trailing partial sequence). */
+  end(): void {
+    this.#show(this.#filter.end());
+  }
+
+  #show(text: string): void {
+    if (!text) return;
     try {
-      const bytes = encoder.encode(text);
+      const bytes = this.#encoder.encode(text);
       let off = 0;
       while (off < bytes.length) off += Deno.stderr.writeSync(bytes.subarray(off));
     } catch { /* stderr closed: the log still gets it */ }
-    next?.(text);
-  };
+  }
 }
 
 /** The last `n` lines of a text, trimmed. */

@@ -6,7 +6,8 @@
  * becomes a ToolDefinition at effect point `mcp`, so each call passes the seam
  * (guards → floor → core) like any other tool; the call's signal is handed to
  * the SDK, progress notifications keep a long call alive, and results are
- * rendered as text with a size cap.
+ * rendered as text — capped, like every tool result, by the session
+ * (`HARNESS_RESULT_LIMIT`, the whole text saved under `<session>/outputs/`).
  *
  * @module
  */
@@ -24,9 +25,6 @@ import {
 } from "../../core/mod.ts";
 import type { ConnectorClient } from "./connector.ts";
 import type { McpServerConfig } from "./mcp_config.ts";
-
-/** Most characters of one tool result given to the model (the rest is cut with a note). */
-export const MCP_RESULT_LIMIT = 100_000;
 
 /** What {@link connectMcp} needs besides the server's configuration. */
 export interface McpConnectOptions {
@@ -63,16 +61,15 @@ function blockText(block: Record<string, unknown>): string {
   }
 }
 
-/** An MCP `tools/call` result as a tool result (text, capped). */
+/**
+ * An MCP `tools/call` result as a tool result (text). Not capped here: the session caps
+ * every tool result alike and saves the whole text (`HARNESS_RESULT_LIMIT`).
+ */
 export function mcpResult(r: Record<string, unknown>): ToolResult {
   const blocks = Array.isArray(r.content) ? r.content as Record<string, unknown>[] : [];
   let text = blocks.map(blockText).join("\n");
   if (!text && r.structuredContent !== undefined) text = JSON.stringify(r.structuredContent);
   if (!text && r.toolResult !== undefined) text = JSON.stringify(r.toolResult);
-  if (text.length > MCP_RESULT_LIMIT) {
-    const cut = text.length - MCP_RESULT_LIMIT;
-    text = `${text.slice(0, MCP_RESULT_LIMIT)}\n... (${cut} more characters cut)`;
-  }
   return textResult(text, r.isError === true);
 }
 

@@ -13,7 +13,7 @@ export {
   externalTool,
   namespaceOf,
 } from "./connector.ts";
-export { connectMcp, MCP_RESULT_LIMIT, type McpConnectOptions, mcpResult } from "./mcp.ts";
+export { connectMcp, type McpConnectOptions, mcpResult } from "./mcp.ts";
 export {
   expandVars,
   type McpPluginConfig,

@@ -59,3 +59,50 @@ Deno.test("hs plugins, an MCP tool call and the audit file, through the launcher
     await t.close();
   }
 });
+
+Deno.test("an MCP result has the session's one cap: under it whole, over it capped and saved in outputs/", async () => {
+  // 150,000 characters: more than the MCP connector's old own cap, under the session's
+  const under = "u".repeat(150_000);
+  // 300,000 characters: over the session's cap
+  const over = "o".repeat(149_999) + "MIDDLE" + "o".repeat(149_995);
+  const t = await loopbackWorkspace([
+    { toolCalls: [{ id: "m1", name: "mcp__everything__echo", input: { message: under } }] },
+    { toolCalls: [{ id: "m2", name: "mcp__everything__echo", input: { message: over } }] },
+    { text: "all done" },
+  ]);
+  try {
+    await writeFile(
+      join(t.w.home, "plugins.json"),
+      JSON.stringify({
+        runtimePlugins: [{
+          id: "mcp",
+          config: { servers: { everything: mcpServer("server-everything", ["stdio"]) } },
+        }],
+      }),
+    );
+    const r = await runHs(["--events", "echo twice"], {
+      cwd: t.w.ws,
+      env: { ...t.w.env, HARNESS_RESULT_LIMIT: "200000" },
+    });
+    assert.equal(r.code, 0, r.stderr);
+    const resultOf = (i: number): string => {
+      const msgs = (t.server.requests[i].body as { messages: { content: unknown }[] }).messages;
+      const blocks = msgs.at(-1)!.content as { type: string; content: unknown }[];
+      const c = blocks.find((b) => b.type === "tool_result")!.content;
+      return typeof c === "string" ? c : (c as { text: string }[]).map((b) => b.text).join("");
+    };
+    const first = resultOf(1);
+    assert.ok(first.includes(under), `the whole result under the cap (${first.length} chars)`);
+    assert.doesNotMatch(first, /more characters cut|output truncated/);
+    const second = resultOf(2);
+    assert.ok(second.length < 210_000, `capped at the session's limit (${second.length})`);
+    assert.match(second, /output truncated/);
+    assert.ok(!second.includes("MIDDLE"), "the middle is left out of the conversation");
+    const session = r.stdout.split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l))
+      .find((e) => e.type === "session").id as string;
+    const saved = await Deno.readTextFile(join(t.w.home, "sessions", session, "outputs", "m2.txt"));
+    assert.ok(saved.includes(over), "the whole result is saved in outputs/");
+  } finally {
+    await t.close();
+  }
+});
