@@ -76,6 +76,16 @@ function report(e: unknown): string {
   return text;
 }
 
+/** Why a program file could not be read, in hs's words (never the engine's permission text). */
+function readFailure(e: unknown): string {
+  if (e instanceof Deno.errors.NotFound) return "no such file";
+  if (e instanceof Deno.errors.IsADirectory) return "it is a directory";
+  if (e instanceof Deno.errors.NotCapable || e instanceof Deno.errors.PermissionDenied) {
+    return "this run may not read it";
+  }
+  return e instanceof Error ? e.message : String(e);
+}
+
 /** Parsed command line of `hs scheme`. */
 interface CliOptions {
   limits: Limits;
@@ -149,7 +159,7 @@ export async function runSchemeCli(args: string[], io: SchemeCliIO): Promise<num
     try {
       src = await Deno.readTextFile(o.file);
     } catch (e) {
-      io.stderr(`hs scheme: cannot read ${o.file}: ${(e as Error).message}\n`);
+      io.stderr(`hs scheme: cannot read ${o.file}: ${readFailure(e)}\n`);
       return 1;
     }
     try {
