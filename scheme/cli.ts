@@ -29,6 +29,11 @@ export interface SchemeCliIO {
   stderr: (s: string) => void;
   /** True when stdin is a terminal (enables the REPL prompt). */
   isTerminal: boolean;
+  /**
+   * Reads the program file (default `Deno.readTextFile`): a caller that has given up its
+   * permissions before running the program hands over the file it read beforehand.
+   */
+  readFile?: (path: string) => Promise<string>;
 }
 
 /** The limit flags: flag → [limit, what it raises, default]. */
@@ -157,7 +162,7 @@ export async function runSchemeCli(args: string[], io: SchemeCliIO): Promise<num
   if (o.file !== undefined) {
     let src: string;
     try {
-      src = await Deno.readTextFile(o.file);
+      src = await (io.readFile ?? Deno.readTextFile)(o.file);
     } catch (e) {
       io.stderr(`hs scheme: cannot read ${o.file}: ${readFailure(e)}\n`);
       return 1;

@@ -6,11 +6,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { makeWorkspace, runHs, writeExe } from "../support/workspace.ts";
-import {
-  schemeFastPathApplies,
-  schemeFile,
-  schemeGrantFlags,
-} from "../../cli/launch/scheme/mod.ts";
+import { schemeFastPathApplies, schemeFile } from "../../cli/launch/scheme/mod.ts";
+
+const MODULE = new URL("../../cli/launch/scheme/mod.ts", import.meta.url).href;
 
 /** What a user must never see: Deno's own permission wording or warnings. */
 function assertNoDenoWording(text: string): void {
@@ -105,15 +103,34 @@ Deno.test("an executable commands/scheme still replaces the built-in (no fast pa
   }
 });
 
-Deno.test("the fast path's grant: read access to the program file only", () => {
-  const w = { ws: "/w" };
+Deno.test("the launcher's Scheme run gives up every permission before the program runs", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "hs-scheme-confined-" });
+  try {
+    await Deno.writeTextFile(join(dir, "p.scm"), "(display (* 6 7))");
+    // the launcher's own permissions (deno.json "launcher"), then what is left after the run
+    const script = `import { runSchemeConfined } from ${JSON.stringify(MODULE)};
+const code = await runSchemeConfined(["--fuel", "1000000", "p.scm"], ${JSON.stringify(dir)});
+const left = [];
+for (const name of ["read", "write", "net", "env", "run", "ffi", "sys"]) {
+  if ((await Deno.permissions.query({ name })).state === "granted") left.push(name);
+}
+console.log("", code, JSON.stringify(left));`;
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["eval", "--no-prompt", "--allow-read", "--allow-env", "--allow-run", script],
+      cwd: dir,
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const text = new TextDecoder().decode(out.stdout);
+    assert.equal(text, "42 0 []\n", new TextDecoder().decode(out.stderr));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("the fast path: which word and which file", () => {
   assert.equal(schemeFastPathApplies(["tools"], {}, "/"), false);
-  assert.equal(schemeFile(["--fuel", "10", "--env", "A=B", "f.scm", "x"], w.ws), "/w/f.scm");
-  assert.equal(schemeFile(["--fuel=10", "../g.scm"], w.ws), "/g.scm");
-  assert.equal(schemeFile(["--timeout", "5"], w.ws), undefined);
-  assert.deepEqual(schemeGrantFlags(["--max-depth", "9", "/a/p.scm", "/etc/passwd"], w.ws), [
-    "--no-prompt",
-    "--allow-read=/a/p.scm",
-  ]);
-  assert.deepEqual(schemeGrantFlags([], w.ws), ["--no-prompt"]);
+  assert.equal(schemeFile(["--fuel", "10", "--env", "A=B", "f.scm", "x"], "/w"), "/w/f.scm");
+  assert.equal(schemeFile(["--fuel=10", "../g.scm"], "/w"), "/g.scm");
+  assert.equal(schemeFile(["--timeout", "5"], "/w"), undefined);
 });

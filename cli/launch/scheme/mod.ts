@@ -5,8 +5,9 @@
  * replaces the built-in command (an executable `commands/scheme` in a `.harness/` of the walk
  * may, see cli/commands.ts); otherwise the callers go the ordinary way.
  *
- * Through the launcher the Scheme process gets only what a run needs: read access to the file
- * it runs (nothing else: no environment, network, writes or subprocesses).
+ * Through the launcher the program runs in the launcher's own process (one Deno process, not
+ * two), which first reads the program file and loads the interpreter, then gives up every
+ * permission it holds (`Deno.permissions.revoke`): the program runs with none at all.
  *
  * @module
  */
@@ -55,12 +56,6 @@ export function schemeFile(args: string[], cwd: string): string | undefined {
   return undefined;
 }
 
-/** The `deno run` permission flags of a Scheme run through the launcher (never `-A`). */
-export function schemeGrantFlags(args: string[], cwd: string): string[] {
-  const file = schemeFile(args, cwd);
-  return ["--no-prompt", ...(file ? [`--allow-read=${file}`] : [])];
-}
-
 const enc = new TextEncoder();
 function writeAll(w: { writeSync(p: Uint8Array): number }, s: string): void {
   const b = enc.encode(s);
@@ -78,41 +73,39 @@ export async function runScheme(args: string[]): Promise<number> {
   });
 }
 
-const SIGNALS: Record<string, number> = { SIGHUP: 1, SIGINT: 2, SIGTERM: 15, SIGKILL: 9 };
+/** Every permission a Deno process can hold; the confined run gives them all up. */
+const PERMISSIONS = ["read", "write", "net", "env", "run", "ffi", "sys", "import"] as const;
 
 /**
- * The launcher's fast path: runs `scheme/main.ts` of the installation at `root` with
- * {@link schemeGrantFlags}, the terminal handed through and termination signals forwarded (as
- * the launcher does for the harness); resolves to its exit code.
+ * The launcher's fast path: runs `hs scheme ARGS` in the launcher's own process (no second Deno
+ * process, no grant computation). It reads the program file (resolved against `cwd`), loads the
+ * interpreter, then revokes every permission of the process before the program runs: the
+ * Scheme program runs in a process that may read, write, reach or run nothing. Resolves to the
+ * exit code.
  */
-export async function launchScheme(args: string[], root: string, cwd: string): Promise<number> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--quiet",
-      ...schemeGrantFlags(args, cwd),
-      join(root, "scheme", "main.ts"),
-      ...args,
-    ],
-    cwd,
-    env: { HS_LAUNCHED: "1" },
-    stdin: "inherit",
-    stdout: "inherit",
-    stderr: "inherit",
-  }).spawn();
-  const fromTerminal = Deno.stdin.isTerminal();
-  const listeners = (["SIGINT", "SIGTERM", "SIGHUP"] as const).map((sig) => {
-    const fn = () => {
-      if (sig === "SIGINT" && fromTerminal) return;
-      try {
-        child.kill(sig);
-      } catch { /* exited */ }
-    };
-    Deno.addSignalListener(sig, fn);
-    return [sig, fn] as const;
+export async function runSchemeConfined(args: string[], cwd: string): Promise<number> {
+  const file = schemeFile(args, cwd);
+  // read now, handed over when the CLI asks for it (a failure is reported there, in hs's words)
+  let text = "", failure: unknown = new Deno.errors.NotFound();
+  if (file !== undefined) {
+    try {
+      text = await Deno.readTextFile(file);
+      failure = undefined;
+    } catch (e) {
+      failure = e;
+    }
+  }
+  const { runSchemeCli } = await import("../../../scheme/mod.ts");
+  for (const name of PERMISSIONS) {
+    try {
+      await Deno.permissions.revoke({ name } as Deno.PermissionDescriptor);
+    } catch { /* not a permission of this Deno */ }
+  }
+  return await runSchemeCli(args, {
+    stdin: Deno.stdin.readable,
+    stdout: (s) => writeAll(Deno.stdout, s),
+    stderr: (s) => writeAll(Deno.stderr, s),
+    isTerminal: Deno.stdin.isTerminal(),
+    readFile: () => failure === undefined ? Promise.resolve(text) : Promise.reject(failure),
   });
-  const status = await child.status;
-  for (const [sig, fn] of listeners) Deno.removeSignalListener(sig, fn);
-  if (status.signal) return 128 + (SIGNALS[status.signal] ?? 1);
-  return status.code;
 }
