@@ -5,7 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { makeWorkspace, runHs, writeExe } from "../support/workspace.ts";
+import { hsArgs, makeWorkspace, runHs, writeExe } from "../support/workspace.ts";
+import { runInPty } from "../support/pty.ts";
 import { schemeFastPathApplies, schemeFile } from "../../cli/launch/scheme/mod.ts";
 
 const MODULE = new URL("../../cli/launch/scheme/mod.ts", import.meta.url).href;
@@ -85,6 +86,21 @@ Deno.test("hs scheme reads forms from a pipe, through the launcher and main.ts",
       assert.match(r.stderr, /car/);
       assertNoDenoWording(r.stderr);
     }
+  } finally {
+    await w.cleanup();
+  }
+});
+
+Deno.test("hs scheme on a terminal: the REPL through the launcher's process", async () => {
+  const w = await makeWorkspace();
+  try {
+    const out = await runInPty(
+      [Deno.execPath(), ...hsArgs(), "scheme"],
+      [["scheme> ", "(define (sq x) (* x x))\r"], ["scheme> ", "(sq 12)\r"], ["144", "\x04"]],
+      { cwd: w.ws, env: { ...w.env, TERM: "dumb" } },
+    );
+    assert.equal(out.exit, 0, out.text);
+    assertNoDenoWording(out.text);
   } finally {
     await w.cleanup();
   }
