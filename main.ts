@@ -17,9 +17,11 @@ async function main(args: string[]): Promise<number> {
   if (args[0] === "scheme") {
     // `hs scheme` skips the CLI (commander, zod, every command) unless a command replaces it
     const fast = await import("./cli/launch/scheme/mod.ts");
-    if (fast.schemeFastPathApplies(args, Deno.env.toObject(), Deno.cwd())) {
-      return await fast.runScheme(args.slice(1));
-    }
+    let applies = false;
+    try {
+      applies = fast.schemeFastPathApplies(args, Deno.env.toObject(), Deno.cwd());
+    } catch { /* e.g. a permission this run lacks: the ordinary path reports it */ }
+    if (applies) return await fast.runScheme(args.slice(1));
   }
   const { runCli, writeAllSync } = await import("./cli/mod.ts");
   const out = (s: string) => writeAllSync(Deno.stdout, s);
