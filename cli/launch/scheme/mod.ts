@@ -97,9 +97,17 @@ export async function runSchemeConfined(args: string[], cwd: string): Promise<nu
   }
   const { runSchemeCli } = await import("../../../scheme/mod.ts");
   for (const name of PERMISSIONS) {
+    let state: Deno.PermissionState;
     try {
-      await Deno.permissions.revoke({ name } as Deno.PermissionDescriptor);
-    } catch { /* not a permission of this Deno */ }
+      state = (await Deno.permissions.revoke({ name } as Deno.PermissionDescriptor)).state;
+    } catch {
+      continue; // not a permission this Deno knows
+    }
+    if (state === "granted") {
+      // never run the program with a permission it was meant not to have
+      writeAll(Deno.stderr, `hs scheme: could not give up the ${name} permission\n`);
+      return 1;
+    }
   }
   return await runSchemeCli(args, {
     stdin: Deno.stdin.readable,
