@@ -2,7 +2,8 @@
  * `deno task hs`: the permission-scoped launcher. It computes what this run of
  * the harness may touch (see cli/launch/grant.ts) and runs `main.ts` with
  * exactly those Deno permissions — never `-A`. It loads no plugin, runs no
- * hook and answers `hs version` itself.
+ * hook, answers `hs version` itself and runs `hs scheme` in its own process
+ * after giving up every permission (cli/launch/scheme/).
  *
  * @module
  */
@@ -14,6 +15,18 @@ if (import.meta.main) {
     console.log(`hs ${versionLine(VERSION)}`);
     Deno.exit(0);
   }
-  const { runLauncher } = await import("./cli/launch/mod.ts");
+  if (args[0] === "scheme") {
+    // `hs scheme` runs here, with every permission revoked first (cli/launch/scheme/)
+    const fast = await import("./cli/launch/scheme/mod.ts");
+    const cwd = Deno.env.get("INIT_CWD") || Deno.cwd();
+    if (fast.schemeFastPathApplies(args, Deno.env.toObject(), cwd)) {
+      Deno.exit(await fast.runSchemeConfined(args.slice(1), cwd));
+    }
+  }
+  // A specifier Deno cannot see ahead of time: it loads this module graph (the grant, discovery,
+  // the bundled providers) only when it is reached, so `hs scheme` and `hs version` never pay for
+  // it. The launcher may read everything (deno.json "launcher"); nothing bundles launch.ts.
+  const launcher = "./cli/launch/mod.ts";
+  const { runLauncher } = await import(launcher) as typeof import("./cli/launch/mod.ts");
   Deno.exit(await runLauncher(args));
 }

@@ -2,7 +2,8 @@
  * `hs` — the CLI entry: hands argv to `cli/` with the harness's built-in
  * plugins (from `mod.ts`) and this process's streams. `deno task hs` runs it
  * through the permission-scoped launcher (`launch.ts`). `hs version` answers
- * before anything else is loaded.
+ * before anything else is loaded; `hs scheme` loads only the interpreter
+ * (cli/launch/scheme/).
  *
  * @module
  */
@@ -12,6 +13,15 @@ async function main(args: string[]): Promise<number> {
   if (args.length === 1 && ["version", "--version", "-v"].includes(args[0])) {
     console.log(`hs ${versionLine(VERSION)}`);
     return 0;
+  }
+  if (args[0] === "scheme") {
+    // `hs scheme` skips the CLI (commander, zod, every command) unless a command replaces it
+    const fast = await import("./cli/launch/scheme/mod.ts");
+    let applies = false;
+    try {
+      applies = fast.schemeFastPathApplies(args, Deno.env.toObject(), Deno.cwd());
+    } catch { /* e.g. a permission this run lacks: the ordinary path reports it */ }
+    if (applies) return await fast.runScheme(args.slice(1));
   }
   const { runCli, writeAllSync } = await import("./cli/mod.ts");
   const out = (s: string) => writeAllSync(Deno.stdout, s);

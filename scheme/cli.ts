@@ -29,6 +29,11 @@ export interface SchemeCliIO {
   stderr: (s: string) => void;
   /** True when stdin is a terminal (enables the REPL prompt). */
   isTerminal: boolean;
+  /**
+   * Reads the program file (default `Deno.readTextFile`): a caller that has given up its
+   * permissions before running the program hands over the file it read beforehand.
+   */
+  readFile?: (path: string) => Promise<string>;
 }
 
 /** The limit flags: flag → [limit, what it raises, default]. */
@@ -74,6 +79,16 @@ function report(e: unknown): string {
     text += `(a sandbox limit: raise it with ${FLAG_OF[se.kind]})\n`;
   }
   return text;
+}
+
+/** Why a program file could not be read, in hs's words (never the engine's permission text). */
+function readFailure(e: unknown): string {
+  if (e instanceof Deno.errors.NotFound) return "no such file";
+  if (e instanceof Deno.errors.IsADirectory) return "it is a directory";
+  if (e instanceof Deno.errors.NotCapable || e instanceof Deno.errors.PermissionDenied) {
+    return "this run may not read it";
+  }
+  return e instanceof Error ? e.message : String(e);
 }
 
 /** Parsed command line of `hs scheme`. */
@@ -147,9 +162,9 @@ export async function runSchemeCli(args: string[], io: SchemeCliIO): Promise<num
   if (o.file !== undefined) {
     let src: string;
     try {
-      src = await Deno.readTextFile(o.file);
+      src = await (io.readFile ?? Deno.readTextFile)(o.file);
     } catch (e) {
-      io.stderr(`hs scheme: cannot read ${o.file}: ${(e as Error).message}\n`);
+      io.stderr(`hs scheme: cannot read ${o.file}: ${readFailure(e)}\n`);
       return 1;
     }
     try {

@@ -883,8 +883,24 @@ export class Run {
             st.depth = this.base;
             v = callBodyTop(v.body, v.frame);
           }
-          // a continuation called in tail position: a capture with nothing left to unwind
-          if (v instanceof Jump) throw new Capture(CK.Reinstate, v.k, v.value);
+          // a continuation called in tail position: nothing left to unwind. One of this run is
+          // reinstated here, as the Reinstate capture below would (without a JS throw, which
+          // costs ~1 µs: a generator built on call/cc makes one per step); another run's goes
+          // there as a capture.
+          if (v instanceof Jump) {
+            const kont = v.k;
+            if (kont.run !== this) throw new Capture(CK.Reinstate, kont, v.value);
+            const value = v.value;
+            if (--st.tick < 0) tickCheck();
+            k.length = 0;
+            st.depth = this.base;
+            st.sp = this.baseSp;
+            windTo(kont.dyn);
+            work(kont.frames.length * 64);
+            for (const f of kont.frames) k.push(f);
+            v = value;
+            continue;
+          }
           if (k.length === 0) break;
           st.depth = this.base;
           st.sp = this.baseSp;

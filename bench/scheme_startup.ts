@@ -1,0 +1,121 @@
+/**
+ * `deno run -A bench/scheme_startup.ts [--runs N] [--base DIR]`: whole-process start-up of
+ * `hs scheme` running a file that prints `1`, next to an empty `deno run` (the floor Deno sets),
+ * each variant in a fresh process, the variants interleaved run by run so machine load hits them
+ * alike. `--base` is another checkout (e.g. main, for before/after in the same run). Prints
+ * medians of wall time and of CPU time of the whole process tree (`perf stat -e task-clock`:
+ * every thread and child, e.g. the launcher's Scheme process); without perf, CPU is omitted.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const HERE = fileURLToPath(new URL("..", import.meta.url)).replace(/\/$/, "");
+function arg(name: string, fallback: string): string {
+  const i = Deno.args.indexOf(name);
+  return i >= 0 ? Deno.args[i + 1] : fallback;
+}
+const RUNS = Number(arg("--runs", "15"));
+const BASE = arg("--base", "");
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
+
+const tmp = await Deno.makeTempDir({ prefix: "hs-scheme-startup-" });
+const empty = join(tmp, "empty.ts");
+const one = join(tmp, "one.scm");
+await Deno.writeTextFile(empty, "");
+await Deno.writeTextFile(one, "(display 1)\n");
+
+let perf = true;
+try {
+  await new Deno.Command("perf", { args: ["--version"], stdout: "null", stderr: "null" }).output();
+} catch {
+  perf = false;
+}
+
+interface Variant {
+  name: string;
+  args: string[];
+  cwd: string;
+}
+const variants: Variant[] = [{
+  name: "`deno run -A empty.ts`",
+  args: ["run", "-A", empty],
+  cwd: tmp,
+}];
+const builds: [string, string][] = [
+  ["hs", HERE],
+  ...(BASE ? [["main", BASE] as [string, string]] : []),
+];
+for (const [label, dir] of builds) {
+  variants.push(
+    {
+      name: `\`deno run -A scheme/main.ts one.scm\` (${label})`,
+      args: ["run", "-A", join(dir, "scheme/main.ts"), one],
+      cwd: tmp,
+    },
+    {
+      name: `\`deno run -A main.ts scheme one.scm\` (${label})`,
+      args: ["run", "-A", join(dir, "main.ts"), "scheme", one],
+      cwd: tmp,
+    },
+    {
+      name: `\`deno task hs scheme one.scm\` (${label})`,
+      args: ["task", "-q", "--config", join(dir, "deno.json"), "hs", "scheme", one],
+      cwd: tmp,
+    },
+  );
+}
+
+async function once(v: Variant): Promise<{ wall: number; cpu: number }> {
+  const t = performance.now();
+  const cmd = perf
+    ? new Deno.Command("perf", {
+      args: ["stat", "-x,", "-e", "task-clock", Deno.execPath(), ...v.args],
+      cwd: v.cwd,
+      stdout: "piped",
+      stderr: "piped",
+    })
+    : new Deno.Command(Deno.execPath(), {
+      args: v.args,
+      cwd: v.cwd,
+      stdout: "piped",
+      stderr: "piped",
+    });
+  const out = await cmd.output();
+  const wall = performance.now() - t;
+  const stdout = new TextDecoder().decode(out.stdout);
+  if (!v.name.includes("empty") && stdout !== "1") {
+    throw new Error(`${v.name}: printed ${JSON.stringify(stdout)}`);
+  }
+  const m = /([\d.]+),msec,task-clock/.exec(new TextDecoder().decode(out.stderr));
+  return { wall, cpu: m ? Number(m[1]) : NaN };
+}
+
+for (const v of variants) await once(v); // warm the caches
+const walls = variants.map(() => [] as number[]);
+const cpus = variants.map(() => [] as number[]);
+for (let r = 0; r < RUNS; r++) {
+  for (let i = 0; i < variants.length; i++) {
+    const x = await once(variants[i]);
+    walls[i].push(x.wall);
+    cpus[i].push(x.cpu);
+  }
+}
+await Deno.remove(tmp, { recursive: true });
+const floor = median(cpus[0]);
+console.log(`${RUNS} runs each, interleaved; medians\n`);
+console.log("| command | wall | CPU | CPU over an empty `deno run` |");
+console.log("|---|---|---|---|");
+variants.forEach((v, i) => {
+  const cpu = median(cpus[i]);
+  console.log(
+    `| ${v.name} | ${median(walls[i]).toFixed(0)} ms | ${perf ? cpu.toFixed(0) + " ms" : "n/a"} | ${
+      i === 0 ? "—" : perf ? `+${(cpu - floor).toFixed(0)} ms` : "n/a"
+    } |`,
+  );
+});
