@@ -126,6 +126,11 @@ export interface SpawnSpec {
    * effect policy (an MCP server's package, its runtime's cache).
    */
   readOnly?: string[];
+  /**
+   * Variables the user configured for this program by name (an MCP server's `env`): they
+   * reach it although the policy's env list is narrower; the policy's env denials still win.
+   */
+  keepEnv?: string[];
 }
 
 /** Puts child processes in the OS sandbox of the effect policy, or refuses them. */

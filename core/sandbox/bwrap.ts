@@ -129,16 +129,20 @@ export const BASE_ENV = [
   "TMPDIR",
 ];
 
-/** The environment a child keeps under a policy. */
+/**
+ * The environment a child keeps under a policy; `configured`: names the user set for this
+ * program explicitly (kept unless the policy denies them).
+ */
 export function filterEnv(
   env: Record<string, string>,
   policy: EffectPolicy,
+  configured: readonly string[] = [],
 ): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(env)) {
     if (policy.deny.env.includes(k)) continue;
     const keep = policy.env === "all" || BASE_ENV.includes(k) || k.startsWith("HARNESS_") ||
-      k.startsWith("LC_") || policy.env.includes(k);
+      k.startsWith("LC_") || policy.env.includes(k) || configured.includes(k);
     if (keep) out[k] = v;
   }
   return out;

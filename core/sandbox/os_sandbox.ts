@@ -118,7 +118,7 @@ export class OsSandbox implements ChildSandbox {
 
   async prepare(spec: SpawnSpec, what: string): Promise<SpawnSpec | { refused: string }> {
     const { policy } = this.#o;
-    const env = filterEnv(spec.env, policy);
+    const env = filterEnv(spec.env, policy, spec.keepEnv);
     if (!this.#o.narrower) return { ...spec, env };
     const p = await this.probe();
     if (!p.ok) {

@@ -37,6 +37,29 @@ export interface McpConnectOptions {
   cwd: string;
   /** Timeout of one request (connect, list, call) in ms. */
   timeoutMs: number;
+  /**
+   * The harness's environment: a stdio server starts with its base variables (PATH, HOME,
+   * LANG, … as the floor lets children keep them) plus the `env` its configuration names.
+   */
+  env?: Record<string, string | undefined>;
+}
+
+/** The base variables of a stdio server's environment (the floor filters them again). */
+const SERVER_BASE_ENV = ["PATH", "HOME", "USER", "LOGNAME", "LANG", "LANGUAGE", "TZ", "TMPDIR"];
+
+function serverEnv(
+  host: Record<string, string | undefined> | undefined,
+  configured: Record<string, string>,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const k of SERVER_BASE_ENV) {
+    const v = host?.[k];
+    if (v !== undefined) out[k] = v;
+  }
+  for (const [k, v] of Object.entries(host ?? {})) {
+    if (k.startsWith("LC_") && v !== undefined) out[k] = v;
+  }
+  return { ...out, ...configured };
 }
 
 /** One content block of an MCP tool result, as text for the model. */
@@ -79,7 +102,8 @@ async function transportFor(cfg: McpServerConfig, o: McpConnectOptions): Promise
       {
         command: cfg.command,
         args: cfg.args,
-        env: cfg.env,
+        env: serverEnv(o.env, cfg.env),
+        keepEnv: Object.keys(cfg.env),
         cwd: cfg.cwd ?? o.cwd,
         readOnly: cfg.read,
       },

@@ -47,6 +47,7 @@ export function mcpPlugin(deps: McpPluginDeps): RuntimePlugin<McpPluginConfig> {
               sandbox: ctx.sandbox,
               cwd: deps.cwd,
               timeoutMs: ctx.config.timeoutMs,
+              env: deps.env,
             });
             ctx.onDispose(() => client.close());
             try {

@@ -241,3 +241,38 @@ Deno.test("mcp: results are text, whole (the session caps them), with non-text b
   assert.equal(img.isError, true);
   assert.equal(mcpResult({ content: [], structuredContent: { a: 1 } }).content[0].text, '{"a":1}');
 });
+
+Deno.test("mcp: a stdio server gets its configured env and the base variables, not the rest of the host's (in the OS sandbox)", async () => {
+  const w = await makeWorkspace();
+  // the harness's environment holds a secret the server's configuration does not name
+  w.env.HS_TEST_HOST_SECRET = "host-secret-value";
+  const model = scriptedModel([
+    { calls: [{ id: "e1", name: "mcp__everything__get-env", input: {} }] },
+    { text: "ok" },
+  ]);
+  const server = mcpServer("server-everything", ["stdio"], { SERVER_TOKEN: "tok-123" });
+  const rig = await makeRig([modelPlugin(model)], {
+    floorRequest: { warn: () => {} },
+    config: { runtimePlugins: [{ id: "mcp", config: { servers: { everything: server } } }] },
+  }, w);
+  try {
+    const r = await rig.h.run({ message: "env" });
+    assert.equal(r.error, false, r.message);
+    const result = rig.h.openSession(r.sessionDir).messages().find((m) =>
+      m.role === "tool_result"
+    ) as { text: string; error: boolean };
+    assert.equal(result.error, false, result.text);
+    const env = JSON.parse(result.text) as Record<string, string>;
+    // configured by name: kept although the workspace preset's env list is empty
+    assert.equal(env.SERVER_TOKEN, "tok-123");
+    assert.equal(env.DENO_DIR, server.env.DENO_DIR);
+    // the base variables a program needs to start (npx finds node through PATH)
+    assert.equal(env.PATH, w.env.PATH);
+    assert.equal(env.HOME, w.env.HOME);
+    // the rest of the host's environment stays out
+    assert.equal(env.HS_TEST_HOST_SECRET, undefined);
+    if (BWRAP_OK) assert.equal(env.TMPDIR, "/tmp");
+  } finally {
+    await rig.close();
+  }
+});
