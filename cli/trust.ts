@@ -9,6 +9,7 @@ import { resolve } from "node:path";
 import { resolvePaths } from "../core/base/mod.ts";
 import { walkHarnessDirs } from "../core/discovery/mod.ts";
 import type { CommandContext } from "./command.ts";
+import { sanitizeForTerminal as safe } from "./render.ts";
 
 /** Registers `hs trust`. */
 export function register(program: Command, ctx: CommandContext): void {
@@ -24,14 +25,15 @@ export function register(program: Command, ctx: CommandContext): void {
       const { TrustStore } = await import("../core/trust/mod.ts");
       const store = new TrustStore(home);
       if (o.list) {
-        for (const t of store.list()) cli.stdout(t + "\n");
+        for (const t of store.list()) cli.stdout(safe(t) + "\n");
         return ctx.done(0);
       }
       const dirs = walkHarnessDirs(target, home).filter((d) => d.kind === "project")
         .map((d) => d.dir);
       const workspaces = dirs.length ? dirs.map((d) => d.replace(/\/\.harness$/, "")) : [target];
       await store.trust(workspaces, dirs);
-      for (const w of workspaces) cli.stdout(`trusted ${w}\n`);
+      // a path names what an archive or a clone named: shown, never performed
+      for (const w of workspaces) cli.stdout(`trusted ${safe(w)}\n`);
       ctx.done(0);
     });
 }

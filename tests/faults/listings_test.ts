@@ -142,3 +142,22 @@ Deno.test("fault: an MCP server's tool description is shown as pictures by hs to
     await w.cleanup();
   }
 });
+
+Deno.test("fault: hs trust and hs trust --list show a hostile workspace path as pictures", async () => {
+  const w = await makeWorkspace({ trusted: false });
+  try {
+    // a directory named by an archive or a clone: its name is not the user's words
+    const hostile = join(w.root, "repo\x1b]0;pwned\x07\x1b[2J");
+    await Deno.mkdir(join(hostile, ".harness"), { recursive: true });
+    const trust = await runHs(["trust", hostile], { cwd: w.ws, env: w.env });
+    assert.equal(trust.code, 0, trust.stderr);
+    assertNoControls(trust.stdout + trust.stderr, "hs trust");
+    assert.match(trust.stdout, /^trusted .*repo␛\]0;pwned␇␛\[2J$/m);
+    const list = await runHs(["trust", "--list"], { cwd: w.ws, env: w.env });
+    assert.equal(list.code, 0, list.stderr);
+    assertNoControls(list.stdout + list.stderr, "hs trust --list");
+    assert.match(list.stdout, /repo␛\]0;pwned␇␛\[2J/);
+  } finally {
+    await w.cleanup();
+  }
+});
