@@ -13,25 +13,11 @@ import { bwrapArgs, probeBwrap } from "../core/mod.ts";
 import { ensureBuiltinSource } from "../core/builtin_source.ts";
 import { startScriptedServer } from "../plugins/scripted/mod.ts";
 import { serverStats, startBenchServer, workspace } from "./support.ts";
+import { median, timeMany } from "./_stats.ts";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url)).replace(/\/$/, "");
 const peerAt = Deno.args.indexOf("--peer");
 const PEER = peerAt >= 0 ? Deno.args[peerAt + 1] : undefined;
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
-}
-
-async function timeMany(n: number, fn: () => Promise<unknown> | unknown): Promise<number[]> {
-  const out: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const t0 = performance.now();
-    await fn();
-    out.push(performance.now() - t0);
-  }
-  return out;
-}
 
 const rows: [string, string][] = [];
 const ms = (x: number) => (x < 1 ? `${(x * 1000).toFixed(0)} µs` : `${x.toFixed(1)} ms`);

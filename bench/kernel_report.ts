@@ -10,23 +10,9 @@ import { fileURLToPath } from "node:url";
 import { Discovery, Session } from "../core/mod.ts";
 import { getAdapter } from "../plugins/providers/mod.ts";
 import { bigSession, serverStats, startBenchServer, workspace } from "./support.ts";
+import { median, timeMany } from "./_stats.ts";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url)).replace(/\/$/, "");
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
-}
-
-async function timeMany(n: number, fn: () => Promise<unknown> | unknown): Promise<number[]> {
-  const out: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const t0 = performance.now();
-    await fn();
-    out.push(performance.now() - t0);
-  }
-  return out;
-}
 
 const rows: [string, string, string][] = [];
 const server = startBenchServer();

@@ -8,11 +8,7 @@
  * @module
  */
 import { freshStates, stateBench, writeProjectLog } from "./packs_state_setup.ts";
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
-}
+import { median } from "./_stats.ts";
 
 async function time(n: number, fn: () => Promise<unknown>): Promise<number[]> {
   const out: number[] = [];

@@ -10,15 +10,11 @@
  * @module
  */
 import { baseline, biwa, cpuMs, harness, lips, WORKLOADS } from "./scheme_workloads.ts";
+import { median } from "./_stats.ts";
 
 // process CPU time where it can be read (comparable under load), else wall time
 const cpu = Deno.env.get("CLOCK") !== "wall" && cpuMs() !== null;
 const now = cpu ? () => cpuMs()! : () => performance.now();
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
-}
 
 async function time(runs: number, fn: () => unknown): Promise<number> {
   await fn(); // warm-up

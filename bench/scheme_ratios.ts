@@ -11,11 +11,7 @@
  * @module
  */
 import { baseline, biwa, cpuMs, harness, WORKLOADS } from "./scheme_workloads.ts";
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
-}
+import { median } from "./_stats.ts";
 
 const cpu = Deno.env.get("CLOCK") !== "wall" && cpuMs() !== null;
 const now = cpu ? () => cpuMs()! : () => performance.now();

@@ -10,6 +10,7 @@
  */
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { median } from "./_stats.ts";
 
 const HERE = fileURLToPath(new URL("..", import.meta.url)).replace(/\/$/, "");
 function arg(name: string, fallback: string): string {
@@ -18,11 +19,6 @@ function arg(name: string, fallback: string): string {
 }
 const RUNS = Number(arg("--runs", "15"));
 const BASE = arg("--base", "");
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
-}
 
 const tmp = await Deno.makeTempDir({ prefix: "hs-scheme-startup-" });
 const empty = join(tmp, "empty.ts");

@@ -17,18 +17,11 @@
 import process from "node:process";
 import { getAdapter } from "../plugins/providers/mod.ts";
 import { Session } from "../core/mod.ts";
+import { median, quantile } from "./_stats.ts";
 
 type SessionClass = typeof Session;
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
-}
-
-function p90(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length * 0.9)];
-}
+const p90 = (xs: number[]): number => quantile(xs, 0.9);
 
 const META = {
   model: "m",

@@ -14,6 +14,7 @@
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startScriptedServer } from "../plugins/scripted/mod.ts";
+import { median } from "./_stats.ts";
 
 const HERE = fileURLToPath(new URL("..", import.meta.url)).replace(/\/$/, "");
 
@@ -24,11 +25,6 @@ function arg(name: string, fallback: string): string {
 
 const RUNS = Number(arg("--runs", "15"));
 const REPO = arg("--repo", HERE);
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
-}
 
 /** Runs a command under /usr/bin/time; returns wall and user+sys seconds of the whole tree. */
 async function measure(argv: string[], cwd: string, env: Record<string, string>) {

@@ -19,20 +19,13 @@ import { Session } from "../core/session/mod.ts";
 import { makeWorkspace } from "../tests/support/workspace.ts";
 import { startHsWeb } from "../tests/support/web.ts";
 import { chromiumMissing, launchChromium } from "../site/lib/browser.ts";
+import { median, quantile } from "./_stats.ts";
 
 const at = Deno.args.indexOf("--samples");
 const SAMPLES = at >= 0 ? Number(Deno.args[at + 1]) : 50;
 const MESSAGES = 5000;
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
-}
-
-function p95(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(s.length * 0.95))];
-}
+const p95 = (xs: number[]): number => quantile(xs, 0.95);
 
 const ms = (x: number) => (x < 1 ? `${(x * 1000).toFixed(0)} µs` : `${x.toFixed(1)} ms`);
 const USAGE = { input_tokens: 10, output_tokens: 20 };

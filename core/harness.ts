@@ -24,6 +24,7 @@ import {
   type ResolvedTool,
   resolvePaths,
   resultText,
+  settlesWithin,
   type SkillInfo,
   statOrUndefined,
   type SubAgentRequest,
@@ -902,12 +903,10 @@ export class HarnessCore {
     this.#closed = true;
     if (this.#runs.size > 0) {
       this.#stop.abort(new HarnessError("the harness was closed"));
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const drained = await Promise.race([
-        Promise.allSettled([...this.#runs].map((r) => r.done)).then(() => true),
-        new Promise<false>((r) => timer = setTimeout(() => r(false), this.#boundMs)),
-      ]);
-      clearTimeout(timer);
+      const drained = await settlesWithin(
+        Promise.allSettled([...this.#runs].map((r) => r.done)),
+        this.#boundMs,
+      );
       if (!drained) {
         this.#log(`[harness] close: runs still in flight after ${this.#boundMs} ms; going on`);
       }

@@ -11,6 +11,7 @@ export * from "./paths.ts";
 export * from "./log.ts";
 export * from "./kv.ts";
 export * from "./fsutil.ts";
+export * from "./settle.ts";
 export { VERSION } from "./version.ts";
 export { REVISION, versionLine } from "./build_info.ts";
 export * from "./lifecycle.ts";

@@ -10,7 +10,7 @@
  *
  * @module
  */
-import type { AuditEvent, AuditSink } from "../base/mod.ts";
+import { type AuditEvent, type AuditSink, settlesWithin } from "../base/mod.ts";
 
 const MAX_PENDING = 1000;
 
@@ -29,19 +29,6 @@ interface SinkQueue {
   idle: Promise<void>;
   markIdle: () => void;
   warned: boolean;
-}
-
-/** Races `p` against a timer; true when `p` settled first. */
-async function within(p: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  try {
-    return await Promise.race([
-      p.then(() => true, () => true),
-      new Promise<boolean>((r) => timer = setTimeout(() => r(false), ms)),
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /** Fans audit events out to sinks, best effort (or fail closed, per sink). */
@@ -84,7 +71,7 @@ export class AuditBus {
   async remove(key: string, timeoutMs: number = this.#boundMs): Promise<void> {
     const q = this.#queues.get(key);
     if (!q) return;
-    if (!(await within(q.idle, timeoutMs))) {
+    if (!(await settlesWithin(q.idle, timeoutMs))) {
       this.#warn(`audit sink ${key} did not drain within ${timeoutMs} ms; dropped`);
     }
     for (const p of q.pending.splice(0)) p.done?.(false);
@@ -159,6 +146,6 @@ export class AuditBus {
 
   /** Waits until every queue is empty (bounded by `timeoutMs`). */
   async flush(timeoutMs: number = this.#boundMs): Promise<void> {
-    await within(Promise.all([...this.#queues.values()].map((q) => q.idle)), timeoutMs);
+    await settlesWithin(Promise.all([...this.#queues.values()].map((q) => q.idle)), timeoutMs);
   }
 }

@@ -10,7 +10,7 @@
 import { deserializeMessage, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import type { SpawnSpec } from "../../core/mod.ts";
+import { settlesWithin, type SpawnSpec } from "../../core/mod.ts";
 
 /** Most bytes one message line may have (a runaway server is cut off). */
 const MAX_LINE = 64 * 1024 * 1024;
@@ -33,19 +33,6 @@ async function forLines(
       buf = buf.slice(i + 1);
       if (line) onLine(line);
     }
-  }
-}
-
-/** Waits for `p` at most `ms`; true when it settled. */
-async function within(p: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  try {
-    return await Promise.race([
-      p.then(() => true, () => true),
-      new Promise<boolean>((r) => timer = setTimeout(() => r(false), ms)),
-    ]);
-  } finally {
-    clearTimeout(timer);
   }
 }
 
@@ -115,11 +102,11 @@ export class DenoStdioTransport implements Transport {
     try {
       await this.#writer?.close();
     } catch { /* already gone */ }
-    if (!(await within(child.status, GRACE_MS))) {
+    if (!(await settlesWithin(child.status, GRACE_MS))) {
       try {
         child.kill("SIGTERM");
       } catch { /* exited */ }
-      if (!(await within(child.status, GRACE_MS))) {
+      if (!(await settlesWithin(child.status, GRACE_MS))) {
         try {
           child.kill("SIGKILL");
         } catch { /* exited */ }

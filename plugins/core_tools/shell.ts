@@ -9,6 +9,7 @@
 import {
   type ChildSandbox,
   killProcessGroup,
+  settlesWithin,
   type SpawnSpec,
   type SpillOptions,
 } from "../../core/mod.ts";
@@ -161,17 +162,11 @@ export async function runShell(options: ShellOptions): Promise<ShellOutcome> {
   // Background jobs of this call die with it (they would otherwise hold the pipe open).
   // In bubblewrap's own PID namespace they died with the shell already.
   if (!wrapped) killGroup();
-  let grace: ReturnType<typeof setTimeout> | undefined;
-  const drained = await Promise.race([
-    reading.then(() => true),
-    new Promise<boolean>((resolve) => grace = setTimeout(() => resolve(false), DRAIN_GRACE_MS)),
-  ]);
-  clearTimeout(grace);
-  if (!drained) {
+  if (!(await settlesWithin(reading, DRAIN_GRACE_MS))) {
     // Something outside the group (e.g. `setsid cmd &`) still holds the pipe: stop reading.
     await reader.cancel().catch(() => {});
-    await reading;
   }
+  await reading; // settled by now; a read error surfaces as before
   const output = collector.text();
   collector.close();
   return { output, code: status.code, timedOut, aborted, overflow };
