@@ -25,11 +25,12 @@ import type { Answer, ConversationMessage, HarnessCore, HarnessEvent } from "../
 import { errorMessage, HarnessError, permissionDenied, VERSION } from "../core/base/mod.ts";
 import type { CliContext } from "./context.ts";
 import type { CommandContext } from "./command.ts";
-import { addFloorFlags, type FloorFlags, floorRequestOf } from "./floor_flags.ts";
+import { floorRequestOf } from "./floor_flags.ts";
+import { addRunFlags, type RunFlags } from "./flags.ts";
 import { handleTrust } from "./trust_prompt.ts";
 
 /** Flags of `hs acp`. */
-export type AcpFlags = FloorFlags & { provider?: string; model?: string; trustWorkspace?: boolean };
+export type AcpFlags = RunFlags;
 
 /** The byte streams ACP runs over (stdin/stdout for `hs acp`). */
 export interface AcpIo {
@@ -407,14 +408,11 @@ export async function serveAcp(cli: CliContext, flags: AcpFlags, io: AcpIo): Pro
 
 /** Registers `hs acp`. */
 export function register(program: Command, ctx: CommandContext): void {
-  (addFloorFlags(
+  (addRunFlags(
     program.command("acp").description(
       "serve the Agent Client Protocol on stdin/stdout (editors such as Zed; see docs/acp.md)",
     ),
   ) as unknown as Command<[], AcpFlags>)
-    .option("-p, --provider <name>", "provider or .conf variant to use (see: hs providers)")
-    .option("-m, --model <name>", "model to use")
-    .option("--trust-workspace", "load the workspace's .harness/ executables")
     .action(async (flags) => {
       ctx.done(
         await serveAcp(ctx.cli, flags as AcpFlags, {

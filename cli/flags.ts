@@ -1,7 +1,8 @@
 /**
- * The flags of every command that runs the agent (`agent`, `repl`, `resume`,
- * and `hs <message…>`): provider and model, output modes, trust, and the
- * effect floor's flags.
+ * The flags of every command that runs the agent: provider and model, trust and
+ * the effect floor's flags for all of them (`agent`, `repl`, `resume`,
+ * `hs <message…>`, and the servers `acp` and `web`), output modes for the
+ * terminal commands.
  *
  * @module
  */
@@ -9,31 +10,43 @@ import type { Command } from "@commander-js/extra-typings";
 import { addFloorFlags, type FloorFlags } from "./floor_flags.ts";
 import { flagValue, flagValues, hasFlag } from "./launch/mod.ts";
 
-/** Options shared by the commands that run the agent. */
-export type AgentFlags = {
+/** Options of every command that runs turns: provider, model, trust, the floor. */
+export type RunFlags = {
   provider?: string;
   model?: string;
+  trustWorkspace?: boolean;
+} & FloorFlags;
+
+/** Options shared by the terminal commands that run the agent. */
+export type AgentFlags = RunFlags & {
   json?: boolean;
   events?: boolean;
   transcript?: boolean;
   plain?: boolean;
-  trustWorkspace?: boolean;
   bot?: string;
-} & FloorFlags;
+};
 
-/** Adds the agent flags to a command. */
-export function addAgentFlags<A extends unknown[]>(cmd: Command<A>): Command<A, AgentFlags> {
+/** Adds provider, model, trust and the floor's flags to a command. */
+export function addRunFlags<A extends unknown[]>(cmd: Command<A>): Command<A, RunFlags> {
   return (addFloorFlags(cmd) as unknown as Command<A>)
     .option("-p, --provider <name>", "provider or .conf variant to use (see: hs providers)")
     .option("-m, --model <name>", "model to use")
+    .option(
+      "--trust-workspace",
+      "load this workspace's .harness/ executables for this run",
+    ) as unknown as Command<A, RunFlags>;
+}
+
+/** Adds the agent flags to a command. */
+export function addAgentFlags<A extends unknown[]>(cmd: Command<A>): Command<A, AgentFlags> {
+  return (addRunFlags(cmd) as unknown as Command<A>)
     .option("--bot <name>", "run as a named bot of a behavior pack (see: hs packs)")
     .option("--json", "print the final answer, usage and session id as one JSON object")
     .option("--events", "print canonical events as JSON lines on stdout")
     .option("--transcript", "show the streamed transcript even when stdout is not a terminal")
-    .option("--plain", "REPL: show answers as raw text (no Markdown rendering)")
     .option(
-      "--trust-workspace",
-      "load this workspace's .harness/ executables for this run",
+      "--plain",
+      "REPL: show answers as raw text (no Markdown rendering)",
     ) as unknown as Command<A, AgentFlags>;
 }
 

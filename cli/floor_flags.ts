@@ -34,6 +34,15 @@ const collect = (v: string, prev: string[] = []) => [
   ...v.split(",").map((s) => s.trim()).filter(Boolean),
 ];
 
+/** How `--allow-<effect>` and `--deny-<effect>` read in `--help`. */
+const FLAG_WORDS: Record<Effect, { verb: string; what: string }> = {
+  read: { verb: "read", what: "paths" },
+  write: { verb: "write", what: "paths" },
+  net: { verb: "reach", what: "hosts (host[:port])" },
+  run: { verb: "run", what: "programs" },
+  env: { verb: "see", what: "environment variables" },
+};
+
 /** Adds the floor flags to a command. */
 export function addFloorFlags<A extends unknown[]>(cmd: Command<A>): Command<A, FloorFlags> {
   let c = cmd.option(
@@ -41,8 +50,19 @@ export function addFloorFlags<A extends unknown[]>(cmd: Command<A>): Command<A, 
     "effect floor preset: read-only | workspace (default) | full",
   ) as unknown as Command<A>;
   for (const e of EFFECTS) {
-    c = c.option(`--allow-${e} <list>`, `let tools ${e} these (comma list, or all)`, collect)
-      .option(`--deny-${e} <list>`, `never let tools ${e} these`, collect) as unknown as Command<A>;
+    const { verb, what } = FLAG_WORDS[e];
+    c = c.option(
+      `--allow-${e} <list>`,
+      `let tools ${verb} these ${what}; a comma list, or all`,
+      collect,
+    )
+      .option(
+        `--deny-${e} <list>`,
+        `never let tools ${verb} these ${what}`,
+        collect,
+      ) as unknown as Command<
+        A
+      >;
   }
   return c.option("--yes", "approve every permission prompt (headless)")
     .option(

@@ -13,18 +13,16 @@ import type { HarnessCore } from "../core/mod.ts";
 import { HarnessError } from "../core/base/mod.ts";
 import type { CliContext } from "./context.ts";
 import type { CommandContext } from "./command.ts";
-import { addFloorFlags, type FloorFlags, floorRequestOf } from "./floor_flags.ts";
+import { floorRequestOf } from "./floor_flags.ts";
+import { addRunFlags, type RunFlags } from "./flags.ts";
 import { handleTrust } from "./trust_prompt.ts";
 import { isLoopback, newToken, startWebServer, WebRuns, type WebServer } from "./web/mod.ts";
 
 /** Flags of `hs web`. */
-export type WebFlags = FloorFlags & {
+export type WebFlags = RunFlags & {
   port?: string;
   host?: string;
   open?: boolean;
-  provider?: string;
-  model?: string;
-  trustWorkspace?: boolean;
 };
 
 /** Hooks for embedding `hs web` (tests, benchmarks). */
@@ -150,7 +148,7 @@ function stopped(stop: AbortSignal | undefined, finished: Promise<void>): Promis
 
 /** Registers `hs web`. */
 export function register(program: Command, ctx: CommandContext): void {
-  (addFloorFlags(
+  (addRunFlags(
     program.command("web").description(
       "serve sessions, /context, /plugins and plugin pages in a browser (loopback, per-run token)",
     ),
@@ -158,9 +156,6 @@ export function register(program: Command, ctx: CommandContext): void {
     .option("--port <n>", "port to listen on (default: any free port)")
     .option("--host <addr>", "address to listen on (default 127.0.0.1; anything else is exposed)")
     .option("--open", "open the address in the desktop's browser")
-    .option("-p, --provider <name>", "provider or .conf variant for the turns (see: hs providers)")
-    .option("-m, --model <name>", "model for the turns")
-    .option("--trust-workspace", "load the workspace's .harness/ executables")
     .action(async (flags) => {
       ctx.done(await runWeb(ctx.cli, flags as WebFlags));
     });
