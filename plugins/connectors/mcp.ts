@@ -15,6 +15,7 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
+  BASE_ENV,
   type ChildSandbox,
   HarnessError,
   type PluginLogger,
@@ -44,15 +45,13 @@ export interface McpConnectOptions {
   env?: Record<string, string | undefined>;
 }
 
-/** The base variables of a stdio server's environment (the floor filters them again). */
-const SERVER_BASE_ENV = ["PATH", "HOME", "USER", "LOGNAME", "LANG", "LANGUAGE", "TZ", "TMPDIR"];
-
 function serverEnv(
   host: Record<string, string | undefined> | undefined,
   configured: Record<string, string>,
 ): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const k of SERVER_BASE_ENV) {
+  // the variables every sandboxed child keeps (the floor filters them again)
+  for (const k of BASE_ENV) {
     const v = host?.[k];
     if (v !== undefined) out[k] = v;
   }
