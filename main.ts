@@ -7,10 +7,12 @@
  *
  * @module
  */
-import { VERSION, versionLine } from "./core/base/mod.ts";
+// No static import: whatever this module imports statically loads before any command runs
+// (core/base alone pulls in Deno's Node layer, ~25 ms), so each path imports what it needs.
 
 async function main(args: string[]): Promise<number> {
   if (args.length === 1 && ["version", "--version", "-v"].includes(args[0])) {
+    const { VERSION, versionLine } = await import("./core/base/mod.ts");
     console.log(`hs ${versionLine(VERSION)}`);
     return 0;
   }
