@@ -334,9 +334,13 @@ export class Interpreter {
       libraryState(this.env).sources.set(name, src);
     }
     for (const [name, p] of t) this.env.table.set(bindingKey(name), new Cell(p, bindingKey(name)));
-    this.define("current-output-port", this.ports.out);
-    this.define("current-error-port", this.ports.err);
-    this.define("current-input-port", this.ports.in);
+    // standard names: static symbols (this.define would intern them as a program does)
+    const ports = [
+      ["current-output-port", this.ports.out],
+      ["current-error-port", this.ports.err],
+      ["current-input-port", this.ports.in],
+    ] as const;
+    for (const [name, port] of ports) this.env.table.set(sym(name), new Cell(port, sym(name)));
     for (const [name, spec] of Object.entries(opts.primitives ?? {})) {
       this.definePrimitive(name, spec);
     }

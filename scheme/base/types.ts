@@ -97,7 +97,7 @@ export const symbolTableHooks: {
   staticKeyword: (name: string) => Keyword | undefined;
   keyword: (name: string) => Keyword;
 } = {
-  staticSym: (name) => symtab.get(name),
+  staticSym: (name) => symtab.get(name) ?? (isLibraryName(name) ? sym(name) : undefined),
   staticKeyword: (name) => kwtab.get(name),
   keyword,
 };
@@ -252,11 +252,30 @@ export class LazyDefinition {
 /** Hook set by interpreter.ts: compiles the lazy definition held by `cell`, sets its value. */
 export const lazyHooks: { force: (cell: Cell) => void } = { force: () => {} };
 
+/** Library source whose identifiers have not been collected yet (see {@link internSourceSymbols}). */
+const librarySources: string[] = [];
+/** The identifiers of library source collected so far. */
+const libraryNames = new Set<string>();
+
 /**
- * Makes every identifier of library source a static symbol up front, so data and names a program
- * reads before the library's code is compiled (lazily) are the same symbols the library uses.
+ * Makes every identifier of library source a static symbol, so data and names a program reads
+ * before the library's code is compiled (lazily) are the same symbols the library uses. The
+ * source is only remembered here: its identifiers are collected the first time a program interns
+ * a name that is not already a static symbol, and each becomes one when a program first interns
+ * it (start-up makes no symbol a program does not use).
  */
 export function internSourceSymbols(source: string): void {
+  librarySources.push(source);
+}
+
+/** True when `name` is an identifier of the library source given to {@link internSourceSymbols}. */
+function isLibraryName(name: string): boolean {
+  while (librarySources.length > 0) collectIdentifiers(librarySources.pop()!, libraryNames);
+  return libraryNames.has(name);
+}
+
+/** Adds the identifiers of `source` to `out` (not %internal, #syntax, :keywords or numbers). */
+function collectIdentifiers(source: string, out: Set<string>): void {
   const n = source.length;
   let i = 0;
   while (i < n) {
@@ -273,10 +292,9 @@ export function internSourceSymbols(source: string): void {
     }
     const start = i;
     while (i < n && DELIMITER[source.charCodeAt(i)] !== 1) i++;
-    // identifiers only: not %internal, #syntax, :keywords or numbers
     if (c !== 37 && c !== 35 && c !== 58 && !(c >= 48 && c <= 57) && c !== 46) {
       const d = source.charCodeAt(start + 1);
-      if (!((c === 43 || c === 45) && d >= 48 && d <= 57)) sym(source.slice(start, i));
+      if (!((c === 43 || c === 45) && d >= 48 && d <= 57)) out.add(source.slice(start, i));
     }
   }
 }
