@@ -40,7 +40,9 @@ async function main(args: string[]): Promise<number> {
     scheme: async (a) => {
       const { runSchemeCli } = await import("./scheme/mod.ts");
       return await runSchemeCli(a, {
-        stdin: Deno.stdin.readable,
+        get stdin() {
+          return Deno.stdin.readable; // built only if the program reads standard input
+        },
         stdout: out,
         stderr: err,
         isTerminal: Deno.stdin.isTerminal(),

@@ -110,7 +110,9 @@ function writeAll(w: { writeSync(p: Uint8Array): number }, s: string): void {
 export async function runScheme(args: string[]): Promise<number> {
   const { runSchemeCli } = await import("../../../scheme/mod.ts");
   return await runSchemeCli(args, {
-    stdin: Deno.stdin.readable,
+    get stdin() {
+      return Deno.stdin.readable; // built only if the program reads standard input
+    },
     stdout: (s) => writeAll(Deno.stdout, s),
     stderr: (s) => writeAll(Deno.stderr, s),
     isTerminal: Deno.stdin.isTerminal(),
@@ -154,7 +156,9 @@ export async function runSchemeConfined(args: string[], cwd: string): Promise<nu
     }
   }
   return await runSchemeCli(args, {
-    stdin: Deno.stdin.readable,
+    get stdin() {
+      return Deno.stdin.readable; // built only if the program reads standard input
+    },
     stdout: (s) => writeAll(Deno.stdout, s),
     stderr: (s) => writeAll(Deno.stderr, s),
     isTerminal: Deno.stdin.isTerminal(),
