@@ -301,14 +301,31 @@ function collectIdentifiers(source: string, out: Set<string>): void {
 const DELIMITER = new Uint8Array(128);
 for (const ch of " \t\n\r()'`,\"[];|") DELIMITER[ch.charCodeAt(0)] = 1;
 
-/** Splits library source into its top-level `(define name …)` forms, by name. */
+/**
+ * Splits library source into its top-level `(define name …)` forms, by name: each starts a line
+ * with `(define name` or `(define (name` and runs to the next one. (A scan with `indexOf`, not a
+ * regular expression: it runs at every start, when V8 would compile the expression first.)
+ */
 export function splitDefinitions(source: string): Map<string, string> {
   const out = new Map<string, string>();
-  const starts = [...source.matchAll(/^\(define \(?([^\s()]+)/gm)];
-  starts.forEach((m, i) => {
-    const end = i + 1 < starts.length ? starts[i + 1].index! : source.length;
-    out.set(m[1], source.slice(m.index!, end));
-  });
+  let name = "", from = 0;
+  let i = source.startsWith("(define ") ? 0 : source.indexOf("\n(define ");
+  while (i >= 0) {
+    const at = source.charCodeAt(i) === 10 ? i + 1 : i;
+    let j = at + 8;
+    if (source.charCodeAt(j) === 40) j++;
+    let k = j;
+    for (let c = source.charCodeAt(k); k < source.length && c > 32 && c !== 40 && c !== 41;) {
+      c = source.charCodeAt(++k);
+    }
+    if (k > j) {
+      if (name) out.set(name, source.slice(from, at));
+      name = source.slice(j, k);
+      from = at;
+    }
+    i = source.indexOf("\n(define ", at);
+  }
+  if (name) out.set(name, source.slice(from));
   return out;
 }
 
