@@ -34,3 +34,30 @@ Deno.test("splitDefinitions cuts library source where a line starts a definition
   }
   assertEquals([...splitDefinitions("(define (f) 1)\n(define g 2)\n").keys()], ["f", "g"]);
 });
+
+Deno.test("library names are static symbols whether found by search or by the collected set", async () => {
+  // a fresh process: the first new names a program reads are searched for in the library text,
+  // later ones looked up in the collected identifiers; both must agree with the library
+  const mod = new URL("../../scheme/mod.ts", import.meta.url).href;
+  const script = `import { Interpreter } from ${JSON.stringify(mod)};
+const a = new Interpreter(), b = new Interpreter();
+const out = [];
+const own = (s, src) => { const n = s.symbolCount(); s.evaluateSync(src); return s.symbolCount() - n; };
+// by search: a library name (static, shared), the program's own name (local), a name only
+// part of a library token (local)
+out.push(own(a, "'list-sort"), own(a, "'my-own-1"), own(a, "'ist-sor"));
+out.push(a.evaluateSync("'list-sort") === b.evaluateSync("'list-sort"));
+for (let i = 0; i < 100; i++) a.evaluateSync("'filler-" + i);
+// by the collected set
+out.push(own(a, "'vector-sort!"), own(a, "'my-own-2"), own(b, "'delete-duplicates"));
+out.push(a.evaluateSync("(import (scheme sort)) (eq? 'vector-sort! (quote vector-sort!))"));
+out.push(b.evaluateSync("(define x 'fold) (import (scheme list)) (eq? x 'fold)"));
+console.log(JSON.stringify(out));`;
+  const r = await new Deno.Command(Deno.execPath(), {
+    args: ["eval", "--no-config", script],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assertEquals(new TextDecoder().decode(r.stderr), "");
+  assertEquals(new TextDecoder().decode(r.stdout), "[0,1,1,true,0,1,0,true,true]\n");
+});
