@@ -1,6 +1,7 @@
 // What the interpreter does at start-up, checked against the plain definitions it replaced.
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { splitDefinitions } from "../../scheme/base/types.ts";
+import { parseNumber } from "../../scheme/base/numbers.ts";
 import { LOCAL_PRELUDE, PRELUDE, TEST_LIBRARY } from "../../scheme/prelude.ts";
 import { HASH_TABLE_LIBRARY, LIST_LIBRARY, SORT_LIBRARY } from "../../scheme/lib/mod.ts";
 
@@ -60,4 +61,17 @@ console.log(JSON.stringify(out));`;
   }).output();
   assertEquals(new TextDecoder().decode(r.stderr), "");
   assertEquals(new TextDecoder().decode(r.stdout), "[0,1,1,true,0,1,0,true,true]\n");
+});
+
+Deno.test("a short decimal integer reads as the general number grammar reads it", () => {
+  // `#d` sends the same digits through the general path
+  for (
+    const s of ["0", "00", "7", "042", "123456789012345", "1234567890123456", "99999999999999999"]
+  ) {
+    const fast = parseNumber(s), general = parseNumber("#d" + s);
+    assertEquals(typeof fast, typeof general, s);
+    assertEquals(fast, general, s);
+  }
+  assertEquals(parseNumber(""), null);
+  assertEquals(parseNumber("12a"), null);
 });
