@@ -183,8 +183,8 @@ function installStateless(env: Environment): void {
 
 function buildBase(): Environment {
   const env = new Environment(null, "base");
-  // forEach, not for…of: no iterator result and entry array per binding (start-up allocates
-  // little enough that a small program runs without a collection)
+  // forEach, not for…of: no iterator result and entry array per binding (fewer objects for the
+  // first collection, which often comes during start-up, to look at)
   SPECIALS.forEach((sp, name) => env.table.set(bindingKey(name), sp));
   installDerivedForms(env);
   installStateless(env);
