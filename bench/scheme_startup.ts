@@ -121,6 +121,7 @@ async function once(v: Variant): Promise<{ wall: number; cpu: number }> {
   return { wall, cpu: m ? Number(m[1]) : NaN };
 }
 
+const loadBefore = Deno.loadavg()[0];
 for (const v of variants) await once(v); // warm the caches
 const walls = variants.map(() => [] as number[]);
 const cpus = variants.map(() => [] as number[]);
@@ -133,7 +134,11 @@ for (let r = 0; r < RUNS; r++) {
 }
 await Deno.remove(tmp, { recursive: true });
 const floor = median(cpus[0]);
-console.log(`${RUNS} runs each, interleaved; medians\n`);
+console.log(
+  `${RUNS} runs each, interleaved; medians; load average ${loadBefore.toFixed(2)} before, ${
+    Deno.loadavg()[0].toFixed(2)
+  } after\n`,
+);
 console.log("| command | wall | CPU | CPU over an empty `deno run` |");
 console.log("|---|---|---|---|");
 variants.forEach((v, i) => {
