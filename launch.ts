@@ -7,25 +7,29 @@
  *
  * @module
  */
+// Every import below names its module through a variable: Deno loads the module graph of a
+// literal `import("…")` when the process starts, taken or not, and of a variable's only when it
+// is reached, so each command pays for its own modules only. The launcher may read everything
+// (deno.json "launcher"); nothing bundles launch.ts.
 if (import.meta.main) {
   const args = Deno.args;
   if (args.length === 1 && ["version", "--version", "-v"].includes(args[0])) {
     // answered before anything else is loaded
-    const { VERSION, versionLine } = await import("./core/base/mod.ts");
+    const base = "./core/base/mod.ts";
+    const { VERSION, versionLine } = await import(base) as typeof import("./core/base/mod.ts");
     console.log(`hs ${versionLine(VERSION)}`);
     Deno.exit(0);
   }
   if (args[0] === "scheme") {
     // `hs scheme` runs here, with every permission revoked first (cli/launch/scheme/)
-    const fast = await import("./cli/launch/scheme/mod.ts");
+    const schemePath = "./cli/launch/scheme/mod.ts";
+    const fast = await import(schemePath) as typeof import("./cli/launch/scheme/mod.ts");
     const cwd = Deno.env.get("INIT_CWD") || Deno.cwd();
     if (fast.schemeFastPathApplies(args, Deno.env.toObject(), cwd)) {
       Deno.exit(await fast.runSchemeConfined(args.slice(1), cwd));
     }
   }
-  // A specifier Deno cannot see ahead of time: it loads this module graph (the grant, discovery,
-  // the bundled providers) only when it is reached, so `hs scheme` and `hs version` never pay for
-  // it. The launcher may read everything (deno.json "launcher"); nothing bundles launch.ts.
+  // the grant, discovery, the bundled providers: `hs scheme` and `hs version` never load them
   const launcher = "./cli/launch/mod.ts";
   const { runLauncher } = await import(launcher) as typeof import("./cli/launch/mod.ts");
   Deno.exit(await runLauncher(args));

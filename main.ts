@@ -7,10 +7,12 @@
  *
  * @module
  */
-import { VERSION, versionLine } from "./core/base/mod.ts";
+// No static import: whatever this module imports statically loads before any command runs
+// (core/base alone pulls in Deno's Node layer, ~25 ms), so each path imports what it needs.
 
 async function main(args: string[]): Promise<number> {
   if (args.length === 1 && ["version", "--version", "-v"].includes(args[0])) {
+    const { VERSION, versionLine } = await import("./core/base/mod.ts");
     console.log(`hs ${versionLine(VERSION)}`);
     return 0;
   }
@@ -38,7 +40,9 @@ async function main(args: string[]): Promise<number> {
     scheme: async (a) => {
       const { runSchemeCli } = await import("./scheme/mod.ts");
       return await runSchemeCli(a, {
-        stdin: Deno.stdin.readable,
+        get stdin() {
+          return Deno.stdin.readable; // built only if the program reads standard input
+        },
         stdout: out,
         stderr: err,
         isTerminal: Deno.stdin.isTerminal(),

@@ -6,6 +6,11 @@
  * medians of wall time and of CPU time of the whole process tree (`perf stat -e task-clock`:
  * every thread and child, e.g. the launcher's Scheme process); without perf, CPU is omitted.
  *
+ * Variants per checkout: `scheme/main.ts` (the interpreter alone), `main.ts scheme`, `deno task
+ * hs scheme` (the launcher) and the bundle (`deno bundle main.ts`, what `deno task bundle`
+ * builds, written to a temporary directory, not dist/) run with the release's baked flags
+ * (`scripts/build.ts flags`): the closest to the compiled executable that can be run here.
+ *
  * @module
  */
 import { join } from "node:path";
@@ -47,7 +52,31 @@ const builds: [string, string][] = [
   ["hs", HERE],
   ...(BASE ? [["main", BASE] as [string, string]] : []),
 ];
+async function denoOut(args: string[], cwd: string): Promise<string | undefined> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args,
+    cwd,
+    stdout: "piped",
+    stderr: "piped",
+  })
+    .output();
+  if (!out.success) {
+    console.error(`deno ${args.join(" ")}: ${new TextDecoder().decode(out.stderr)}`);
+  }
+  return out.success ? new TextDecoder().decode(out.stdout).trim() : undefined;
+}
+
 for (const [label, dir] of builds) {
+  const bundle = join(tmp, `hs-${label}.js`);
+  const built = await denoOut(["bundle", "-q", "--frozen-lockfile", "main.ts", "-o", bundle], dir);
+  const flags = await denoOut(["run", "-A", "scripts/build.ts", "flags"], dir);
+  if (built !== undefined && flags !== undefined) {
+    variants.push({
+      name: `bundle: \`deno run <baked flags> hs.js scheme one.scm\` (${label})`,
+      args: ["run", ...flags.split(/\s+/), bundle, "scheme", one],
+      cwd: tmp,
+    });
+  }
   variants.push(
     {
       name: `\`deno run -A scheme/main.ts one.scm\` (${label})`,
@@ -92,6 +121,7 @@ async function once(v: Variant): Promise<{ wall: number; cpu: number }> {
   return { wall, cpu: m ? Number(m[1]) : NaN };
 }
 
+const loadBefore = Deno.loadavg()[0];
 for (const v of variants) await once(v); // warm the caches
 const walls = variants.map(() => [] as number[]);
 const cpus = variants.map(() => [] as number[]);
@@ -104,7 +134,11 @@ for (let r = 0; r < RUNS; r++) {
 }
 await Deno.remove(tmp, { recursive: true });
 const floor = median(cpus[0]);
-console.log(`${RUNS} runs each, interleaved; medians\n`);
+console.log(
+  `${RUNS} runs each, interleaved; medians; load average ${loadBefore.toFixed(2)} before, ${
+    Deno.loadavg()[0].toFixed(2)
+  } after\n`,
+);
 console.log("| command | wall | CPU | CPU over an empty `deno run` |");
 console.log("|---|---|---|---|");
 variants.forEach((v, i) => {

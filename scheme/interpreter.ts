@@ -170,24 +170,24 @@ export interface EvalOptions {
 
 let baseEnv: Environment | null = null;
 
-function statelessPrims(): PrimTable {
-  const t: PrimTable = new Map();
+/** Installs the stateless primitives straight into `env` (no table in between). */
+function installStateless(env: Environment): void {
+  const t: PrimTable = { set: (name, p) => setPrim(env, name, p) };
   installLists(t);
   installNumbers(t);
   installStrings(t);
   installVectors(t);
   installControl(t);
   installDict(t);
-  return t;
 }
 
 function buildBase(): Environment {
   const env = new Environment(null, "base");
-  for (const [name, sp] of SPECIALS) env.table.set(bindingKey(name), sp);
+  // forEach, not for…of: no iterator result and entry array per binding (fewer objects for the
+  // first collection, which often comes during start-up, to look at)
+  SPECIALS.forEach((sp, name) => env.table.set(bindingKey(name), sp));
   installDerivedForms(env);
-  for (const [name, p] of statelessPrims()) {
-    env.table.set(bindingKey(name), new Cell(p, bindingKey(name)));
-  }
+  installStateless(env);
   installLazy(env, PRELUDE_DEFINITIONS);
   return env;
 }
@@ -198,12 +198,18 @@ internSourceSymbols(PRELUDE);
 internSourceSymbols(LOCAL_PRELUDE);
 internSourceSymbols(TEST_LIBRARY);
 
+/** Binds the standard name `name` to primitive `p` in `env`. */
+function setPrim(env: Environment, name: string, p: unknown): void {
+  const k = bindingKey(name);
+  env.table.set(k, new Cell(p, k));
+}
+
 /** Installs each definition of `defs` in `env` as a {@link LazyDefinition}. */
 function installLazy(env: Environment, defs: Map<string, string>): void {
-  for (const [name, src] of defs) {
+  defs.forEach((src, name) => {
     const k = bindingKey(name);
     env.table.set(k, new Cell(new LazyDefinition(src, env), k));
-  }
+  });
 }
 
 /** Runs `thunk` under a fresh state with generous limits (library code, not the program's). */
@@ -247,7 +253,7 @@ function loadLibrary(name: string): Map<Sym, unknown> {
   const env = copyEnv(baseEnv!, `library ${name}`);
 
   if (lib.hashTables) {
-    const t: PrimTable = new Map();
+    const t = new Map<string, Prim>();
     installHashTables(t);
     for (const [n, p] of t) env.table.set(bindingKey(n), new Cell(p, bindingKey(n)));
   }
@@ -326,17 +332,21 @@ export class Interpreter {
     this.state.owner = this;
     this.state.symbols = this.symbols;
     this.loader = opts.loader;
-    const t: PrimTable = new Map();
+    const t = new Map<string, Prim>();
     this.ports = installIO(t, { out: opts.stdout ?? (() => {}), err: opts.stderr ?? (() => {}) });
     this.installEval(t);
     installProcess(t, opts.processContext ?? {}, opts.clock);
     for (const [name, src] of Object.entries(opts.libraries ?? {})) {
       libraryState(this.env).sources.set(name, src);
     }
-    for (const [name, p] of t) this.env.table.set(bindingKey(name), new Cell(p, bindingKey(name)));
-    this.define("current-output-port", this.ports.out);
-    this.define("current-error-port", this.ports.err);
-    this.define("current-input-port", this.ports.in);
+    t.forEach((p, name) => setPrim(this.env, name, p));
+    // standard names: static symbols (this.define would intern them as a program does)
+    const ports = [
+      ["current-output-port", this.ports.out],
+      ["current-error-port", this.ports.err],
+      ["current-input-port", this.ports.in],
+    ] as const;
+    for (const [name, port] of ports) this.env.table.set(sym(name), new Cell(port, sym(name)));
     for (const [name, spec] of Object.entries(opts.primitives ?? {})) {
       this.definePrimitive(name, spec);
     }
@@ -395,7 +405,7 @@ export class Interpreter {
     return c instanceof Cell && c.value !== UNBOUND ? c.value : undefined;
   }
 
-  private installEval(t: PrimTable): void {
+  private installEval(t: Map<string, Prim>): void {
     def(t, "eval", 1, 2, (x, env) => {
       const e = env === undefined ? this.env : env;
       if (!(e instanceof Environment)) typeError("eval", "environment", env);

@@ -13,7 +13,9 @@ function writeAll(w: { writeSync(p: Uint8Array): number }, s: string): void {
 }
 
 const code = await runSchemeCli(Deno.args, {
-  stdin: Deno.stdin.readable,
+  get stdin() {
+    return Deno.stdin.readable; // built only if the program reads standard input
+  },
   stdout: (s) => writeAll(Deno.stdout, s),
   stderr: (s) => writeAll(Deno.stderr, s),
   isTerminal: Deno.stdin.isTerminal(),

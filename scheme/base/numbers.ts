@@ -494,6 +494,13 @@ export function rationalize(x: unknown, y: unknown): Num {
 
 /** Parses a numeric literal (with optional #x/#e/... prefixes). Returns null if not a number. */
 export function parseNumber(s: string, radix = 10): Num | null {
+  // the common case first: a short decimal integer (what the general path below gives for it,
+  // without building a BigInt or compiling a regular expression at start-up)
+  if (radix === 10 && s.length > 0 && s.length <= 15) {
+    let i = 0;
+    while (i < s.length && s.charCodeAt(i) >= 48 && s.charCodeAt(i) <= 57) i++;
+    if (i === s.length) return Number(s);
+  }
   let exactness: "e" | "i" | null = null;
   while (s.length >= 2 && s[0] === "#") {
     const c = s[1].toLowerCase();

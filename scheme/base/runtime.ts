@@ -198,9 +198,15 @@ export const SPILL = PROBE_FROM;
 /**
  * The probe: a recursion whose frames carry {@link PROBE_WIDTH} arguments each, so it touches
  * ~85 KB of stack in 200 calls (a third cheaper than narrow frames for the same room). Built
- * once from a fixed template (never from program text); `probe(n)` recurses `n` deep.
+ * once from a fixed template (never from program text), on the first probe (building it costs
+ * ~1 ms, which a program that never nests 256 calls deep does not pay); `probe(n)` recurses `n`
+ * deep.
  */
-const probe: (n: number) => number = (() => {
+function probe(n: number): number {
+  return (probeFn ??= makeProbe())(n);
+}
+let probeFn: ((n: number) => number) | undefined;
+function makeProbe(): (n: number) => number {
   const ps = Array.from({ length: PROBE_WIDTH }, (_, i) => `a${i}`);
   const rot = [...ps.slice(1), "a0"].join(", ");
   const zeros = ps.map(() => "0").join(", ");
@@ -209,7 +215,7 @@ const probe: (n: number) => number = (() => {
 function p(n, ${ps.join(", ")}) { return n === 0 ? a0 : p(n - 1, ${rot}) + 1; }
 return (n) => p(n, ${zeros});`,
   )() as (n: number) => number;
-})();
+}
 
 /** A nested run (host callback) always gets this many frames of its own before it spills. */
 const MIN_SLICE = 32;

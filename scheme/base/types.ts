@@ -97,7 +97,7 @@ export const symbolTableHooks: {
   staticKeyword: (name: string) => Keyword | undefined;
   keyword: (name: string) => Keyword;
 } = {
-  staticSym: (name) => symtab.get(name),
+  staticSym: (name) => symtab.get(name) ?? (isLibraryName(name) ? sym(name) : undefined),
   staticKeyword: (name) => kwtab.get(name),
   keyword,
 };
@@ -252,11 +252,64 @@ export class LazyDefinition {
 /** Hook set by interpreter.ts: compiles the lazy definition held by `cell`, sets its value. */
 export const lazyHooks: { force: (cell: Cell) => void } = { force: () => {} };
 
+/** Library source whose identifiers have not been collected yet (see {@link internSourceSymbols}). */
+const librarySources: string[] = [];
+/** The identifiers of library source collected so far. */
+const libraryNames = new Set<string>();
+/** The pending library source as one text, for {@link occursAsToken} (built on first use). */
+let pendingText = "";
+/** Misses answered by searching the text; after {@link SEARCHES} the identifiers are collected. */
+let searches = 0;
+const SEARCHES = 64;
+
 /**
- * Makes every identifier of library source a static symbol up front, so data and names a program
- * reads before the library's code is compiled (lazily) are the same symbols the library uses.
+ * Makes every identifier of library source a static symbol, so data and names a program reads
+ * before the library's code is compiled (lazily) are the same symbols the library uses. The
+ * source is only remembered here (start-up makes no symbol a program does not use): a name a
+ * program interns that is not a static symbol yet is looked for in the source, and becomes one
+ * if it occurs there.
  */
 export function internSourceSymbols(source: string): void {
+  librarySources.push(source);
+  pendingText = "";
+}
+
+/**
+ * True when `name` occurs in the library source given to {@link internSourceSymbols}. A
+ * program's first {@link SEARCHES} new names are searched for in the text as whole tokens (a few
+ * microseconds each: a small program never pays for collecting ~400 identifiers, ~3 ms cold);
+ * after that the identifiers are collected once and looked up. The search may also find a name
+ * in a comment or a string: it then becomes a static symbol too, which changes nothing a
+ * program sees, and such names are a fixed, small set (whole tokens of the library text).
+ */
+function isLibraryName(name: string): boolean {
+  if (librarySources.length === 0) return libraryNames.has(name);
+  if (searches < SEARCHES) {
+    searches++;
+    if (libraryNames.has(name)) return true;
+    pendingText ||= librarySources.join("\n");
+    return occursAsToken(pendingText, name);
+  }
+  while (librarySources.length > 0) collectIdentifiers(librarySources.pop()!, libraryNames);
+  pendingText = "";
+  return libraryNames.has(name);
+}
+
+/** True when `name` occurs in `text` between delimiters (a whole token). */
+function occursAsToken(text: string, name: string): boolean {
+  if (name.length === 0) return false;
+  for (let i = text.indexOf(name); i >= 0; i = text.indexOf(name, i + 1)) {
+    const end = i + name.length;
+    if (
+      (i === 0 || DELIMITER[text.charCodeAt(i - 1)] === 1) &&
+      (end === text.length || DELIMITER[text.charCodeAt(end)] === 1)
+    ) return true;
+  }
+  return false;
+}
+
+/** Adds the identifiers of `source` to `out` (not %internal, #syntax, :keywords or numbers). */
+function collectIdentifiers(source: string, out: Set<string>): void {
   const n = source.length;
   let i = 0;
   while (i < n) {
@@ -273,24 +326,40 @@ export function internSourceSymbols(source: string): void {
     }
     const start = i;
     while (i < n && DELIMITER[source.charCodeAt(i)] !== 1) i++;
-    // identifiers only: not %internal, #syntax, :keywords or numbers
     if (c !== 37 && c !== 35 && c !== 58 && !(c >= 48 && c <= 57) && c !== 46) {
       const d = source.charCodeAt(start + 1);
-      if (!((c === 43 || c === 45) && d >= 48 && d <= 57)) sym(source.slice(start, i));
+      if (!((c === 43 || c === 45) && d >= 48 && d <= 57)) out.add(source.slice(start, i));
     }
   }
 }
 const DELIMITER = new Uint8Array(128);
 for (const ch of " \t\n\r()'`,\"[];|") DELIMITER[ch.charCodeAt(0)] = 1;
 
-/** Splits library source into its top-level `(define name …)` forms, by name. */
+/**
+ * Splits library source into its top-level `(define name …)` forms, by name: each starts a line
+ * with `(define name` or `(define (name` and runs to the next one. (A scan with `indexOf`, not a
+ * regular expression: it runs at every start, when V8 would compile the expression first.)
+ */
 export function splitDefinitions(source: string): Map<string, string> {
   const out = new Map<string, string>();
-  const starts = [...source.matchAll(/^\(define \(?([^\s()]+)/gm)];
-  starts.forEach((m, i) => {
-    const end = i + 1 < starts.length ? starts[i + 1].index! : source.length;
-    out.set(m[1], source.slice(m.index!, end));
-  });
+  let name = "", from = 0;
+  let i = source.startsWith("(define ") ? 0 : source.indexOf("\n(define ");
+  while (i >= 0) {
+    const at = source.charCodeAt(i) === 10 ? i + 1 : i;
+    let j = at + 8;
+    if (source.charCodeAt(j) === 40) j++;
+    let k = j;
+    for (let c = source.charCodeAt(k); k < source.length && c > 32 && c !== 40 && c !== 41;) {
+      c = source.charCodeAt(++k);
+    }
+    if (k > j) {
+      if (name) out.set(name, source.slice(from, at));
+      name = source.slice(j, k);
+      from = at;
+    }
+    i = source.indexOf("\n(define ", at);
+  }
+  if (name) out.set(name, source.slice(from));
   return out;
 }
 

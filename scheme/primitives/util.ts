@@ -17,8 +17,8 @@ import {
   work,
 } from "../base/mod.ts";
 
-/** A table of primitives by Scheme name. */
-export type PrimTable = Map<string, Prim>;
+/** Where primitives are defined, by Scheme name (a Map, or an environment being built). */
+export type PrimTable = { set(name: string, p: Prim): unknown };
 
 /** Defines a primitive in `t`. */
 export function def(

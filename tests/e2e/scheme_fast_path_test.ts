@@ -4,7 +4,9 @@
  * `main.ts` where noted) and checks what a user sees; the grant is checked as flags.
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
+import { resolvePaths, statOrUndefined } from "../../core/base/mod.ts";
+import { walkHarnessDirs } from "../../core/discovery/mod.ts";
 import { hsArgs, makeWorkspace, runHs, writeExe } from "../support/workspace.ts";
 import { runInPty } from "../support/pty.ts";
 import { schemeFastPathApplies, schemeFile } from "../../cli/launch/scheme/mod.ts";
@@ -149,4 +151,62 @@ Deno.test("the fast path: which word and which file", () => {
   assert.equal(schemeFile(["--fuel", "10", "--env", "A=B", "f.scm", "x"], "/w"), "/w/f.scm");
   assert.equal(schemeFile(["--fuel=10", "../g.scm"], "/w"), "/g.scm");
   assert.equal(schemeFile(["--timeout", "5"], "/w"), undefined);
+});
+
+Deno.test("the fast path's own walk finds what core/discovery's walk finds", async () => {
+  const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "hs-scheme-walk-" }));
+  try {
+    const ws = join(root, "a", "b", "ws");
+    const user = join(root, "user");
+    const elsewhere = join(root, "elsewhere");
+    for (const d of [ws, user, elsewhere]) await Deno.mkdir(d, { recursive: true });
+    const place = async (dir: string) => {
+      await Deno.mkdir(join(dir, "commands"), { recursive: true });
+      await Deno.writeTextFile(join(dir, "commands", "scheme"), "");
+    };
+    const clear = async () => {
+      for (const d of [join(root, "a", ".harness"), join(user, ".harness"), elsewhere]) {
+        await Deno.remove(join(d, "commands"), { recursive: true }).catch(() => {});
+      }
+    };
+    const walk = (env: Record<string, string>, cwd: string) =>
+      walkHarnessDirs(cwd, resolvePaths(env, cwd).home).some((d) =>
+        statOrUndefined(join(d.dir, "commands", "scheme")) !== undefined
+      );
+    const cases: [string, () => Promise<void>, Record<string, string>, boolean][] = [
+      ["nothing", async () => {}, { HOME: user }, false],
+      ["an ancestor's .harness", () => place(join(root, "a", ".harness")), { HOME: user }, true],
+      ["~/.harness", () => place(join(user, ".harness")), { HOME: user }, true],
+      ["$HARNESS_HOME", () => place(elsewhere), { HOME: user, HARNESS_HOME: elsewhere }, true],
+      ["~/.harness under another HARNESS_HOME", () => place(join(user, ".harness")), {
+        HOME: user,
+        HARNESS_HOME: elsewhere,
+      }, false],
+    ];
+    for (const [what, setup, env, replaced] of cases) {
+      await clear();
+      await setup();
+      for (const cwd of [ws, ws + "/", join(ws, "..", "b", "ws")]) {
+        assert.equal(walk(env, cwd), replaced, `discovery's walk: ${what}`);
+        assert.equal(schemeFastPathApplies(["scheme"], env, cwd), !replaced, `${what} (${cwd})`);
+      }
+    }
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("the fast path resolves the program file as node:path does", () => {
+  for (
+    const [args, cwd, file] of [
+      [["f.scm"], "/w", "f.scm"],
+      [["./x/../f.scm"], "/w/v/", "./x/../f.scm"],
+      [["../../../f.scm"], "/w", "../../../f.scm"],
+      [["/abs//p/./q.scm"], "/w", "/abs//p/./q.scm"],
+      [["-", "x"], "/w", "-"],
+      [["--max-depth", "3", "a b.scm"], "/", "a b.scm"],
+    ] as [string[], string, string][]
+  ) {
+    assert.equal(schemeFile(args, cwd), resolve(cwd, file), args.join(" "));
+  }
 });

@@ -1,7 +1,7 @@
 // Libraries: strict import, cond-expand, (scheme list), (scheme sort), (scheme hash-table),
 // define-library and host-granted libraries.
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
-import { Interpreter, SchemeError } from "../../scheme/mod.ts";
+import { Interpreter, SchemeError, write } from "../../scheme/mod.ts";
 import { errorOf, make, table } from "./helpers.ts";
 
 Deno.test("import: an unknown library is an error naming it; known ones are accepted", () => {
@@ -156,5 +156,29 @@ Deno.test("define-library and host-granted libraries", () => {
     t.evaluateSync("(define (f l) (filter odd? l)) (import (scheme list)) (f '(1 2 3))") !==
       undefined,
     true,
+  );
+});
+
+Deno.test("a library's names are the same symbols in every interpreter, before and after it loads", () => {
+  // the interpreters are created before any program runs: library names become static symbols
+  // when first read (start-up collects no name), a program's own names stay its own
+  const a = new Interpreter(), b = new Interpreter();
+  const before = a.symbolCount();
+  const sortName = a.evaluateSync("'list-sort");
+  assertEquals(a.symbolCount(), before, "a library name is not the program's own symbol");
+  assertEquals(b.evaluateSync("'list-sort") === sortName, true);
+  assertEquals(a.evaluateSync("(import (scheme sort)) (eq? 'list-sort (quote list-sort))"), true);
+  const own = a.symbolCount();
+  a.evaluateSync("(define a-name-of-its-own 1)");
+  assertEquals(a.symbolCount(), own + 1);
+  assertEquals(b.evaluateSync("'a-name-of-its-own") === a.symbol("a-name-of-its-own"), false);
+  // names a program reads before importing the library are the ones the library binds
+  assertEquals(
+    write(
+      b.evaluateSync(
+        "(define l '(3 1 2)) (define f 'delete-duplicates) (import (scheme list)) (list f (delete-duplicates '(1 1 2)))",
+      ),
+    ),
+    "(delete-duplicates (1 2))",
   );
 });

@@ -9,11 +9,12 @@
  * two), which first reads the program file and loads the interpreter, then gives up every
  * permission it holds (`Deno.permissions.revoke`): the program runs with none at all.
  *
+ * This module imports nothing before the interpreter is wanted: no `node:` module (loading
+ * Deno's Node layer costs ~15 ms), not core/base or core/discovery (they pull it in). Its path
+ * handling is the POSIX subset of `node:path` the check needs.
+ *
  * @module
  */
-import { join, resolve } from "node:path";
-import { resolvePaths, statOrUndefined } from "../../../core/base/mod.ts";
-import { walkHarnessDirs } from "../../../core/discovery/mod.ts";
 
 /** `hs scheme` flags that take the next word as their value (see scheme/cli.ts). */
 const VALUE_FLAGS = new Set([
@@ -26,9 +27,53 @@ const VALUE_FLAGS = new Set([
   "--env",
 ]);
 
+/** `node:path`'s POSIX `normalize` (lexical: `.`, `..` and repeated slashes). */
+function normalize(path: string): string {
+  if (path === "") return ".";
+  const absolute = path.startsWith("/");
+  const out: string[] = [];
+  for (const part of path.split("/")) {
+    if (part === "" || part === ".") continue;
+    if (part === "..") {
+      if (out.length > 0 && out[out.length - 1] !== "..") out.pop();
+      else if (!absolute) out.push("..");
+    } else out.push(part);
+  }
+  const s = out.join("/");
+  return absolute ? "/" + s : s || ".";
+}
+
+/** `node:path`'s POSIX `join`. */
+function join(...parts: string[]): string {
+  return normalize(parts.filter((p) => p !== "").join("/"));
+}
+
+/** `dir` and every directory above it, as `node:path`'s `dirname` walks them. */
+function upwards(dir: string): string[] {
+  const out: string[] = [];
+  for (let cur = normalize(dir);;) {
+    out.push(cur);
+    const i = cur.lastIndexOf("/");
+    const parent = i < 0 ? "." : i === 0 ? "/" : cur.slice(0, i);
+    if (parent === cur) return out;
+    cur = parent;
+  }
+}
+
+function exists(path: string): boolean {
+  try {
+    Deno.statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * True when the fast path may run `hs scheme`: the command line starts with the word `scheme`
- * and no executable named `scheme` in a `.harness/commands/` of the walk replaces the built-in.
+ * and no file named `scheme` in a `.harness/commands/` of the walk (every `.harness` from `cwd`
+ * up to `/`, and `$HARNESS_HOME`, default `~/.harness`: core/discovery's walkHarnessDirs)
+ * may replace the built-in. Any such file sends the run the ordinary way, which decides.
  */
 export function schemeFastPathApplies(
   argv: string[],
@@ -36,10 +81,9 @@ export function schemeFastPathApplies(
   cwd: string,
 ): boolean {
   if (argv[0] !== "scheme") return false;
-  const home = resolvePaths(env, cwd).home;
-  return !walkHarnessDirs(cwd, home).some((d) =>
-    statOrUndefined(join(d.dir, "commands", "scheme"))
-  );
+  const home = env.HARNESS_HOME || join(env.HOME ?? "/", ".harness"); // core/base resolvePaths
+  if (exists(join(home, "commands", "scheme"))) return false;
+  return !upwards(cwd).some((d) => exists(join(d, ".harness", "commands", "scheme")));
 }
 
 /** The program file `hs scheme ARGS` runs (absolute), if it names one. */
@@ -51,7 +95,7 @@ export function schemeFile(args: string[], cwd: string): string | undefined {
       continue;
     }
     if (a.startsWith("-") && a !== "-") continue;
-    return resolve(cwd, a);
+    return a.startsWith("/") ? normalize(a) : join(cwd, a);
   }
   return undefined;
 }
@@ -66,7 +110,9 @@ function writeAll(w: { writeSync(p: Uint8Array): number }, s: string): void {
 export async function runScheme(args: string[]): Promise<number> {
   const { runSchemeCli } = await import("../../../scheme/mod.ts");
   return await runSchemeCli(args, {
-    stdin: Deno.stdin.readable,
+    get stdin() {
+      return Deno.stdin.readable; // built only if the program reads standard input
+    },
     stdout: (s) => writeAll(Deno.stdout, s),
     stderr: (s) => writeAll(Deno.stderr, s),
     isTerminal: Deno.stdin.isTerminal(),
@@ -110,7 +156,9 @@ export async function runSchemeConfined(args: string[], cwd: string): Promise<nu
     }
   }
   return await runSchemeCli(args, {
-    stdin: Deno.stdin.readable,
+    get stdin() {
+      return Deno.stdin.readable; // built only if the program reads standard input
+    },
     stdout: (s) => writeAll(Deno.stdout, s),
     stderr: (s) => writeAll(Deno.stderr, s),
     isTerminal: Deno.stdin.isTerminal(),
