@@ -9,7 +9,8 @@
  * length of one spread call (V8 checks the room before it pushes the arguments), once at the top
  * and once at the bottom of a recursion 150 levels deep; the difference over the depth reached
  * (the interpreter's own depth counter, read where `(room)` runs) is the bytes per level. `cold` measures each path on its
- * first recursion (the engine's interpreter: the biggest frames); `hot` after 300 warm-up runs.
+ * first recursion, each path in a fresh process (the engine's interpreter: the biggest frames);
+ * `hot` after 300 warm-up runs.
  *
  * @module
  */
@@ -38,12 +39,32 @@ for (let i = 0; i < 20; i++) room();
 const PATHS: [string, string][] = [
   ["plain call", `(define (f n) (if (= n 0) (room) (+ 1 (f (- n 1)))))`],
   [
+    "call under 2 nested operands",
+    `(define (f n) (if (= n 0) (room) (+ 1 (+ 1 (f (- n 1))))))`,
+  ],
+  [
+    "call under 3 nested operands",
+    `(define (f n) (if (= n 0) (room) (+ 1 (+ 1 (+ 1 (f (- n 1)))))))`,
+  ],
+  [
     "call under 4 nested operands",
     `(define (f n) (if (= n 0) (room) (+ 1 (+ 1 (+ 1 (+ 1 (f (- n 1))))))))`,
   ],
   [
+    "call under 5 nested operands",
+    `(define (f n) (if (= n 0) (room) (+ 1 (+ 1 (+ 1 (+ 1 (+ 1 (f (- n 1)))))))))`,
+  ],
+  [
+    "call under 6 nested operands",
+    `(define (f n) (if (= n 0) (room) (+ 1 (+ 1 (+ 1 (+ 1 (+ 1 (+ 1 (f (- n 1))))))))))`,
+  ],
+  [
     "call under 8 nested operands",
     `(define (f n) (if (= n 0) (room) (+ 1 (+ 1 (+ 1 (+ 1 (+ 1 (+ 1 (+ 1 (+ 1 (f (- n 1))))))))))))`,
+  ],
+  [
+    "call under 12 nested operands",
+    `(define (f n) (if (= n 0) (room) (+ 1 (+ 1 (+ 1 (+ 1 (+ 1 (+ 1 (+ 1 (+ 1 (+ 1 (+ 1 (+ 1 (+ 1 (f (- n 1))))))))))))))))`,
   ],
   [
     "call in nested let bodies",
@@ -91,16 +112,12 @@ const PATHS: [string, string][] = [
 ];
 
 const mode = Deno.args[0] === "hot" ? "hot" : "cold";
+const only = Deno.args[1] === undefined ? undefined : Number(Deno.args[1]);
 const N = 150;
-console.log(
-  `JS stack per level of Scheme recursion (${mode}; free stack at the top: ${
-    (room() / 1024).toFixed(0)
-  } KB)\n`,
-);
-console.log("| path | bytes per recursion step | interpreter levels per step | bytes per level |");
-console.log("|---|---|---|---|");
-for (const [name, def] of PATHS) {
-  // a fresh interpreter per path: "cold" means this path's code has not run before
+
+/** Measures path number `i`: bytes per recursion step and interpreter levels per step. */
+function measure(i: number): [number, number] {
+  const def = PATHS[i][1];
   const it = new Interpreter({ limits: { maxDepth: 1_000_000 } });
   // `(room)` records the free stack and the depth where it is called (the paths' own values
   // do not carry it back: a predicate's result is a boolean)
@@ -111,14 +128,36 @@ for (const [name, def] of PATHS) {
     return 0;
   });
   it.evaluateSync(def);
-  if (mode === "hot") { for (let i = 0; i < 300; i++) it.evaluateSync("(f 40)"); }
+  if (mode === "hot") { for (let k = 0; k < 300; k++) it.evaluateSync("(f 40)"); }
   it.evaluateSync("(room)");
   const top = roomAt, d0 = depthAt;
   it.evaluateSync(`(f ${N})`);
-  const bottom = roomAt;
-  const levels = (depthAt - d0) / N;
-  const perStep = (top - bottom) / N;
+  return [(top - roomAt) / N, (depthAt - d0) / N];
+}
+
+if (only !== undefined) {
+  // one path in this process (cold: nothing else has run here)
+  console.log(JSON.stringify(measure(only)));
+} else {
   console.log(
-    `| ${name} | ${perStep.toFixed(0)} | ${levels.toFixed(1)} | ${(perStep / levels).toFixed(0)} |`,
+    `JS stack per level of Scheme recursion (${mode}, each path in a fresh process; free stack ` +
+      `at the top: ${(room() / 1024).toFixed(0)} KB)\n`,
   );
+  console.log(
+    "| path | bytes per recursion step | interpreter levels per step | bytes per level |",
+  );
+  console.log("|---|---|---|---|");
+  const self = new URL(import.meta.url).pathname;
+  for (let i = 0; i < PATHS.length; i++) {
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", self, mode, String(i)],
+      stdout: "piped",
+    }).output();
+    const [perStep, levels] = JSON.parse(new TextDecoder().decode(out.stdout)) as number[];
+    console.log(
+      `| ${PATHS[i][0]} | ${perStep.toFixed(0)} | ${levels.toFixed(1)} | ${
+        (perStep / levels).toFixed(0)
+      } |`,
+    );
+  }
 }

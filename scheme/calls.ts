@@ -448,3 +448,80 @@ export function callNode(
       };
   }
 }
+
+// The call phase of a call whose operands are evaluated (by a fused call node, fused_calls.ts):
+// the same steps as the nodes above, as plain functions V8 can inline at a known call site.
+
+/** Non-tail call of `fn` with one argument, `site` on the shadow stack. */
+export function invoke1(fn: unknown, a: unknown, site: Site): unknown {
+  const st = R;
+  const sp = st.sp;
+  st.sites[sp] = site;
+  st.sp = sp + 1;
+  let r;
+  if (fn instanceof Closure && fn.lam.nreq === 1 && !fn.lam.rest) {
+    const lam = fn.lam;
+    r = callBody(lam.body, frame1(fn.env, a, lam.size));
+  } else r = apply(fn, [a]);
+  st.sp = sp;
+  return r;
+}
+
+/** Non-tail call of `fn` with two arguments, `site` on the shadow stack. */
+export function invoke2(fn: unknown, a: unknown, b: unknown, site: Site): unknown {
+  const st = R;
+  const sp = st.sp;
+  st.sites[sp] = site;
+  st.sp = sp + 1;
+  let r;
+  if (fn instanceof Closure && fn.lam.nreq === 2 && !fn.lam.rest) {
+    const lam = fn.lam;
+    r = callBody(lam.body, frame2(fn.env, a, b, lam.size));
+  } else r = apply(fn, [a, b]);
+  st.sp = sp;
+  return r;
+}
+
+/** Non-tail call of `fn` with three arguments, `site` on the shadow stack. */
+export function invoke3(fn: unknown, a: unknown, b: unknown, c: unknown, site: Site): unknown {
+  if (fn instanceof Closure) {
+    const lam = fn.lam;
+    if (lam.nreq === 3 && !lam.rest) {
+      return bodyAt(lam.body, frame3(fn.env, a, b, c, lam.size), site);
+    }
+  }
+  return callAt(fn, [a, b, c], site);
+}
+
+/** Tail call of `fn` with one argument. */
+export function tailInvoke1(fn: unknown, a: unknown, site: Site): unknown {
+  if (fn instanceof Closure) {
+    const lam = fn.lam;
+    if (lam.nreq === 1 && !lam.rest) {
+      return new TailCall(lam.body, frame1(fn.env, a, lam.size), site);
+    }
+  }
+  return tailAt(fn, [a], site);
+}
+
+/** Tail call of `fn` with two arguments. */
+export function tailInvoke2(fn: unknown, a: unknown, b: unknown, site: Site): unknown {
+  if (fn instanceof Closure) {
+    const lam = fn.lam;
+    if (lam.nreq === 2 && !lam.rest) {
+      return new TailCall(lam.body, frame2(fn.env, a, b, lam.size), site);
+    }
+  }
+  return tailAt(fn, [a, b], site);
+}
+
+/** Tail call of `fn` with three arguments. */
+export function tailInvoke3(fn: unknown, a: unknown, b: unknown, c: unknown, site: Site): unknown {
+  if (fn instanceof Closure) {
+    const lam = fn.lam;
+    if (lam.nreq === 3 && !lam.rest) {
+      return new TailCall(lam.body, frame3(fn.env, a, b, c, lam.size), site);
+    }
+  }
+  return tailAt(fn, [a, b, c], site);
+}

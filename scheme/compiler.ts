@@ -10,6 +10,7 @@
 import {
   alloc,
   apply,
+  callWeight,
   Capture,
   CaseLambda,
   Cell,
@@ -35,6 +36,7 @@ import {
   type Sym,
   tickCheck,
   UNBOUND,
+  weighted,
 } from "./base/mod.ts";
 import {
   Alias,
@@ -54,6 +56,7 @@ import { libraryState } from "./libraries.ts";
 import { libraryKey } from "./expander.ts";
 import { fastIf, fastIf1, fastOp, isFastOp, isFastTest1, type Shape } from "./fastops.ts";
 import { callAt, callErr, callNode, primCallNode, tailAt, unbound } from "./calls.ts";
+import { fusedCallNode, isFusableOp, type OperandShape, type SimpleShape } from "./fused_calls.ts";
 
 /** Compile context. */
 export interface Ctx {
@@ -625,6 +628,7 @@ function lambdaParts(
     rest = true;
   }
   if (body === NIL) syntaxErr("bad lambda: empty body", form);
+  lam.nestBase = ctx.depth;
   const bodyN = compileBody(body, b, true, ctx);
   return new Lambda(nreq, rest, lam.size, bodyN, name, locOf(form));
 }
@@ -882,7 +886,35 @@ function compileCall(x: Pair, block: Block, tail: boolean, ctx: Ctx): Node {
       }
     }
   }
-  return callNode(fnN, argNs, gcell, tail, site);
+  let node: Node | null = null;
+  if (n >= 1 && n <= 3) {
+    const shapes = argForms.map((form, i): OperandShape =>
+      operandShape(form, block, ctx) ?? { k: "N", node: argNs[i] }
+    );
+    if (shapes.some((s) => s.k !== "N")) {
+      node = fusedCallNode(fnN, shapes, [fnN, ...argNs], gcell, tail, site);
+    }
+  }
+  node ??= callNode(fnN, argNs, gcell, tail, site);
+  // a call made deep inside expressions has their JS frames under it: it counts as more levels
+  return tail ? node : weighted(node, callWeight(ctx.depth - block.lam.nestBase));
+}
+
+/** How a fused call evaluates operand `form` inline (see fused_calls.ts), if it can. */
+function operandShape(form: unknown, block: Block, ctx: Ctx): OperandShape | null {
+  const s = shapeOf(form, block, ctx);
+  if (s) return s as SimpleShape;
+  const fp = fastParts(form, block, ctx, false, true);
+  if (!fp || !isFusableOp(fp.op) || fp.sa.k === "N" || fp.sb.k === "N") return null;
+  return {
+    k: "F",
+    op: fp.op,
+    a: fp.sa as SimpleShape,
+    b: fp.sb as SimpleShape,
+    cell: fp.cell as Cell,
+    prim: fp.prim,
+    slow: fp.slow as (f: unknown[], a: unknown, b: unknown) => unknown,
+  };
 }
 
 /** Compiles a top-level form: returns the node and the size of the toplevel frame. */

@@ -10,6 +10,8 @@ import { type Environment, type Loc, locations, Pair, Sym } from "./base/mod.ts"
 export class LamScope {
   /** Next free slot (slot 0 holds the parent frame). */
   size = 1;
+  /** The compiler's nesting depth where the lambda's body starts (see `callWeight`). */
+  nestBase = 0;
   /** Creates a scope nested in `parent`. */
   constructor(public parent: LamScope | null) {}
 }

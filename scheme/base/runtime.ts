@@ -217,6 +217,32 @@ return (n) => p(n, ${zeros});`,
   )() as (n: number) => number;
 }
 
+/**
+ * The extra levels a non-tail call counts when it is made `nesting` expressions deep in its
+ * lambda's body: each enclosing expression is a JS frame under the call (~180 bytes before the
+ * engine optimizes it, `bench/scheme_stack.ts`), so a level under a dozen of them takes three
+ * times the stack of a plain one. Counting it as several keeps every level within what the
+ * probes assume: 0 extra up to {@link NEST_FREE}, then one per {@link NEST_PER}.
+ */
+export function callWeight(nesting: number): number {
+  return nesting <= NEST_FREE ? 0 : Math.floor((nesting - NEST_FREE - 1) / NEST_PER) + 1;
+}
+const NEST_FREE = 8;
+const NEST_PER = 4;
+
+/** `node` counting `w` more levels while it runs (see {@link callWeight}). */
+export function weighted(node: Node, w: number): Node {
+  if (w === 0) return node;
+  return (f) => {
+    const st = R;
+    // a capture or error passing through leaves the depth to whoever catches it (they reset it)
+    st.depth += w;
+    const r = node(f);
+    st.depth -= w;
+    return r;
+  };
+}
+
 /** A nested run (host callback) always gets this many frames of its own before it spills. */
 const MIN_SLICE = 32;
 /** Host callbacks (`callSync` from a primitive) nested deeper than this raise a depth error. */
@@ -664,6 +690,8 @@ export function dynCall(kind: DynKind, data: unknown, thunk: unknown): unknown {
   const sp = R.sp;
   const node = new DynNode(kind, data, saved);
   R.dyn = node;
+  // dynamic-wind, parameterize and handlers put ~1 KB of JS frames under the thunk: one level
+  R.depth = depth + 1;
   let r;
   try {
     r = apply(thunk, []);
@@ -683,6 +711,7 @@ export function dynCall(kind: DynKind, data: unknown, thunk: unknown): unknown {
     return dynErr(se, node, saved);
   }
   R.dyn = saved;
+  R.depth = depth;
   return r;
 }
 
