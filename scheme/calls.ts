@@ -313,17 +313,7 @@ export function callNode(
           } catch (e) {
             throw callErr(e, f, step, [fn, a], nodes, tail, site);
           }
-          if (fn instanceof Closure) {
-            const lam = fn.lam;
-            if (lam.nreq === 1 && !lam.rest) {
-              return new TailCall(
-                lam.body,
-                frame1(fn.env, a, lam.size),
-                site,
-              );
-            }
-          }
-          return tailAt(fn, [a], site);
+          return tailInvoke1(fn, a, site);
         }
         : (f) => {
           let step = 0, fn, a;
@@ -334,17 +324,7 @@ export function callNode(
           } catch (e) {
             throw callErr(e, f, step, [fn, a], nodes, tail, site);
           }
-          const st = R;
-          const sp = st.sp;
-          st.sites[sp] = site;
-          st.sp = sp + 1;
-          let r;
-          if (fn instanceof Closure && fn.lam.nreq === 1 && !fn.lam.rest) {
-            const lam = fn.lam;
-            r = callBody(lam.body, frame1(fn.env, a, lam.size));
-          } else r = apply(fn, [a]);
-          st.sp = sp;
-          return r;
+          return invoke1(fn, a, site);
         };
     }
     case 2: {
@@ -361,17 +341,7 @@ export function callNode(
           } catch (e) {
             throw callErr(e, f, step, [fn, a, b], nodes, tail, site);
           }
-          if (fn instanceof Closure) {
-            const lam = fn.lam;
-            if (lam.nreq === 2 && !lam.rest) {
-              return new TailCall(
-                lam.body,
-                frame2(fn.env, a, b, lam.size),
-                site,
-              );
-            }
-          }
-          return tailAt(fn, [a, b], site);
+          return tailInvoke2(fn, a, b, site);
         }
         : (f) => {
           let step = 0, fn, a, b;
@@ -384,20 +354,7 @@ export function callNode(
           } catch (e) {
             throw callErr(e, f, step, [fn, a, b], nodes, tail, site);
           }
-          const st = R;
-          const sp = st.sp;
-          st.sites[sp] = site;
-          st.sp = sp + 1;
-          let r;
-          if (fn instanceof Closure && fn.lam.nreq === 2 && !fn.lam.rest) {
-            const lam = fn.lam;
-            r = callBody(
-              lam.body,
-              frame2(fn.env, a, b, lam.size),
-            );
-          } else r = apply(fn, [a, b]);
-          st.sp = sp;
-          return r;
+          return invoke2(fn, a, b, site);
         };
     }
     case 3: {
@@ -415,14 +372,7 @@ export function callNode(
         } catch (e) {
           throw callErr(e, f, step, [fn, a, b, c], nodes, tail, site);
         }
-        if (fn instanceof Closure) {
-          const lam = fn.lam;
-          if (lam.nreq === 3 && !lam.rest) {
-            const nf = frame3(fn.env, a, b, c, lam.size);
-            return tail ? new TailCall(lam.body, nf, site) : bodyAt(lam.body, nf, site);
-          }
-        }
-        return tail ? tailAt(fn, [a, b, c], site) : callAt(fn, [a, b, c], site);
+        return tail ? tailInvoke3(fn, a, b, c, site) : invoke3(fn, a, b, c, site);
       };
     }
     default:
@@ -449,8 +399,8 @@ export function callNode(
   }
 }
 
-// The call phase of a call whose operands are evaluated (by a fused call node, fused_calls.ts):
-// the same steps as the nodes above, as plain functions V8 can inline at a known call site.
+// The call phase of a call whose operands are evaluated (by the call nodes above and the fused
+// call nodes of fused_calls.ts), as plain functions V8 can inline at a known call site.
 
 /** Non-tail call of `fn` with one argument, `site` on the shadow stack. */
 export function invoke1(fn: unknown, a: unknown, site: Site): unknown {

@@ -15,14 +15,19 @@ export type Shape =
   | { k: "K"; value: number }
   | { k: "N"; node: Node };
 
-const OPS: Record<string, { expr: string; check: boolean }> = {
-  "+": { expr: "a + b", check: true },
-  "-": { expr: "a - b", check: true },
-  "<": { expr: "a < b", check: false },
-  ">": { expr: "a > b", check: false },
-  "<=": { expr: "a <= b", check: false },
-  ">=": { expr: "a >= b", check: false },
-  "=": { expr: "a === b", check: false },
+/**
+ * The operators inlined on two numbers: their JS expression, given the JS names of the two
+ * operands, and whether the result must be checked to be a safe integer (else the slow path
+ * makes it exact). Shared with the fused call nodes (fused_calls.ts).
+ */
+export const OPS: Record<string, { expr: (a: string, b: string) => string; check: boolean }> = {
+  "+": { expr: (a, b) => `${a} + ${b}`, check: true },
+  "-": { expr: (a, b) => `${a} - ${b}`, check: true },
+  "<": { expr: (a, b) => `${a} < ${b}`, check: false },
+  ">": { expr: (a, b) => `${a} > ${b}`, check: false },
+  "<=": { expr: (a, b) => `${a} <= ${b}`, check: false },
+  ">=": { expr: (a, b) => `${a} >= ${b}`, check: false },
+  "=": { expr: (a, b) => `${a} === ${b}`, check: false },
 };
 
 /** True if `name` has a specialised template. */
@@ -87,8 +92,10 @@ export function fastOp(
       guarded ? "} catch (e) { throw onErr(e, f, step, a, b); }" : "",
       'if (typeof a === "number" && typeof b === "number" && cell.value === prim) {',
       check
-        ? `const r = ${expr}; if (r <= 9007199254740991 && r >= -9007199254740991) return r;`
-        : `return ${expr};`,
+        ? `const r = ${
+          expr("a", "b")
+        }; if (r <= 9007199254740991 && r >= -9007199254740991) return r;`
+        : `return ${expr("a", "b")};`,
       "}",
       "return slow(f, a, b);",
       "};",
@@ -131,7 +138,7 @@ export function fastIf(
       operand(a, "a", "sa"),
       operand(b, "b", "sb"),
       'if (typeof a === "number" && typeof b === "number" && cell.value === prim) {',
-      `return (${OPS[op].expr}) ? thenN(f) : elseN(f);`,
+      `return (${OPS[op].expr("a", "b")}) ? thenN(f) : elseN(f);`,
       "}",
       "return slow(f, a, b);",
       "};",

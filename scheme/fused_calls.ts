@@ -15,6 +15,7 @@
  * @module
  */
 import type { Cell, Node, Site } from "./base/mod.ts";
+import { OPS } from "./fastops.ts";
 import {
   callErr,
   gref,
@@ -45,16 +46,6 @@ export type OperandShape =
     prim: unknown;
     slow: (f: unknown[], a: unknown, b: unknown) => unknown;
   };
-
-const OPS: Record<string, { expr: string; check: boolean }> = {
-  "+": { expr: "x + y", check: true },
-  "-": { expr: "x - y", check: true },
-  "<": { expr: "x < y", check: false },
-  ">": { expr: "x > y", check: false },
-  "<=": { expr: "x <= y", check: false },
-  ">=": { expr: "x >= y", check: false },
-  "=": { expr: "x === y", check: false },
-};
 
 /** True if `op` can be inlined as an operand of a fused call. */
 export function isFusableOp(op: string): boolean {
@@ -105,8 +96,10 @@ function operandCode(s: OperandShape, i: number): string {
         `x = ${readSimple(s.a, `x${i}`)}; y = ${readSimple(s.b, `y${i}`)};`,
         `if (typeof x === "number" && typeof y === "number" && c${i}.value === p${i}) {`,
         check
-          ? `r = ${expr}; ${v} = r <= 9007199254740991 && r >= -9007199254740991 ? r : w${i}(f, x, y);`
-          : `${v} = ${expr};`,
+          ? `r = ${
+            expr("x", "y")
+          }; ${v} = r <= 9007199254740991 && r >= -9007199254740991 ? r : w${i}(f, x, y);`
+          : `${v} = ${expr("x", "y")};`,
         `} else ${v} = w${i}(f, x, y);`,
       ].join("\n");
     }
