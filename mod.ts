@@ -26,7 +26,9 @@ import { evaluateCommand, programLoader, stateLoader } from "./stdlib-harness/mo
 
 export * from "./core/mod.ts";
 export {
+  type CloudConfig,
   cloudConnectorPlugin,
+  type CloudDeps,
   type ConnectContext,
   connectMcp,
   type ConnectorClient,
@@ -34,8 +36,13 @@ export {
   createConnectorPlugin,
   type JsonlAuditConfig,
   jsonlAuditPlugin,
+  type McpConnectOptions,
   mcpPlugin,
+  type McpPluginConfig,
+  type McpPluginDeps,
+  type McpRemoteServer,
   type McpServerConfig,
+  type McpStdioServer,
   type MemoryConfig,
   memoryPlugin,
 } from "./plugins/mod.ts";

@@ -18,10 +18,15 @@ export {
   type ConnectorClient,
   type ConnectorPluginOptions,
   createConnectorPlugin,
+  type McpConnectOptions,
   mcpPlugin,
+  type McpPluginConfig,
+  type McpPluginDeps,
+  type McpRemoteServer,
   type McpServerConfig,
+  type McpStdioServer,
 } from "./connectors/mod.ts";
-export { type CloudConfig, cloudConnectorPlugin } from "./connector_cloud/mod.ts";
+export { type CloudConfig, cloudConnectorPlugin, type CloudDeps } from "./connector_cloud/mod.ts";
 export { type MemoryConfig, memoryPlugin, MemoryStore } from "./memory/mod.ts";
 
 /** Where and how the built-ins run. */

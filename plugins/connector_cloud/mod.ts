@@ -39,6 +39,7 @@ const configSchema = z.object({
 
 /** What the plugin reads from the harness. */
 export interface CloudDeps {
+  /** The harness's environment (the API token is read from it). */
   env: Record<string, string | undefined>;
   /** The HTTP client (tests inject one). */
   fetch?: typeof fetch;

@@ -23,6 +23,7 @@ export interface ConnectorClient {
 export interface ConnectContext {
   /** Aborted when the plugin stops. */
   signal: AbortSignal;
+  /** The plugin's logger. */
   logger: PluginLogger;
   /** The OS sandbox for child processes the connector starts. */
   sandbox: ChildSandbox;
@@ -30,7 +31,9 @@ export interface ConnectContext {
 
 /** Options of {@link createConnectorPlugin}. */
 export interface ConnectorPluginOptions<C> {
+  /** The plugin id (also the default tool namespace). */
   id: string;
+  /** The plugin's version (semver). */
   version: string;
   /** Validates the raw config (throw to reject it). */
   parseConfig?(raw: unknown): C;

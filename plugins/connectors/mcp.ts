@@ -31,8 +31,11 @@ import type { McpServerConfig } from "./mcp_config.ts";
 export interface McpConnectOptions {
   /** The server's name (tools are namespaced by the caller). */
   name: string;
+  /** Aborts connecting and every request (the plugin stopped). */
   signal: AbortSignal;
+  /** Where a stdio server's stderr lines are logged. */
   logger: PluginLogger;
+  /** The OS sandbox a stdio server is started in. */
   sandbox: ChildSandbox;
   /** Working directory of a stdio server. */
   cwd: string;

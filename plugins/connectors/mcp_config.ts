@@ -16,10 +16,15 @@ import { HarnessError } from "../../core/mod.ts";
 
 /** A stdio server: a command the harness starts. */
 export interface McpStdioServer {
+  /** Discriminant: a local process spoken to over stdin/stdout. */
   type: "stdio";
+  /** The program to start (after `${VAR}` expansion). */
   command: string;
+  /** Arguments passed to the command. */
   args: string[];
+  /** Variables added to the server's environment. */
   env: Record<string, string>;
+  /** Absolute working directory (`~/` expanded); default: the harness's working directory. */
   cwd?: string;
   /** Paths the server's installation needs to read inside the OS sandbox. */
   read: string[];
@@ -27,8 +32,11 @@ export interface McpStdioServer {
 
 /** A remote server: streamable HTTP (default) or SSE. */
 export interface McpRemoteServer {
+  /** The transport: streamable HTTP or server-sent events. */
   type: "http" | "sse";
+  /** The server's endpoint URL. */
   url: string;
+  /** Headers sent with every request (e.g. authorization). */
   headers: Record<string, string>;
 }
 
@@ -37,6 +45,7 @@ export type McpServerConfig = McpStdioServer | McpRemoteServer;
 
 /** The parsed configuration of the `mcp` plugin. */
 export interface McpPluginConfig {
+  /** The enabled servers by name (inline ones and those of the listed files). */
   servers: Record<string, McpServerConfig>;
   /** One request's timeout (connect, list, call), ms. */
   timeoutMs: number;

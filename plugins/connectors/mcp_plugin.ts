@@ -16,6 +16,7 @@ import { type McpPluginConfig, parseMcpConfig } from "./mcp_config.ts";
 
 /** What the `mcp` plugin needs from the harness. */
 export interface McpPluginDeps {
+  /** The harness's environment (for `${VAR}` expansion and stdio servers' variables). */
   env: Record<string, string | undefined>;
   /** The working directory stdio servers start in (unless they name their own). */
   cwd: string;
