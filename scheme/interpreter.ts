@@ -405,6 +405,7 @@ export class Interpreter {
     return c instanceof Cell && c.value !== UNBOUND ? c.value : undefined;
   }
 
+  /** Defines `eval` and the environment procedures, which need this interpreter. */
   private installEval(t: Map<string, Prim>): void {
     def(t, "eval", 1, 2, (x, env) => {
       const e = env === undefined ? this.env : env;
@@ -472,6 +473,7 @@ export class Interpreter {
     return prev;
   }
 
+  /** Runs `start` counted as a running evaluation (host callbacks then nest in it). */
   private step(_run: Run, start: () => unknown): unknown {
     this.running++;
     try {
@@ -481,6 +483,7 @@ export class Interpreter {
     }
   }
 
+  /** Runs `thunk` to completion, awaiting the promises of asynchronous primitives. */
   private async drive(thunk: () => unknown, limits?: Limits): Promise<unknown> {
     const prev = this.enter(limits);
     try {
@@ -523,6 +526,10 @@ export class Interpreter {
     }
   }
 
+  /**
+   * Runs `thunk` synchronously (nested in a running evaluation when called back from a host
+   * primitive).
+   */
   private driveSync(thunk: () => unknown, limits?: Limits): unknown {
     if (this.running > 0 && R === this.state) {
       // a host primitive calling back into Scheme: a nested run of the running evaluation
@@ -580,6 +587,7 @@ export class Interpreter {
     return this.driveSync(() => apply(fn, args));
   }
 
+  /** The procedure `proc`, or the global it names. */
   private resolveProc(proc: unknown): unknown {
     if (typeof proc === "string") {
       const v = this.lookup(proc);

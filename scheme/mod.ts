@@ -35,16 +35,19 @@ export {
   type TraceFrame,
 } from "./base/mod.ts";
 export { fromJS, fromJson, type Json, toJS, toJson } from "./json.ts";
-export { display, toStr, write } from "./base/mod.ts";
-export { readAll, Reader, ReadError } from "./base/mod.ts";
+export { display, type PrintMode, type PrintOptions, toStr, write } from "./base/mod.ts";
+export { readAll, Reader, type ReaderOptions, ReadError } from "./base/mod.ts";
 export {
   arrayToList,
   Char,
   char,
   Dict,
+  Environment,
   EOF,
+  Eof,
   Flo,
   formatLoc,
+  JsonNull,
   Keyword,
   keyword,
   list,
@@ -53,11 +56,13 @@ export {
   locations,
   MString,
   NIL,
+  Nil,
   NULL,
   Pair,
   Ratio,
   Sym,
   sym,
+  SymbolTable,
   Values,
 } from "./base/mod.ts";
 export { runSchemeCli, type SchemeCliIO } from "./cli.ts";

@@ -92,11 +92,16 @@ export class Reader {
     this.internal = opts.internal ?? false;
   }
 
+  /**
+   * Makes symbol `name` (in the interpreter's table if any; `%` names are internal ones when
+   * allowed).
+   */
   private sym(name: string): Sym {
     if (this.internal && name.startsWith("%")) return internalSym(name);
     return this.symbols ? this.symbols.intern(name) : sym(name);
   }
 
+  /** Makes keyword `:name` (in the interpreter's table if any). */
   private keyword(name: string): Keyword {
     return this.symbols ? this.symbols.keyword(name) : keyword(name);
   }
@@ -112,6 +117,9 @@ export class Reader {
     return { file: this.file, line: lo + 1, col: pos - this.lineStarts[lo] + 1 };
   }
 
+  /**
+   * Throws a {@link ReadError} at `pos`; `incomplete` marks input that more text could complete.
+   */
   private err(msg: string, pos = this.pos, incomplete = false): never {
     throw new ReadError(msg, this.locAt(pos), incomplete);
   }
@@ -135,6 +143,7 @@ export class Reader {
     return d;
   }
 
+  /** Skips whitespace, line, block and datum comments, and `#!fold-case` directives. */
   private skipWs(): void {
     const s = this.src;
     for (;;) {
@@ -178,6 +187,7 @@ export class Reader {
     }
   }
 
+  /** Reads a token up to the next delimiter. */
   private token(): string {
     const start = this.pos;
     const s = this.src;
@@ -185,6 +195,7 @@ export class Reader {
     return s.slice(start, this.pos);
   }
 
+  /** Reads one datum, or a close paren, dot or {@link EOF} marker. */
   private datum(): unknown {
     this.skipWs();
     const s = this.src;
@@ -228,6 +239,7 @@ export class Reader {
     return this.atom(tok);
   }
 
+  /** Reads the datum a prefix (quote, label, ...) requires; end of input or `)`/`.` is an error. */
   private sub(): unknown {
     const d = this.datum();
     if (d === EOF) this.err("unexpected end of input", this.pos, true);
@@ -236,6 +248,7 @@ export class Reader {
     return d;
   }
 
+  /** Reads a token as a number, keyword or symbol. */
   private atom(tok: string): unknown {
     // a number starts with a digit, a sign or a dot (prefixed ones go through `hash`): most
     // tokens are identifiers, and skipping the number grammar for them speeds up reading
@@ -250,6 +263,7 @@ export class Reader {
     return this.sym(this.fold ? foldCase(tok) : tok);
   }
 
+  /** Counts one nesting level; deeper than `maxDepth` raises a depth limit error. */
   private enter(start: number): void {
     if (++this.depth > this.maxDepth) {
       this.depth = 0;
@@ -260,6 +274,7 @@ export class Reader {
     }
   }
 
+  /** Reads the items of a list (proper or dotted) up to `close`. */
   private list(close: string, start: number): unknown {
     this.enter(start);
     const items: unknown[] = [];
@@ -294,11 +309,13 @@ export class Reader {
     return r;
   }
 
+  /** Reads a string literal (the opening quote is at the current position). */
   private string(): string {
     this.pos++;
     return this.delimited('"');
   }
 
+  /** Reads up to the closing `q`, decoding escapes (strings and `|symbols|`). */
   private delimited(q: string): string {
     const s = this.src;
     const start = this.pos - 1;
@@ -363,6 +380,7 @@ export class Reader {
     }
   }
 
+  /** Reads a `#` syntax: vectors, bytevectors, characters, booleans, prefixed numbers, labels. */
   private hash(): unknown {
     const s = this.src;
     const start = this.pos;

@@ -283,6 +283,7 @@ export class SymbolTable {
   get size(): number {
     return this.syms.size + this.keywords.size;
   }
+  /** Charges a new entry to the running interpreter's memory if this is its table. */
   private charge(name: string): void {
     // a symbol costs an object, a map entry and its name: 16 cells plus the name's bytes
     if (R.symbols === this) alloc(16 + (name.length >> 3));
