@@ -12,6 +12,7 @@ export class HarnessError extends Error {
   /** Process exit code at the CLI edge. */
   readonly exitCode: number;
 
+  /** Creates an error with its one-line fix `hint` and the CLI exit code. */
   constructor(message: string, hint = "", exitCode = 1) {
     super(message);
     this.name = "HarnessError";
@@ -27,6 +28,7 @@ export class ProviderError extends HarnessError {
   /** Whether a retry may succeed. */
   readonly retryable: boolean;
 
+  /** Creates a provider error; `status` is the HTTP status, `retryable` whether to retry. */
   constructor(message: string, opts: { hint?: string; status?: number; retryable?: boolean } = {}) {
     super(message, opts.hint ?? "");
     this.name = "ProviderError";

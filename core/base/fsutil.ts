@@ -83,7 +83,9 @@ export function readTextOrUndefined(path: string): string | undefined {
 
 /** Entry kinds of a directory listing. */
 export interface DirEntries {
+  /** Names of the subdirectories (a symlink to a directory counts). */
   dirs: Set<string>;
+  /** Names of the regular files (a symlink to a file counts). */
   files: Set<string>;
   /** Every name (including symlinks), sorted in byte order. */
   names: string[];

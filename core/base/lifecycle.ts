@@ -11,6 +11,7 @@ import type { StopReason, Usage } from "./types.ts";
 
 /** Fields every turn-scoped payload has. */
 export interface TurnScope {
+  /** The id of the session the turn runs in. */
   sessionId: string;
   /** "main", or "agent:<parent session id>" for a sub-agent. */
   principal: string;

@@ -47,7 +47,9 @@ export type ToolContent = { type: "text"; text: string };
 
 /** What a tool returns. `isError` marks the result as an error for the model. */
 export interface ToolResult {
+  /** The result's content blocks (text). */
   content: ToolContent[];
+  /** True when the call failed; the model sees the result as an error. */
   isError?: boolean;
   /**
    * Annotations guards put on the call (e.g. "redacted"). They accumulate: a later guard
@@ -100,9 +102,13 @@ export interface ToolSettings {
 
 /** File facts the file tools need. */
 export interface ToolFileInfo {
+  /** True for a regular file. */
   isFile: boolean;
+  /** True for a directory. */
   isDirectory: boolean;
+  /** Size in bytes. */
   size: number;
+  /** Unix permission bits, or null where the platform has none. */
   mode: number | null;
 }
 
@@ -110,6 +116,7 @@ export interface ToolFileInfo {
 export interface ToolFs {
   /** Follows symlinks; undefined when missing. */
   stat(path: string): Promise<ToolFileInfo | undefined>;
+  /** Reads the whole file (within the policy's read paths). */
   readFile(path: string): Promise<Uint8Array>;
   /** Atomic replace (temp file + rename), creating parent directories. */
   writeFileAtomic(path: string, data: Uint8Array): Promise<void>;
@@ -117,9 +124,13 @@ export interface ToolFs {
 
 /** A child process to start. */
 export interface SpawnSpec {
+  /** The program to run. */
   command: string;
+  /** The arguments of the command. */
   args: string[];
+  /** The complete environment of the child. */
   env: Record<string, string>;
+  /** The working directory of the child. */
   cwd: string;
   /**
    * Paths the program's own installation needs, readable inside the OS sandbox beyond the
@@ -141,30 +152,41 @@ export interface ChildSandbox {
 
 /** The effect floor's runtime handed to tools. */
 export interface ToolEffects {
+  /** File access narrowed to the effect policy. */
   fs: ToolFs;
+  /** The OS sandbox child processes must be prepared with. */
   sandbox: ChildSandbox;
 }
 
 /** A request for a child agent loop. */
 export interface SubAgentRequest {
+  /** The task given to the child agent (its first user message). */
   prompt: string;
   /** A named bot of a behavior pack to run as (its prompt, behavior and tool ceiling). */
   bot?: string;
+  /** The model to use (default: the parent's). */
   model?: string;
+  /** The provider to use (default: the parent's). */
   provider?: string;
+  /** Aborts the child loop. */
   signal: AbortSignal;
 }
 
 /** The final answer of a child agent loop. */
 export interface SubAgentResult {
+  /** The child's final answer. */
   output: string;
+  /** The child's session directory. */
   sessionDir: string;
+  /** True when the child loop ended in an error. */
   error: boolean;
 }
 
 /** A tool definition as registered by a runtime plugin (seed 002). */
 export interface ToolDefinition {
+  /** The name the model calls the tool by (unique among tools). */
   name: string;
+  /** What the tool does, shown to the model. */
   description: string;
   /** JSON Schema of the input object. */
   inputSchema: JsonSchema;
@@ -183,13 +205,17 @@ export interface ToolDefinition {
   point?: "read" | "write" | "edit" | "shell" | "mcp" | "agent" | "tool";
   /** One line for `hs tools`; defaults to the first line of `description`. */
   describe?: string;
+  /** Runs the tool; errors the model should see are returned with `isError`, not thrown. */
   execute(input: unknown, ctx: ToolContext): Promise<ToolResult>;
 }
 
 /** Tool schema in the reference's provider-neutral shape (`tool --schema`). */
 export interface ToolSchema {
+  /** The tool's name. */
   name: string;
+  /** The tool's description for the model. */
   description: string;
+  /** JSON Schema of the input object. */
   input_schema: JsonSchema;
 }
 
@@ -209,7 +235,9 @@ export function resultText(result: ToolResult): string {
 
 /** A skill as seen by the catalog and the `skill` tool. */
 export interface SkillInfo {
+  /** The skill's name (how the `skill` tool loads it). */
   name: string;
+  /** When to use the skill (from its frontmatter), shown in the catalog. */
   description: string;
   /** Absolute path of SKILL.md, or "" for runtime skills. */
   path: string;
@@ -217,6 +245,7 @@ export interface SkillInfo {
   directory?: string;
   /** The body (after frontmatter). Loaded lazily for file skills. */
   body?: string;
+  /** Where it comes from: a skills directory, `pack:<name>` or the owning plugin. */
   source: string;
 }
 
@@ -264,7 +293,9 @@ export type StopReason = "end" | "tool_calls" | "length" | "error" | string;
  * to a prompt cache; the whole prompt is the sum of the three input fields.
  */
 export interface Usage {
+  /** Input tokens not read from or written to the prompt cache. */
   input_tokens: number;
+  /** Tokens of the answer. */
   output_tokens: number;
   /** Input tokens read from the provider's prompt cache (absent: none reported). */
   cache_read_input_tokens?: number;
@@ -282,7 +313,9 @@ export interface ModelLimits {
 
 /** Prices of a model in US dollars per million tokens (`.conf` `price_*=`). */
 export interface Pricing {
+  /** Price of uncached input tokens. */
   input: number;
+  /** Price of output tokens. */
   output: number;
   /** Input read from the prompt cache (default: the input price). */
   cacheRead?: number;
@@ -292,9 +325,13 @@ export interface Pricing {
 
 /** A model request's answer in canonical form (what `receive` saves). */
 export interface AssistantTurn {
+  /** The answer's text, thinking and tool call blocks, in order. */
   blocks: AssistantBlock[];
+  /** Why the model stopped. */
   stop: StopReason;
+  /** Tokens used by the request. */
   usage: Usage;
+  /** The model that answered (as the provider reports it). */
   model: string;
 }
 
@@ -369,10 +406,13 @@ export type HarnessEvent = ProviderEvent | LoopEvent;
 export interface Endpoint {
   /** Provider name (e.g. "anthropic", a `.conf` variant name). */
   name: string;
+  /** The endpoint's URL. */
   url: string;
   /** API key, if any. Never logged, never exported to tools. */
   apiKey?: string;
+  /** The model to request. */
   model: string;
+  /** The `max_tokens` of a request. */
   maxTokens: number;
   /** Extra HTTP headers (`header.<Name>=` in `.conf`). */
   headers: Record<string, string>;
@@ -395,16 +435,23 @@ export interface Endpoint {
 
 /** The `send` stage payload: native messages and tools plus the system prompt. */
 export interface SendPayload {
+  /** The conversation in the protocol's native message shape. */
   messages: unknown[];
+  /** The tools in the protocol's native shape. */
   tools: unknown[];
+  /** The system prompt. */
   system: string;
+  /** The model to request, when the stage chose one. */
   model?: string;
+  /** Further fields a `send` hook may set (e.g. `stream`), read by the providers that know them. */
   [key: string]: unknown;
 }
 
 /** Options of one model request. */
 export interface SendOptions {
+  /** Receives the stream events of the request as they arrive. */
   emit(event: ProviderEvent): void;
+  /** Aborts the request. */
   signal: AbortSignal;
   /** The session of the request (executable providers get it as HARNESS_SESSION / HARNESS_CWD). */
   session?: { dir: string; cwd: string };
@@ -429,16 +476,21 @@ export interface ProtocolAdapter {
 
 /** Readiness of a provider, with the reason shown by `hs providers`. */
 export interface Readiness {
+  /** True when the provider can take requests. */
   ready: boolean;
+  /** Why (e.g. the missing key and how to set it). */
   reason: string;
 }
 
 /** A model provider registered in the models registry. */
 export interface ModelProvider {
+  /** The provider's name (`--provider`). */
   name: string;
+  /** One line for `hs providers`. */
   description: string;
   /** Protocol whose message/tool shapes this provider uses. */
   protocol: string;
+  /** Whether requests can be sent now (e.g. a key is set), and why not. */
   ready(): Promise<Readiness>;
   /** Default model (`--defaults` / `.conf` `model=`). */
   defaultModel(): Promise<string>;
@@ -455,9 +507,13 @@ export interface ModelProvider {
 
 /** A model offered by a provider (seed 002 `ctx.models.register(provider, models)`). */
 export interface ModelDefinition {
+  /** The model id sent to the provider. */
   id: string;
+  /** A display name. */
   name?: string;
+  /** The context window in tokens (used when no `.conf` sets one). */
   contextWindow?: number;
+  /** The most output tokens a request may ask for. */
   maxOutputTokens?: number;
 }
 
@@ -500,14 +556,17 @@ export type AuditSink = (event: AuditEvent) => void | Promise<void>;
 
 /** A section of the system prompt, refreshed every turn. */
 export interface PromptSource {
+  /** Identifies the section (unique among prompt sections). */
   id: string;
   /** Lower first. Built-in sections use 0-99, user sections 100+. */
   order?: number;
+  /** Renders the section's text (called every turn). */
   render(): Promise<string> | string;
 }
 
 /** An auth provider (seed 002 `ctx.auth.register`). */
 export interface AuthProvider {
+  /** Identifies the auth provider (unique among them). */
   id: string;
   /** Returns the credential for a provider name, or undefined. */
   resolve(provider: string): Promise<string | undefined>;
@@ -519,7 +578,9 @@ export interface ChildEnvRequest {
   stage: string;
   /** HARNESS_SESSION (a session directory), "" outside a loop. */
   session?: string;
+  /** HARNESS_PROVIDER. */
   provider?: string;
+  /** HARNESS_MODEL. */
   model?: string;
   /** HARNESS_CWD (default: the harness's working directory). */
   cwd?: string;
@@ -527,7 +588,10 @@ export interface ChildEnvRequest {
 
 /** A tool ready to be called: its definition, its owner and the schema the model sees. */
 export interface ResolvedTool {
+  /** The tool as its plugin registered it. */
   def: ToolDefinition;
+  /** The plugin that registered it. */
   owner: Owner;
+  /** The schema sent to the model. */
   schema: ToolSchema;
 }
