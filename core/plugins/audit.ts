@@ -38,6 +38,10 @@ export class AuditBus {
   #enabled: boolean;
   #boundMs: number;
 
+  /**
+   * Creates the bus; `warn` reports sink failures, `boundMs` bounds a fail-closed sink (default 5
+   * s).
+   */
   constructor(opts: { warn: (message: string) => void; enabled?: boolean; boundMs?: number }) {
     this.#warn = opts.warn;
     this.#enabled = opts.enabled ?? true;

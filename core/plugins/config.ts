@@ -18,9 +18,13 @@ import type { RuntimePluginEntry } from "./types.ts";
 
 /** Extra process permissions a plugin entry declares (granted by the launcher). */
 export interface PluginPermissions {
+  /** Paths the plugin may read. */
   read?: string[];
+  /** Paths the plugin may write. */
   write?: string[];
+  /** Hosts the plugin may connect to. */
   net?: string[];
+  /** Programs the plugin may run. */
   run?: string[];
 }
 

@@ -46,21 +46,33 @@ export const DISPOSE_BOUND_MS = 5000;
 
 /** A registered model provider with its models. */
 export interface ModelEntry {
+  /** The provider that serves the models. */
   provider: ModelProvider;
+  /** The models it offers (may be empty). */
   models: ModelDefinition[];
 }
 
 /** Every registry the host fills. */
 export class Registries {
+  /** Tools by name. */
   tools: OwnedRegistry<ToolDefinition> = new OwnedRegistry("tool");
+  /** Model providers (with their models) by provider name. */
   models: OwnedRegistry<ModelEntry> = new OwnedRegistry("model provider");
+  /** Wire protocol adapters by protocol name. */
   protocols: OwnedRegistry<ProtocolAdapter> = new OwnedRegistry("protocol");
+  /** Runtime skills by name. */
   skills: OwnedRegistry<SkillInfo> = new OwnedRegistry("skill");
+  /** System prompt sections by id. */
   prompts: OwnedRegistry<PromptSource> = new OwnedRegistry("prompt section");
+  /** In-process stage hooks. */
   stageHooks: OwnedRegistry<StageHook> = new OwnedRegistry("hook");
+  /** Lifecycle event subscriptions. */
   lifecycle: OwnedRegistry<LifecycleSubscription> = new OwnedRegistry("lifecycle hook");
+  /** Auth providers by id. */
   auth: OwnedRegistry<AuthProvider> = new OwnedRegistry("auth provider");
+  /** Pages by id. */
   pages: OwnedRegistry<PageDefinition> = new OwnedRegistry("page");
+  /** CLI commands by name. */
   commands: OwnedRegistry<CommandDefinition> = new OwnedRegistry("command");
   /** Behavior pack directories contributed by plugins (key: the absolute directory). */
   packs: OwnedRegistry<string> = new OwnedRegistry("behavior pack");
@@ -115,8 +127,11 @@ interface Loaded {
 
 /** Options of {@link PluginHost}. */
 export interface PluginHostOptions {
+  /** The registries plugins register into. */
   registries: Registries;
+  /** The audit bus sinks are registered on. */
   audit: AuditBus;
+  /** Writes a line to the harness log. */
   log: (line: string) => void;
   /** The OS sandbox plugins put their child processes in (default: none, run directly). */
   sandbox?: ChildSandbox;
@@ -148,6 +163,7 @@ async function bounded(
 
 /** The plugin host of one Harness. */
 export class PluginHost {
+  /** The registries the plugins filled. */
   readonly registries: Registries;
   /** Lifecycle events to `ctx.hooks.on` subscribers. */
   readonly lifecycle: LifecycleBus;
@@ -162,6 +178,7 @@ export class PluginHost {
   #closed = false;
   #closing?: Promise<void>;
 
+  /** Creates a host over `opts.registries`; plugins are loaded separately. */
   constructor(opts: PluginHostOptions) {
     this.registries = opts.registries;
     this.#audit = opts.audit;

@@ -18,8 +18,10 @@ export type LifecycleHandler<E extends LifecycleEvent> = (
 
 /** A subscription as the lifecycle registry holds it. */
 export interface LifecycleSubscription {
+  /** The event subscribed to. */
   event: LifecycleEvent;
   // deno-lint-ignore no-explicit-any
+  /** Called with the event's payload. */
   handler: LifecycleHandler<any>;
 }
 
@@ -29,6 +31,7 @@ export class LifecycleBus {
   #log: (line: string) => void;
   #pending = new Set<Promise<void>>();
 
+  /** Creates a bus over the subscriptions of `registry`; handler failures go to `log`. */
   constructor(registry: OwnedRegistry<LifecycleSubscription>, log: (line: string) => void) {
     this.#registry = registry;
     this.#log = log;

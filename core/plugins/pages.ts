@@ -46,9 +46,13 @@ export function validatePage(page: unknown): PageDefinition {
 
 /** A page as listed to a UI. */
 export interface PageInfo {
+  /** The page's id. */
   id: string;
+  /** The page's title. */
   title: string;
+  /** One line for listings. */
   description?: string;
+  /** The actions the page offers. */
   actions: PageAction[];
   /** Who registered it (`plugin:<id>`, `builtin:<id>`). */
   owner: string;
@@ -59,6 +63,7 @@ export class PageService {
   #registry: OwnedRegistry<PageDefinition>;
   #signalOf: (owner: Owner) => AbortSignal;
 
+  /** Creates the service; `signalOf` gives the signal of a page's owner. */
   constructor(registry: OwnedRegistry<PageDefinition>, signalOf: (owner: Owner) => AbortSignal) {
     this.#registry = registry;
     this.#signalOf = signalOf;

@@ -8,16 +8,21 @@ import { HarnessError, type Owner, ownerLabel } from "../base/mod.ts";
 
 /** One registered entry. */
 export interface Entry<T> {
+  /** The entry's unique key (e.g. a tool name). */
   key: string;
+  /** Who registered it. */
   owner: Owner;
+  /** The registered value. */
   value: T;
 }
 
 /** A registry of one contribution kind (tools, models, skills, ...). */
 export class OwnedRegistry<T> {
+  /** What the registry holds, for messages (e.g. "tool"). */
   readonly kind: string;
   #entries = new Map<string, Entry<T>>();
 
+  /** Creates an empty registry of `kind` (used in conflict messages). */
   constructor(kind: string) {
     this.kind = kind;
   }

@@ -27,7 +27,9 @@ export const API_VERSION = 1;
 
 /** A CLI command contributed by a plugin (`hs <name>`). */
 export interface CommandDefinition {
+  /** The command's name (`hs <name>`). */
   name: string;
+  /** One line for `hs --help`. */
   describe: string;
   /** Runs with the remaining argv; resolves to the exit code. */
   run(args: string[]): Promise<number>;
@@ -54,12 +56,15 @@ export interface PageAction {
 export interface PageDefinition {
   /** Lowercase letters, digits, `.`, `_` and `-`. */
   id: string;
+  /** What a UI shows as the page's title. */
   title: string;
   /** One line for listings. */
   description?: string;
   /** Actions `action` accepts (default none). */
   actions?: PageAction[];
+  /** Returns the page's data. */
   read(ctx: PageContext): Promise<Json> | Json;
+  /** Performs action `name` with `args`; returns its result. */
   action?(name: string, args: Json, ctx: PageContext): Promise<Json> | Json;
 }
 
@@ -74,25 +79,37 @@ export interface AuditSinkOptions {
 
 /** A logger bound to a plugin: lines go to HARNESS_LOG, never to the model. */
 export interface PluginLogger {
+  /** Logs information. */
   info(message: string): void;
+  /** Logs a warning. */
   warn(message: string): void;
+  /** Logs an error. */
   error(message: string): void;
 }
 
 /** The context `setup` receives. */
 export interface PluginContext<C = unknown> {
+  /** The plugin's id. */
   readonly id: string;
+  /** The configuration, as `parseConfig` returned it (else the raw value). */
   readonly config: C;
+  /** Aborted when the plugin stops. */
   readonly signal: AbortSignal;
+  /** The plugin's logger. */
   readonly logger: PluginLogger;
+  /** Registers tools. */
   tools: { register(tool: ToolDefinition): void };
+  /** Registers runtime skills (`path` optional: the body then comes with the skill). */
   skills: { register(skill: Omit<SkillInfo, "source" | "path"> & { path?: string }): void };
+  /** Registers model providers and protocol adapters. */
   models: {
     register(provider: ModelProvider, models?: ModelDefinition[]): void;
     /** Registers a wire protocol adapter (built-in providers plugin). */
     registerProtocol(adapter: ProtocolAdapter): void;
   };
+  /** Registers auth providers (credentials for model providers). */
   auth: { register(provider: AuthProvider): void };
+  /** Stage hooks and lifecycle event observers. */
   hooks: {
     /** Registers an in-process stage hook (declare it with `stageHook` for a typed context). */
     register(hook: StageHook): void;
@@ -113,9 +130,13 @@ export interface PluginContext<C = unknown> {
     /** Any event (the payload is then the union of all payloads). */
     on(event: LifecycleEvent, handler: LifecycleHandler<LifecycleEvent>): void;
   };
+  /** Registers audit sinks. */
   audit: { registerSink(sink: AuditSink, options?: AuditSinkOptions): void };
+  /** Registers system prompt sections. */
   prompts: { register(source: PromptSource): void };
+  /** Registers pages for a UI. */
   pages: { register(page: PageDefinition): void };
+  /** Registers CLI commands. */
   commands: { register(command: CommandDefinition): void };
   /** Behavior packs the plugin ships (absolute directories with a plugin.json). */
   packs: { register(dir: string): void };
@@ -132,21 +153,31 @@ export interface PluginContext<C = unknown> {
 
 /** A runtime plugin definition. */
 export interface RuntimePlugin<C = unknown> {
+  /** The plugin's id: lowercase letters, digits, `.`, `_` and `-`. */
   id: string;
+  /** The plugin's version. */
   version: string;
+  /** The plugin API version it targets (only 1 exists). */
   apiVersion: 1;
+  /** Validates the raw configuration (throw to reject it); the result becomes `ctx.config`. */
   parseConfig?(raw: unknown): C;
+  /** Registers the plugin's contributions; a throw fails the plugin. */
   setup(ctx: PluginContext<C>): void | Promise<void>;
 }
 
 /** An entry of `runtimePlugins` (inline or from plugins.json). */
 export interface RuntimePluginEntry {
+  /** The plugin itself (inline entries). */
   plugin?: RuntimePlugin<unknown>;
   /** Absolute module path (plugins.json). */
   module?: string;
+  /** The plugin's id (plugins.json; the module's plugin must have it). */
   id?: string;
+  /** False: the plugin is not loaded. */
   enabled?: boolean;
+  /** A failing required plugin fails the harness (default true); an optional one is skipped. */
   required?: boolean;
+  /** The raw configuration passed to `parseConfig`. */
   config?: unknown;
   /** Set by the harness for its own plugins: their contributions are owned by "builtin:<id>". */
   builtin?: boolean;
@@ -159,9 +190,13 @@ export interface RuntimePluginEntry {
 
 /** Status of one plugin, as shown by `hs plugins`. Never echoes plugin exception text. */
 export interface PluginStatus {
+  /** The plugin's id. */
   id: string;
+  /** The plugin's version. */
   version: string;
+  /** Whether it runs, failed, is disabled or was stopped. */
   state: "active" | "failed" | "disabled" | "stopped";
+  /** Whether its failure fails the harness. */
   required: boolean;
   /** True for the harness's own plugins (`core`, `providers`, `core-tools`, …). */
   builtin: boolean;
