@@ -35,10 +35,15 @@ export interface CallbackScope {
 export interface MethodRequest {
   /** The binding name (`self`: the program's own state). */
   binding: string;
+  /** The method to call. */
   method: string;
+  /** The method's input. */
   input: Json;
+  /** Makes the call idempotent: the same id with the same input returns the recorded result. */
   callId?: string;
+  /** The revision the caller observed (a command against a stale one is refused). */
   revision?: number;
+  /** The method protocol revision the caller speaks (default {@link METHOD_ABI}). */
   abi?: number;
   /** States already in the call chain. */
   chain?: ReadonlySet<string>;
@@ -60,6 +65,7 @@ export interface RunBinding {
   session: SessionRef;
   /** The conversation's session (a helper keeps its caller's). */
   conversation: SessionRef;
+  /** The agent the run is for ("main", or a bot's or sub-agent's principal). */
   principal: string;
   /** Leaves a note in the run's turn (throws for turn-end activation). */
   note(n: Note): void;

@@ -20,8 +20,11 @@ export type BotScope = "session" | "project" | "global";
 
 /** A receiver the host pins for the bot (seed 000 §2 "bindings"). */
 export interface Binding {
+  /** The pack whose state the binding reaches. */
   plugin: string;
+  /** The scope of that state. */
   scope: BotScope;
+  /** The methods the bot may call on it. */
   methods: string[];
 }
 
@@ -35,9 +38,11 @@ export interface BotSpec {
   prompt: string;
   /** Tools the bot may use (its effect ceiling); undefined: the host's. */
   tools?: string[];
+  /** `foreground`: the bot is the main agent's behavior; `named`: an agent of its own. */
   attach: "foreground" | "named";
   /** For named agents. */
   scope?: BotScope;
+  /** The bot's behavior program, if it has one. */
   behavior?: {
     /** Absolute program path. */
     program: string;

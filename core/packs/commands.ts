@@ -17,29 +17,41 @@ import type { StateScope } from "./state.ts";
 export interface PackCommand {
   /** The slash name (the file stem). */
   name: string;
+  /** The pack's name. */
   pack: string;
+  /** Absolute path of the command's `.scm` file. */
   file: string;
+  /** Absolute root of the pack. */
   root: string;
 }
 
 /** A leaf of a command view: a session verb and its parameters. */
 export interface SessionAction {
+  /** The session verb to perform. */
   op: string;
+  /** The verb's parameters. */
   params: { [k: string]: Json };
 }
 
 /** One row of a choice: a label, and a leaf or another choice. */
 export interface ChoiceRow {
+  /** The row's text. */
   label: string;
+  /** Secondary text shown after the label. */
   detail?: string;
+  /** The leaf to perform when the row is picked. */
   action?: SessionAction;
+  /** A nested choice shown when the row is picked. */
   choice?: ChoiceView;
 }
 
 /** A choice: a title and rows. */
 export interface ChoiceView {
+  /** Discriminant of a choice view. */
   type: "choice";
+  /** The choice's heading. */
   title: string;
+  /** The rows, in order. */
   rows: ChoiceRow[];
 }
 
@@ -51,14 +63,19 @@ export type CommandView =
 
 /** What evaluating a command gets. */
 export interface CommandRequest {
+  /** Absolute path of the command's `.scm` file. */
   file: string;
+  /** Absolute root of the pack. */
   root: string;
+  /** The pack's name. */
   pack: string;
+  /** The command's name. */
   name: string;
   /** The composer text (what follows the command on its line). */
   composer: string;
   /** A session verb for reads while the body evaluates (`rpc`): `{ok, result}` or `{ok: false, error}`. */
   rpc(op: string, params: { [k: string]: Json }): Promise<Json>;
+  /** Writes a line to the harness log. */
   log(text: string): void;
 }
 
@@ -67,13 +84,21 @@ export type CommandEvaluator = (req: CommandRequest) => Promise<CommandView>;
 
 /** The parameters of `plugin/method`, checked. */
 export interface PluginMethodParams {
+  /** The pack whose state is called (the command's own pack). */
   plugin: string;
+  /** The method to call. */
   method: string;
+  /** The state's scope (default `session`). */
   scope: Exclude<StateScope, "private">;
+  /** The method's input (`:args`, JSON text or a value). */
   args: Json;
+  /** The `:args` key the composer text is put under. */
   field?: string;
+  /** `:call-id`: makes the call idempotent. */
   callId?: string;
+  /** `:revision`: the revision the caller observed. */
   revision?: number;
+  /** `:abi`: the method protocol revision. */
   abi?: number;
 }
 

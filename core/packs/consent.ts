@@ -19,10 +19,15 @@ export const GUARD_REVIEW_POLICY = "prompt-on-any-hash-change" as const;
 
 /** A guard waiting for (or given) approval. */
 export interface GuardConsent {
+  /** Hash of the guard's declaration (a change asks for approval again). */
   hash: string;
+  /** The pack's name. */
   pack: string;
+  /** The bot whose behavior declares the guard. */
   bot: string;
+  /** The guard's name. */
   guard: string;
+  /** The effect point it guards. */
   point: string;
   /** Where it is declared (file:line:col). */
   loc: string;
@@ -38,9 +43,11 @@ const FileSchema = z.object({
 
 /** Reads and writes the approvals. */
 export class GuardApprovals {
+  /** The approvals file (`guard-approvals.json` in the harness home). */
   readonly path: string;
   #approved: Set<string>;
 
+  /** Opens the approvals of the harness home `home`. */
   constructor(home: string) {
     this.path = join(home, "guard-approvals.json");
     this.#approved = new Set(Object.keys(this.#read().approved));

@@ -35,10 +35,15 @@ const TOP_LEVEL = [
 
 /** An MCP record as the resolver keeps it (never a spawn). */
 export interface McpRecord {
+  /** The server's name. */
   name: string;
+  /** Who may see it (default `private`). */
   visibility: string;
+  /** The command that would start it. */
   command?: string;
+  /** The command's arguments. */
   args?: string[];
+  /** The scope it is declared for. */
   scope?: string;
 }
 
@@ -46,8 +51,11 @@ export interface McpRecord {
 export interface PackManifest {
   /** Absolute pack root. */
   root: string;
+  /** The pack's name. */
   name: string;
+  /** The pack's version. */
   version: string;
+  /** One line describing the pack. */
   description: string;
   /** Absolute bot files. */
   bots: string[];
@@ -55,6 +63,7 @@ export interface PackManifest {
   skills: string[];
   /** Absolute state modules by scope. */
   states: Partial<Record<typeof STATE_SCOPES[number], string>>;
+  /** The MCP servers it declares (recorded, never started). */
   mcp: McpRecord[];
   /** Absolute command files (`.scm`). */
   commands: string[];

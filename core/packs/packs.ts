@@ -48,7 +48,9 @@ import { type SessionRef, StateHost, type StateModuleLoader } from "./states.ts"
 
 /** What a program offers the seam once loaded. */
 export interface BehaviorProgram {
+  /** The guards the program declares. */
   guards: Guard[];
+  /** The hooks the program declares. */
   hooks: Hook[];
   /** Model tools of the program (`define/tool` 'tool or 'both). */
   tools: ToolDefinition[];
@@ -66,14 +68,21 @@ export interface BehaviorProgram {
 
 /** Everything a program needs to load for one bot. */
 export interface ProgramRequest {
+  /** Absolute path of the program. */
   file: string;
+  /** Absolute root of the pack. */
   root: string;
+  /** The bot's behavior configuration. */
   configuration: Json;
+  /** The pack's name. */
   pack: string;
+  /** The bot's name. */
   bot: string;
   /** The agents the bot's behavior applies to. */
   appliesTo(principal: string): boolean;
+  /** The places effect policies name (workspace, home, ...). */
   places: PolicyPlaces;
+  /** Writes a line to the harness log. */
   log(text: string): void;
   /** The host services of the program's callbacks (`call/method`, `self/notify`). */
   services?: BehaviorServices;
@@ -95,13 +104,17 @@ export type BotStatus =
 
 /** A bot with its state. */
 export interface BotState {
+  /** The parsed bot. */
   spec: BotSpec;
+  /** The pack it belongs to. */
   pack: PackManifest;
+  /** How it stands. */
   status: BotStatus;
   /** Why it is not attached (load errors and problems, with file:line:col). */
   reason?: string;
   /** Guards waiting for approval. */
   pending: GuardConsent[];
+  /** The loaded behavior program, once it loaded. */
   program?: BehaviorProgram;
   /** The principal its behavior applies to ("main" for the foreground bot). */
   principal: string;
@@ -109,11 +122,15 @@ export interface BotState {
 
 /** A pack as listed by `hs packs`. */
 export interface PackState {
+  /** The pack's directory. */
   dir: string;
+  /** Where it was found (the source of its directory). */
   source: string;
+  /** The parsed manifest, when it loaded. */
   manifest?: PackManifest;
   /** Why the pack did not load. */
   error?: string;
+  /** The pack's bots, with their status. */
   bots: BotState[];
 }
 
@@ -123,11 +140,15 @@ export interface PacksOptions {
   dirs(): { dir: string; source: string }[];
   /** `$HARNESS_HOME/plugin-data` (for `${PLUGIN_DATA}`). */
   dataDir: string;
+  /** The recorded guard approvals. */
   approvals: GuardApprovals;
+  /** Loads behavior programs (absent: bots with a behavior do not attach). */
   loader?: ProgramLoader;
+  /** The places effect policies name (workspace, home, ...). */
   places: PolicyPlaces;
   /** Packs whose foreground bot the user opted out of (`plugins.<name>.foreground: false`). */
   foregroundOff: ReadonlySet<string>;
+  /** Writes a line to the harness log. */
   log(line: string): void;
   /** `$HARNESS_HOME` (project and global state logs live in its `plugin-state/`). */
   home?: string;
@@ -139,7 +160,9 @@ export interface PacksOptions {
 
 /** The Scheme side of states and commands (supplied by stdlib-harness). */
 export interface PackRuntime {
+  /** Loads a state module. */
   loadState: StateModuleLoader;
+  /** Evaluates a pack command. */
   evaluateCommand: CommandEvaluator;
 }
 
@@ -175,6 +198,7 @@ export class Packs {
   /** Subscriber deliveries in flight. */
   #deliveries = new Set<Promise<void>>();
 
+  /** Creates the packs of a harness; call `load` to read them. */
   constructor(opts: PacksOptions) {
     this.#o = opts;
     this.states = new StateHost({

@@ -30,7 +30,9 @@ export type Authority = "method" | "host";
 
 /** A method as the host sees it. */
 export interface MethodSpec {
+  /** The method's name. */
   name: string;
+  /** A query only reads; a command may propose actions. */
   kind: "query" | "command";
 }
 
@@ -65,7 +67,9 @@ export interface StateModule {
 
 /** What a caller may call: the owner (pack and scope) and the methods, pinned by the host. */
 export interface MethodGrant {
+  /** The pack that owns the state. */
   pack: string;
+  /** The state's scope. */
   scope: StateScope;
   /** The methods granted ("all": every method — the session verb, the state's own program). */
   methods: ReadonlySet<string> | "all";
@@ -73,7 +77,9 @@ export interface MethodGrant {
 
 /** One call of a method. */
 export interface MethodCall {
+  /** The method to call. */
   method: string;
+  /** The method's input (checked against its `:input` schema). */
   input: Json;
   /** Makes the call idempotent: the same id with the same input returns the recorded result. */
   callId?: string;
@@ -87,13 +93,19 @@ export interface MethodCall {
 
 /** An accepted entry, as observers see it. */
 export interface StateCommit {
+  /** The pack that owns the state. */
   pack: string;
+  /** The state's scope. */
   scope: StateScope;
   /** The instance (`<pack>/<scope>[/<key>]`). */
   id: string;
+  /** The state's revision after the entry. */
   revision: number;
+  /** Who proposed it. */
   by: Authority;
+  /** The method that proposed it, if one did. */
   method?: string;
+  /** The actions accepted. */
   actions: Json[];
 }
 
@@ -117,7 +129,9 @@ export function canonicalJson(v: Json): string {
 
 /** Identity of one state instance. */
 export interface StateLabel {
+  /** The pack that owns the state. */
   pack: string;
+  /** The state's scope. */
   scope: StateScope;
   /** Session id, project path, "global", or `<pack>/<bot>` for private state. */
   key: string;
@@ -125,8 +139,11 @@ export interface StateLabel {
 
 /** A state: its module, its log, the current state and revision. */
 export class StateInstance {
+  /** The pack that owns the state. */
   readonly pack: string;
+  /** The state's scope. */
   readonly scope: StateScope;
+  /** Session id, project path, "global", or `<pack>/<bot>` for private state. */
   readonly key: string;
   /** `<pack>/<scope>/<key>`. */
   readonly id: string;

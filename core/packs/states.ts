@@ -32,7 +32,9 @@ export type StateModuleLoader = (req: {
 
 /** A conversation session (what session-scope states are keyed by). */
 export interface SessionRef {
+  /** The session's id. */
   id: string;
+  /** The session's directory. */
   dir: string;
 }
 
@@ -42,10 +44,13 @@ export interface StateHostOptions {
   home: string;
   /** The project root (the directory holding the most local project `.harness`). */
   project: string;
+  /** Loads state modules (absent: states cannot be opened). */
   loader?: StateModuleLoader;
   /** The manifest of a loaded pack by name. */
   manifest(pack: string): PackManifest | undefined;
+  /** Writes a line to the harness log. */
   log(line: string): void;
+  /** Called after each accepted entry. */
   onCommit?(c: StateCommit): void;
 }
 
@@ -68,6 +73,7 @@ export class StateHost {
   #instances = new Map<string, Promise<StateInstance>>();
   #private = new Map<string, StateInstance>();
 
+  /** Creates the host; states are opened on first use. */
   constructor(opts: StateHostOptions) {
     this.#o = opts;
   }
