@@ -11,6 +11,7 @@ import type { StageContext, StageHook } from "./stage.ts";
 
 /** One link of a chain. */
 export interface Link {
+  /** The hook's basename (the chain runs in byte order of names). */
   name: string;
   /** In-process hook, or */
   builtin?: StageHook;
@@ -33,10 +34,15 @@ export type ChainResult =
 
 /** What executable hooks need. */
 export interface ChainEnv {
+  /** The environment of executable hooks. */
   env: Record<string, string>;
+  /** Their working directory (HARNESS_CWD). */
   cwd: string;
+  /** One executable hook's time limit. */
   timeoutMs: number;
+  /** Aborts the chain. */
   signal: AbortSignal;
+  /** Writes a line to HARNESS_LOG. */
   log(text: string): void;
   /** Called after an executable hook ran (the session may have changed on disk). */
   executableRan(): void;

@@ -19,7 +19,9 @@ export interface ContextSection {
 
 /** The next request of a session, measured. */
 export interface ContextReport {
+  /** The provider the request goes to. */
   provider: string;
+  /** The model requested. */
   model: string;
   /** The model's window and output limit, and where the window came from. */
   limits: ResolvedLimits;
@@ -27,6 +29,7 @@ export interface ContextReport {
   compactAt?: number;
   /** The total and how it was obtained. */
   budget: Budget;
+  /** The request's sections (system prompt, skills, tools, messages by role), in tokens. */
   sections: ContextSection[];
   /** Message files marked compacted (still on disk). */
   compacted: number;
@@ -34,18 +37,27 @@ export interface ContextReport {
 
 /** Inputs of {@link contextSections} (sizes in characters). */
 export interface ContextParts {
+  /** The provider the request goes to. */
   provider: string;
+  /** The model requested. */
   model: string;
+  /** The model's window and output limit. */
   limits: ResolvedLimits;
+  /** Tokens the request may hold before it is compacted (undefined: never by size). */
   compactAt?: number;
+  /** The total the sections are scaled to. */
   budget: Budget;
   /** The system prompt without the skill catalog. */
   system: number;
   /** The skill catalog. */
   skills: number;
+  /** The size of the tool schemas. */
   toolsChars: number;
+  /** The number of tools. */
   tools: number;
+  /** The messages the next request holds. */
   view: readonly SessionEntry[];
+  /** Message files marked compacted. */
   compacted: number;
 }
 

@@ -21,9 +21,11 @@ export type NoteKind = "origin" | "ambient" | "activating";
 
 /** One note left by a plugin. */
 export interface Note {
+  /** How the note is delivered (shown, context only, or reactivating the loop). */
   kind: NoteKind;
   /** Who left it (e.g. `pack/bot`). */
   from: string;
+  /** The note's text. */
   message: string;
   /** "round" or "turn": where it was left. */
   boundary: "round" | "turn";

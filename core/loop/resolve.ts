@@ -13,7 +13,9 @@ import { str } from "./values.ts";
 
 /** The outcome of resolution. */
 export interface Resolved {
+  /** The provider chosen. */
   provider: string;
+  /** The model chosen. */
   model: string;
 }
 

@@ -41,22 +41,31 @@ export const KNOWN_STAGES: readonly string[] = [
 
 /** A tool call from the model. */
 export interface ToolCall {
+  /** The call id the model gave. */
   id: string;
+  /** The tool's name. */
   name: string;
+  /** The tool's input as the model sent it. */
   input: unknown;
 }
 
 /** The services of a running turn (what the built-in hooks of the turn stages use). */
 export interface TurnApi {
+  /** The turn's session. */
   readonly session: Session;
+  /** The active provider. */
   readonly provider: string;
+  /** The active model. */
   readonly model: string;
+  /** Aborted when the turn is cancelled. */
   readonly signal: AbortSignal;
+  /** Notes left for the turn (behaviors' `self/notify`). */
   readonly continuation: Continuation;
   /** Protocol adapter of the active provider. */
   adapter(): ProtocolAdapter;
   /** The active model provider. */
   modelProvider(): ModelProvider;
+  /** Emits an event of the turn (recorded in the session's stream, passed to the caller). */
   emit(event: HarnessEvent): void;
   /** Tool schemas for this round, stable order. */
   toolSchemas(): Promise<ToolSchema[]>;
@@ -71,6 +80,7 @@ export interface TurnApi {
   ): Promise<{ result: string; error: boolean }>;
   /** System prompt parts in order (built-in sections, AGENTS.md, prompts/*.md). */
   systemParts(): Promise<string[]>;
+  /** Skills visible in the turn. */
   skills(): Promise<SkillInfo[]>;
   /** Reports a result that did not come from executeTool (a gate answered the call). */
   noteResult(call: ToolCall, result: string, error: boolean): void;
@@ -80,6 +90,7 @@ export interface TurnApi {
 
 /** The services of the `resolve` stage. */
 export interface ResolveApi {
+  /** The providers resolution may choose from. */
   providers(): Promise<ProviderInfo[]>;
   /** provider/model from the most local settings.conf. */
   settings(): { provider?: string; model?: string };
@@ -89,7 +100,9 @@ export interface ResolveApi {
 
 /** What a `resolve` hook reaches. */
 export interface ResolveContext {
+  /** Discriminant: the `resolve` stage. */
   readonly kind: "resolve";
+  /** Aborted when the caller gives up. */
   readonly signal: AbortSignal;
   /** The providers and settings resolution chooses from. */
   readonly resolve: ResolveApi;
@@ -97,7 +110,9 @@ export interface ResolveContext {
 
 /** What a hook of a turn stage (start … done, error, and custom stages) reaches. */
 export interface TurnContext {
+  /** Discriminant: a turn stage. */
   readonly kind: "turn";
+  /** Aborted when the turn is cancelled. */
   readonly signal: AbortSignal;
   /** The running turn's services. */
   readonly turn: TurnApi;
@@ -105,7 +120,9 @@ export interface TurnContext {
 
 /** What an `auth-set` hook reaches. */
 export interface AuthSetContext {
+  /** Discriminant: the `auth-set` stage. */
   readonly kind: "auth-set";
+  /** Aborted when the caller gives up. */
   readonly signal: AbortSignal;
   /** The provider whose credential is being stored (`HARNESS_AUTH_PROVIDER`). */
   readonly provider: string;
@@ -113,7 +130,9 @@ export interface AuthSetContext {
 
 /** What a `sources` hook reaches. */
 export interface SourcesContext {
+  /** Discriminant: the `sources` stage. */
   readonly kind: "sources";
+  /** Aborted when the caller gives up. */
   readonly signal: AbortSignal;
   /**
    * hs's own source list, lowest priority first: the generated directory of the built-ins
@@ -159,8 +178,11 @@ export interface StageHook {
 
 /** A stage hook whose context is typed by its stage (see {@link stageHook}). */
 export interface TypedStageHook<S extends string> {
+  /** Stage name, e.g. "assemble". */
   stage: S;
+  /** Basename, e.g. "10-messages": a same-basename executable replaces it. */
   name: string;
+  /** Receives the chain's current JSON; returns the next JSON. Throwing aborts the chain. */
   run(input: Record<string, unknown>, ctx: ContextOf<S>): Promise<Record<string, unknown>>;
 }
 

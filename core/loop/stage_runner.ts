@@ -43,10 +43,13 @@ export interface StagePlace {
   snapshot: Snapshot;
   /** Working directory of executable hooks (HARNESS_CWD). */
   cwd: string;
+  /** Aborts the stage. */
   signal: AbortSignal;
   /** The session directory (HARNESS_SESSION), if any. */
   session?: string;
+  /** HARNESS_PROVIDER. */
   provider?: string;
+  /** HARNESS_MODEL. */
   model?: string;
   /** Extra variables for this stage's hooks (e.g. HARNESS_AUTH_PROVIDER). */
   extraEnv?: Record<string, string>;
@@ -60,6 +63,7 @@ export interface StagePlace {
 export class StageRunner {
   #o: StageRunnerOptions;
 
+  /** Creates a runner from the harness's hooks, environment and sandbox. */
   constructor(opts: StageRunnerOptions) {
     this.#o = opts;
   }

@@ -45,27 +45,43 @@ import type { ToolCall, TurnApi, TurnHost } from "./turn_host.ts";
 
 /** The result of one run (a user message until `done`). */
 export interface RunResult {
+  /** The model's final answer (or the error text). */
   output: string;
+  /** True when the run ended in an error. */
   error: boolean;
   /** The error message when `error`. */
   message?: string;
+  /** The session's id. */
   sessionId: string;
+  /** The session's directory. */
   sessionDir: string;
+  /** The provider used. */
   provider: string;
+  /** The model used. */
   model: string;
+  /** Tokens used by all the run's model requests. */
   usage: Usage;
+  /** True when the run was cancelled. */
   cancelled: boolean;
 }
 
 /** Construction parameters of a {@link Turn}. */
 export interface TurnInit {
+  /** The harness services the turn uses. */
   host: TurnHost;
+  /** The session the turn writes to. */
   session: Session;
+  /** The provider's name. */
   provider: string;
+  /** The model to request. */
   model: string;
+  /** The provider requests go to. */
   modelProvider: ModelProvider;
+  /** Who runs the turn ("main", or a bot's principal). */
   principal: string;
+  /** Cancels the turn. */
   signal: AbortSignal;
+  /** Receives every event of the turn. */
   onEvent?: (event: HarnessEvent) => void;
   /** The model's context window and output limit (absent: unknown, never compacted by size). */
   limits?: ResolvedLimits;
@@ -116,10 +132,15 @@ function readPrompt(path: string): string {
 
 /** One turn of the agent loop. */
 export class Turn implements TurnApi {
+  /** The session the turn writes to. */
   readonly session: Session;
+  /** The provider's name. */
   readonly provider: string;
+  /** The model requested. */
   readonly model: string;
+  /** Aborted when the turn is cancelled. */
   readonly signal: AbortSignal;
+  /** Notes left for the turn, delivered at round and turn boundaries. */
   readonly continuation: Continuation = new Continuation();
   #h: TurnHost;
   #mp: ModelProvider;
@@ -144,6 +165,7 @@ export class Turn implements TurnApi {
   /** A round started and has not ended yet. */
   #roundOpen = 0;
 
+  /** Creates a turn; `run` runs it. */
   constructor(init: TurnInit) {
     this.#h = init.host;
     this.session = init.session;
@@ -157,6 +179,10 @@ export class Turn implements TurnApi {
     this.limits = init.limits ?? { source: "unknown" };
   }
 
+  /**
+   * Records an event in the session's `.stream` (text, thinking, tool starts) and passes it to
+   * `onEvent`.
+   */
   emit(event: HarnessEvent): void {
     if ((event.type === "text" || event.type === "thinking") && event.recorded) {
       // already in .stream (an executable provider writes its own events)
@@ -321,6 +347,7 @@ export class Turn implements TurnApi {
     return this.#h.skills(this.#cwd());
   }
 
+  /** Skills visible from the turn's session. */
   skills(): Promise<SkillInfo[]> {
     return Promise.resolve(this.#skills());
   }

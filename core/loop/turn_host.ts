@@ -26,8 +26,11 @@ export type { ResolveApi, ToolCall, TurnApi } from "./stage.ts";
 
 /** What a loop-end addendum is asked with. */
 export interface LoopEndInfo {
+  /** The session's id. */
   session: string;
+  /** Who ran the loop ("main", or a bot's principal). */
   principal: string;
+  /** The round that ended. */
   round: number;
   /** The model's answer of the round that ended. */
   output: string;
@@ -35,6 +38,7 @@ export interface LoopEndInfo {
 
 /** What a {@link Turn} needs from the harness. */
 export interface TurnHost {
+  /** The harness's configuration. */
   readonly config: HarnessConfig;
   /** The harness's working directory (a session's own `cwd=` wins). */
   readonly cwd: string;
@@ -44,6 +48,7 @@ export interface TurnHost {
   refreshSources?(signal: AbortSignal): Promise<void>;
   /** The effect floor's file and process runtime for tools, if any. */
   readonly effects?: ToolEffects;
+  /** Writes a line to HARNESS_LOG. */
   log(line: string): void;
   /** The discovery snapshot scoped to a provider and protocol. */
   snapshot(provider: string, protocol: string): Snapshot;
