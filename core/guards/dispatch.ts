@@ -29,13 +29,17 @@ export type Point =
 
 /** One effect to dispatch. */
 export interface EffectCall {
+  /** The effect point the call is dispatched at. */
   point: Point;
+  /** The tool's name. */
   tool: string;
   /** Who registered the tool (a built-in, an executable, a runtime plugin, a behavior). */
   owner: Owner;
   /** Which agent asks: "main" or "agent:<session id>". */
   principal: string;
+  /** The model's id of the call. */
   callId: string;
+  /** The call's input. */
   input: unknown;
   /** The session id of the run the call belongs to (when there is one). */
   session?: string;
@@ -43,13 +47,17 @@ export interface EffectCall {
 
 /** A guard's refusal. */
 export interface Refusal {
+  /** Marks a refusal. */
   refused: true;
+  /** Why the call was refused (shown to the model). */
   reason: string;
 }
 
 /** A guard's request to run the chain again from the raw value (`guard/retry`). */
 export interface Retry {
+  /** Marks a retry request. */
   retry: true;
+  /** Why the chain is run again. */
   reason: string;
 }
 
@@ -58,7 +66,9 @@ export type Invoke = (value: unknown) => Promise<ToolResult>;
 
 /** Critical-path middleware. */
 export interface Guard {
+  /** Identifies the guard (in messages and the re-entrancy bound). */
   id: string;
+  /** The effect point it guards (`*`: every point). */
   point: Point | "*";
   /** Host-side match; a miss never enters the middleware. */
   match?: (call: EffectCall) => boolean;
@@ -70,6 +80,10 @@ export interface Guard {
   replace?: "redaction" | "summarize";
   /** How many times the guard may be entered again while it runs (default 0). */
   reentrantDepth?: number;
+  /**
+   * Runs around the call: passes a (possibly rewritten) value to `invoke`, or refuses, or asks for
+   * a retry.
+   */
   middleware(
     raw: unknown,
     invoke: Invoke,
@@ -88,22 +102,31 @@ export const REPLACE_MARK: Record<"redaction" | "summarize", string> = {
 
 /** Parallel observer (fail open). */
 export interface Hook {
+  /** Identifies the hook (in failure reports). */
   id: string;
+  /** The effect point it observes (`*`: every point). */
   point: Point | "*";
+  /** Observes the call before it runs (its return value is ignored). */
   pre?(value: unknown, call: EffectCall): unknown;
+  /** Observes a successful result. */
   post?(value: unknown, result: ToolResult, call: EffectCall): unknown;
+  /** Observes a failed call with its error text. */
   postFail?(value: unknown, failure: string, call: EffectCall): unknown;
 }
 
 /** A floor decision. */
 export interface Decision {
+  /** Whether the call may run, must be asked about, or is refused. */
   decision: "allow" | "ask" | "deny";
+  /** The rule that decided (as written, or `default`). */
   rule: string;
+  /** Why, when the call is refused or asked about. */
   reason?: string;
 }
 
 /** The permission engine / effect floor. */
 export interface Floor {
+  /** Decides on a call. */
   decide(call: EffectCall): Decision | Promise<Decision>;
   /** Resolves an `ask` (interactive prompt); headless floors deny. */
   ask?(call: EffectCall, decision: Decision): Promise<boolean>;
@@ -134,11 +157,15 @@ export function pointOf(tool: string): Point {
 
 /** Dependencies of a {@link Dispatcher}. */
 export interface DispatcherOptions {
+  /** The guards, read at each call. */
   guards: () => Guard[];
+  /** The hooks, read at each call. */
   hooks: () => Hook[];
+  /** The floor that decides every call. */
   floor: Floor;
   /** Tools the calling agent may use; undefined = no ceiling. */
   ceiling?: (call: EffectCall) => boolean;
+  /** Receives the audit events of decisions and executions (best effort). */
   audit: (event: AuditEvent) => void;
   /**
    * Records a permission event durably (fail-closed audit): when present, each decision
@@ -176,6 +203,7 @@ export class Dispatcher {
   /** Guards running now, with how many times each is entered (re-entrancy bound). */
   #active = new Map<string, number>();
 
+  /** Creates a dispatcher from its dependencies. */
   constructor(opts: DispatcherOptions) {
     this.#o = opts;
   }

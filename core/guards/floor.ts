@@ -139,12 +139,17 @@ function mergeLayers(base: LayerInput, over: LayerInput): LayerInput {
 
 /** The effect floor. */
 export class EffectFloor implements Floor {
+  /** The effective policy with the layer behind each effect. */
   readonly resolved: ResolvedPolicy;
+  /** The permission rules, in order. */
   readonly rules: Rule[];
+  /** The places the policy's placeholders point to. */
   readonly places: FloorPlaces;
+  /** The OS sandbox child processes run in. */
   readonly sandbox: OsSandbox;
   /** True when the policy grants less than the process holds (children need the OS sandbox). */
   readonly narrower: boolean;
+  /** File access and the sandbox, as tools get them. */
   readonly effects: ToolEffects;
   /** The harness's control files: the home's are never written, the workspace's ask. */
   readonly control: ControlPaths;

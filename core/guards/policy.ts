@@ -20,7 +20,7 @@ import {
 export { type Denials, type Effect, type EffectPolicy, EFFECTS, type Grant };
 
 /** Built-in presets. */
-export const PRESETS = FLOOR_PRESETS;
+export const PRESETS: typeof FLOOR_PRESETS = FLOOR_PRESETS;
 /** A preset name. */
 export type Preset = typeof PRESETS[number];
 
@@ -177,15 +177,25 @@ export type GrantSetting = "all" | "none" | string[];
 
 /** A parsed `floor.json`. */
 export interface FloorSettings {
+  /** The preset the layer starts from. */
   preset?: Preset;
+  /** Grants per effect: everything, nothing, or a list. */
   allow?: Partial<Record<Effect, GrantSetting>>;
+  /** Denials per effect (they win over grants). */
   deny?: Partial<Record<Effect, string[]>>;
+  /** Permission rules by verdict (`tool(pattern)`). */
   rules?: { allow?: string[]; ask?: string[]; deny?: string[] };
 }
 
 const grantSchema = z.union([z.literal("all"), z.literal("none"), z.array(z.string())]);
 
-/** Shape of a `floor.json` settings file (user: $HARNESS_HOME, project: .harness/). */
+/**
+ * Shape of a `floor.json` settings file (user: $HARNESS_HOME, project: .harness/). Internal
+ * to the floor, which validates settings files with it; left out of the API docs because its
+ * type is zod's.
+ *
+ * @ignore
+ */
 export const floorSettingsSchema: z.ZodType<FloorSettings> = z.object({
   preset: z.enum(PRESETS).optional(),
   allow: z.object({
@@ -211,8 +221,11 @@ export const floorSettingsSchema: z.ZodType<FloorSettings> = z.object({
 
 /** One layer's wishes, before expansion. */
 export interface LayerInput {
+  /** The preset the layer starts from. */
   preset?: Preset;
+  /** Grants per effect: everything, nothing, or a list. */
   allow?: Partial<Record<Effect, "all" | "none" | string[]>>;
+  /** Denials per effect (they win over grants). */
   deny?: Partial<Record<Effect, string[]>>;
 }
 
@@ -282,13 +295,17 @@ export interface PolicyLayer {
   name: string;
   /** Where it came from (a file path, `deno permissions`, `command line`). */
   origin: string;
+  /** The policy this layer grants. */
   policy: EffectPolicy;
 }
 
 /** The effective policy with, per effect, the layer that last narrowed it. */
 export interface ResolvedPolicy {
+  /** The effective policy (the intersection of the layers). */
   policy: EffectPolicy;
+  /** Per effect (and for denials), the layer that last narrowed it. */
   sources: Record<Effect | "deny", string>;
+  /** The layers, in order. */
   layers: PolicyLayer[];
 }
 

@@ -16,7 +16,9 @@ export { HOME_CONTROL_NAMES, PROTECTED_NAMES };
 
 /** The control paths of the home (never writable) and of the workspace's walk (ask). */
 export interface ControlPaths {
+  /** The home's control files (never writable). */
   home: string[];
+  /** The control files of the workspace's `.harness` directories (writes ask). */
   project: string[];
 }
 

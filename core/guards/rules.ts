@@ -18,14 +18,17 @@ export type Verdict = "allow" | "ask" | "deny";
 
 /** One parsed rule. */
 export interface Rule {
+  /** What the rule decides. */
   verdict: Verdict;
   /** The rule as written (shown in audit events and messages). */
   text: string;
   /** Where it came from (`default`, a settings file, `command line`). */
   source: string;
+  /** Matches the tool name. */
   tool: RegExp;
   /** Argument pattern source; undefined = any arguments. */
   pattern?: string;
+  /** Matches the arguments (undefined: any arguments). */
   arg?: RegExp;
 }
 
@@ -92,14 +95,17 @@ export function parseRule(text: string, verdict: Verdict, source: string): Rule 
 
 /** The outcome of {@link evaluate}. */
 export interface RuleDecision {
+  /** The decision. */
   verdict: Verdict;
   /** The deciding rule's text (or `default` when none matched). */
   rule: string;
+  /** Why (e.g. a script that cannot be fully analysed). */
   reason?: string;
 }
 
 /** What a rule is matched against, derived from a call's input. */
 export interface Subject {
+  /** The tool's name. */
   tool: string;
   /** For file tools: the absolute path. */
   path?: string;
