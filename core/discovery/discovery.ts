@@ -30,7 +30,9 @@ export type SourceKind = "home" | "project" | "pack" | "listed";
 
 /** One source directory (a `.harness/` or a pack inside one). */
 export interface Source {
+  /** The source's directory. */
   dir: string;
+  /** What kind of source it is. */
   kind: SourceKind;
   /** The `.harness` directory this source belongs to. */
   root: string;
@@ -40,19 +42,25 @@ export interface Source {
 
 /** Something discovery left out, with the reason (shown by `hs doctor`). */
 export interface Skipped {
+  /** The file or directory left out. */
   path: string;
+  /** Why (e.g. "not executable (chmod +x to enable)"). */
   reason: string;
 }
 
 /** An executable (or `.conf`) found in a source. */
 export interface Found {
+  /** The name it is known by (the file name; a `.conf` without its extension). */
   name: string;
+  /** Its absolute path. */
   path: string;
+  /** The source it was found in. */
   source: Source;
 }
 
 /** A discovered provider: an executable or a `.conf` variant. */
 export interface FoundProvider extends Found {
+  /** An executable provider or a `.conf` variant of a built-in protocol. */
   kind: "executable" | "conf";
 }
 
@@ -62,10 +70,13 @@ export interface Snapshot {
   sources: Source[];
   /** All sources before provider scoping (for resolution). */
   allSources: Source[];
+  /** What was left out, with the reasons. */
   skipped: Skipped[];
+  /** Executable tools by name (the most local source wins). */
   tools: Map<string, Found>;
   /** stage → basename → found */
   hooks: Map<string, Map<string, Found>>;
+  /** Executable commands (`commands/`) by name. */
   commands: Map<string, Found>;
   /** providers from every source (not scoped), highest wins per name */
   providers: Map<string, FoundProvider>;
@@ -83,7 +94,9 @@ export interface Snapshot {
 
 /** Inputs of a discovery. */
 export interface DiscoveryOptions {
+  /** The working directory the walk for `.harness/` starts from. */
   cwd: string;
+  /** `$HARNESS_HOME`. */
   home: string;
   /** Is this `.harness` directory trusted? (HARNESS_HOME always is.) */
   isTrusted(harnessDir: string): boolean;
@@ -154,6 +167,7 @@ export class Discovery {
   #cache = new Map<string, { snapshot: Snapshot; stamps: Stamp[] }>();
   #stamps: Stamp[] = [];
 
+  /** Creates a discovery; snapshots are taken (and cached) on demand. */
   constructor(opts: DiscoveryOptions) {
     this.#opts = opts;
   }
