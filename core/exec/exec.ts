@@ -11,10 +11,15 @@ import { type OutputLimits, OutputSpool, type SpillOptions } from "./output.ts";
 
 /** The outcome of one executable run. */
 export interface ExecResult {
+  /** The exit code (126: refused by the sandbox, 127: could not start). */
   code: number;
+  /** What the child printed on stdout. */
   stdout: string;
+  /** What the child printed on stderr. */
   stderr: string;
+  /** True when the child was stopped at `timeoutMs`. */
   timedOut: boolean;
+  /** True when the child was stopped because `signal` aborted. */
   aborted: boolean;
   /**
    * True when stdout went past `maxStdoutBytes` (or the spill file of `output` is full):
@@ -30,11 +35,17 @@ export const DEFAULT_MAX_STDOUT = 64 * 1024 * 1024;
 
 /** Options of {@link runExecutable}. */
 export interface ExecOptions {
+  /** The command's arguments. */
   args?: string[];
+  /** Text written to the child's stdin. */
   stdin?: string;
+  /** The complete environment of the child. */
   env: Record<string, string>;
+  /** The child's working directory. */
   cwd: string;
+  /** Time limit: past it the child's process group is killed. */
   timeoutMs: number;
+  /** Stops the child when aborted. */
   signal?: AbortSignal;
   /** Called with stderr text as it arrives (e.g. to append to HARNESS_LOG). */
   onStderr?: (text: string) => void;
