@@ -138,11 +138,15 @@ export type AuthFile = Record<string, AuthEntry[]>;
 
 /** A masked listing row (never contains the secret). */
 export interface AuthListing {
+  /** The provider the credential is for. */
   provider: string;
+  /** Its position in the provider's list (for `hs auth remove`). */
   index: number;
+  /** An API key or OAuth tokens. */
   type: "api_key" | "oauth";
   /** e.g. `sk-a…wxyz` (≥ 20 chars) or `****`. */
   masked: string;
+  /** When an OAuth token expires (as stored). */
   expiresAt?: number | string;
 }
 

@@ -31,7 +31,9 @@ export interface ProviderFactory {
 
 /** A provider as seen by resolution and `hs providers`. */
 export interface ProviderInfo {
+  /** The provider's name (`--provider`). */
   name: string;
+  /** The model provider itself. */
   provider: ModelProvider;
   /** Where it came from: "builtin", a `.conf` path, an executable path, "plugin:<id>". */
   origin: string;
@@ -45,9 +47,13 @@ export interface ProviderInfo {
 
 /** A provider registered by a runtime plugin. */
 export interface RegisteredProvider {
+  /** The provider's name. */
   name: string;
+  /** The model provider itself. */
   provider: ModelProvider;
+  /** The plugin that registered it. */
   owner: Owner;
+  /** The ids of the models it declared. */
   models: string[];
   /** The declared models in full (window, output limit). */
   modelDefs?: ModelDefinition[];
@@ -65,7 +71,9 @@ export interface ProviderCatalogOptions {
 
 /** A problem with a `.conf` file. */
 export interface ConfProblem {
+  /** The `.conf` file. */
   path: string;
+  /** What is wrong with it. */
   reason: string;
 }
 
@@ -75,6 +83,7 @@ export class ProviderCatalog {
   #confs = new Map<string, { mtime: number; provider?: ModelProvider; error?: string }>();
   #execs = new Map<string, ModelProvider>();
 
+  /** Creates a catalog over registered, `.conf` and executable providers. */
   constructor(opts: ProviderCatalogOptions) {
     this.#o = opts;
   }

@@ -32,7 +32,9 @@ export interface ExecProviderDeps {
     stage: string,
     extra?: { session?: string; cwd?: string; model?: string; provider?: string },
   ): Record<string, string>;
+  /** The harness's working directory (HARNESS_CWD outside a session). */
   cwd: string;
+  /** Writes a line to HARNESS_LOG. */
   log(line: string): void;
   /** Longest wait for one request (default 600 s; HARNESS_PROVIDER_TIMEOUT). */
   timeoutMs?: number;

@@ -46,6 +46,7 @@ export function conventionalKeyVar(name: string): string {
 export class ProviderCredentials {
   #o: ProviderCredentialsOptions;
 
+  /** Creates the credential lookup of executable providers. */
   constructor(opts: ProviderCredentialsOptions) {
     this.#o = opts;
   }

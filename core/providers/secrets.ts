@@ -12,12 +12,15 @@ import type { Snapshot } from "../discovery/mod.ts";
 
 /** Names and values to keep out of child environments. */
 export interface Secrets {
+  /** Names of the variables holding credentials. */
   names: string[];
+  /** The credential values themselves. */
   values: string[];
 }
 
 /** Options of {@link SecretIndex}. */
 export interface SecretIndexOptions {
+  /** The harness's environment. */
   env: Record<string, string | undefined>;
   /** `$HARNESS_HOME` (its `.auth.json` is always read). */
   home: string;
@@ -49,6 +52,7 @@ export class SecretIndex {
   #o: SecretIndexOptions;
   #memo = new WeakMap<Snapshot, Secrets & { stamp: string }>();
 
+  /** Creates an index; secrets are computed per snapshot on demand. */
   constructor(opts: SecretIndexOptions) {
     this.#o = opts;
   }
