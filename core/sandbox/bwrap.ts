@@ -13,8 +13,11 @@ import type { EffectPolicy } from "./policy.ts";
 
 /** Whether bubblewrap works here, and why not. */
 export interface SandboxProbe {
+  /** True when bubblewrap can confine a child here. */
   ok: boolean;
+  /** The bubblewrap binary found. */
   bwrap?: string;
+  /** Why it cannot be used, when it cannot. */
   reason?: string;
 }
 
@@ -179,6 +182,7 @@ export interface BwrapExtras {
   readOnly: string[];
   /** Writable extras (e.g. the session directory for hooks). */
   writable: string[];
+  /** The child's working directory inside the sandbox. */
   cwd: string;
   /** Paths bound read-only over a writable grant (when they exist). */
   protect?: string[];

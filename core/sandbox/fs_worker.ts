@@ -16,18 +16,27 @@ import type { ToolFileInfo, ToolFs } from "../base/mod.ts";
 
 /** Worker permissions: the effect policy in Deno's terms. */
 export interface WorkerPermissions {
+  /** Paths the worker may read. */
   read: boolean | "inherit" | string[];
+  /** Paths the worker may write. */
   write: boolean | "inherit" | string[];
+  /** Hosts the worker may reach. */
   net: boolean | "inherit" | string[];
+  /** Variables the worker may read. */
   env: boolean | "inherit" | string[];
+  /** Never: the worker runs no programs. */
   run: false;
+  /** Never: no native libraries. */
   ffi: false;
+  /** Never: no system information. */
   sys: false;
+  /** Never: no dynamic imports. */
   import: false;
 }
 
 /** Raised when the floor refuses a file operation. */
 export class FloorDenied extends Error {
+  /** Creates the error with the message shown to the model. */
   constructor(message: string) {
     super(message);
     this.name = "FloorDenied";
@@ -262,6 +271,7 @@ export type DenialExplainer = (kind: "read" | "write", path: string, detail: str
 
 /** A {@link ToolFs} backed by a shared warm worker; `close()` releases it. */
 export interface WorkerFs extends ToolFs {
+  /** Releases this handle on the shared worker. */
   close(): void;
 }
 

@@ -21,12 +21,15 @@ import {
 
 /** Options of {@link OsSandbox}. */
 export interface OsSandboxOptions {
+  /** The effect policy children run under. */
   policy: EffectPolicy;
   /** True when the policy grants less than the process holds. */
   narrower: boolean;
   /** The process environment (PATH for the toolchain, HARNESS_BWRAP). */
   env: Record<string, string | undefined>;
+  /** The user's home (toolchain directories under it stay readable). */
   userHome: string;
+  /** True with `--unsandboxed`: children run unconfined, with a warning on every call. */
   unsandboxed: boolean;
   /** Paths children see read-only even inside a writable grant (the harness's control files). */
   readOnly?: string[];
@@ -61,6 +64,7 @@ export class OsSandbox implements ChildSandbox {
   #o: OsSandboxOptions;
   #told = false;
 
+  /** Creates the sandbox of a policy. */
   constructor(opts: OsSandboxOptions) {
     this.#o = opts;
   }

@@ -18,10 +18,16 @@ export type Denials = Record<Effect, string[]>;
 
 /** A complete effect policy. */
 export interface EffectPolicy {
+  /** Paths that may be read. */
   read: Grant;
+  /** Paths that may be written. */
   write: Grant;
+  /** Hosts that may be reached. */
   net: Grant;
+  /** Programs that may be run. */
   run: Grant;
+  /** Environment variables that may be read. */
   env: Grant;
+  /** What each effect may never touch, whatever the grant. */
   deny: Denials;
 }
