@@ -100,7 +100,9 @@ export function estimateBudget(
 
 /** Where a compaction cuts the context: the head is summarized, the tail stays verbatim. */
 export interface CompactionPlan {
+  /** The older entries, replaced by a summary. */
   head: SessionEntry[];
+  /** The recent entries, kept verbatim. */
   tail: SessionEntry[];
 }
 

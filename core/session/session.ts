@@ -48,11 +48,17 @@ const COARSE_MTIME_MS = 25;
 
 /** `session.conf` fields. */
 export interface SessionConf {
+  /** The session's id. */
   id: string;
+  /** The model the session uses. */
   model: string;
+  /** The provider the session uses. */
   provider: string;
+  /** When it was created (ISO 8601, seconds). */
   created: string;
+  /** The session's working directory. */
   cwd: string;
+  /** Other `key=value` fields, kept as they are. */
   [key: string]: string;
 }
 
@@ -166,7 +172,9 @@ function messageOf(
 export interface SessionEntry {
   /** File name, e.g. `0007-assistant.md`. */
   name: string;
+  /** The message's sequence number. */
   seq: number;
+  /** The message, parsed. */
   message: ConversationMessage;
   /** `compacted:` — the seq of the summary that replaced this message in requests. */
   compacted?: number;
@@ -176,6 +184,7 @@ export interface SessionEntry {
   usage?: Usage;
   /** Provider and model that produced it (assistant answers and summaries). */
   provider?: string;
+  /** The model that produced it. */
   model?: string;
 }
 
@@ -208,8 +217,11 @@ export interface SummaryRecord {
   summary: string;
   /** The context messages it replaces, oldest first (older summaries included). */
   replaces: SessionEntry[];
+  /** Why the session was compacted. */
   reason: CompactReason;
+  /** The provider that wrote the summary. */
   provider: string;
+  /** The model that wrote the summary. */
   model: string;
   /** Usage of the request that wrote it. */
   usage?: Usage;
@@ -269,8 +281,11 @@ export function newSessionId(d: Date = new Date()): string {
 
 /** One session directory with its message index. */
 export class Session {
+  /** The session directory. */
   readonly dir: string;
+  /** The session's id. */
   readonly id: string;
+  /** The fields of its `session.conf`. */
   conf: SessionConf;
   #index = new Map<string, IndexEntry>();
   #order: string[] = [];

@@ -63,7 +63,7 @@ export interface StateLog {
 /** A log in memory (private state). */
 export class MemoryStateLog implements StateLog {
   #entries: LogEntry[] = [];
-  readonly dir = undefined;
+  readonly dir: undefined = undefined;
 
   get entries(): readonly LogEntry[] {
     return this.#entries;
@@ -214,6 +214,7 @@ export function writeLogDir(dir: string, entries: readonly LogEntry[], durable =
 /** A log in a directory of chunk files. */
 export class FileStateLog implements StateLog {
   readonly dir: string;
+  /** True when writes are fsync'd (file and directory) before they count. */
   readonly durable: boolean;
   #entries: LogEntry[];
   /** The last chunk as this log last read or wrote it. */
