@@ -18,7 +18,9 @@ import {
 
 /** A SKILL.md that was left out, and why. */
 export interface SkillProblem {
+  /** The SKILL.md. */
   path: string;
+  /** Why it was left out. */
   reason: string;
 }
 

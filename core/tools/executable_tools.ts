@@ -43,7 +43,9 @@ interface CacheEntry {
 
 /** A tool file whose schema was rejected. */
 export interface ToolProblem {
+  /** The tool file. */
   path: string;
+  /** Why its schema was rejected. */
   reason: string;
 }
 
@@ -57,6 +59,7 @@ export class ExecutableTools {
   #log: (line: string) => void;
   #sandbox: ChildSandbox;
 
+  /** Creates the tools; `cacheFile` keeps their schemas between runs. */
   constructor(opts: {
     cacheFile: string;
     env: () => Record<string, string>;

@@ -33,12 +33,15 @@ type TrustData = z.infer<typeof TrustFile>;
 
 /** A `.harness/` directory whose control files changed since it was trusted. */
 export interface ChangedControl {
+  /** The `.harness` directory. */
   harnessDir: string;
+  /** The workspace it belongs to (its parent). */
   workspace: string;
 }
 
 /** Reads and writes `$HARNESS_HOME/trust.json`. */
 export class TrustStore {
+  /** The trust file (`trust.json` in the harness home). */
   readonly path: string;
   #data: TrustData;
   /** Directories trusted for this process only (`--trust-workspace`). */
@@ -46,6 +49,7 @@ export class TrustStore {
   /** `.harness` directories whose control files changed (not trusted until answered). */
   #changed = new Map<string, ChangedControl>();
 
+  /** Opens the trust file of the harness home `home`. */
   constructor(home: string) {
     this.path = join(home, "trust.json");
     this.#data = this.#read();
