@@ -56,6 +56,7 @@ export interface ChildEnvironmentOptions {
 export class ChildEnvironment {
   #o: ChildEnvironmentOptions;
 
+  /** Creates the child environments of a harness from its environment, paths and settings. */
   constructor(opts: ChildEnvironmentOptions) {
     this.#o = opts;
   }

@@ -167,9 +167,13 @@ export interface RunOptions {
   message?: string;
   /** Resume this session (id or directory). */
   session?: string;
+  /** The provider to use (default: chosen by the `resolve` stage). */
   provider?: string;
+  /** The model to use (default: chosen by the `resolve` stage). */
   model?: string;
+  /** Cancels the run. */
   signal?: AbortSignal;
+  /** Receives the run's events (stream deltas, tool calls, notices). */
   onEvent?: (event: HarnessEvent) => void;
   /** Which agent asks (audit principal). */
   principal?: string;
@@ -198,14 +202,21 @@ interface InFlight {
 
 /** The harness: one per embedding (the CLI makes one per command). */
 export class HarnessCore {
+  /** Where the harness's files live: working directory, home, sessions, log. */
   readonly paths: Paths;
+  /** The environment the harness was created with. */
   readonly env: Record<string, string | undefined>;
   /** `HARNESS_*` settings, parsed once. */
   readonly config: HarnessConfig;
+  /** Everything the plugins registered. */
   readonly registries: Registries;
+  /** The plugin host (plugin status, pages, lifecycle events). */
   readonly host: PluginHost;
+  /** The audit bus sinks are registered on. */
   readonly audit: AuditBus;
+  /** The trusted workspaces. */
   readonly trust: TrustStore;
+  /** Finds the tools, hooks, providers, prompts and skills of the `.harness/` sources. */
   readonly discovery: Discovery;
   /** Providers: registered, `.conf`, executable. */
   readonly providerCatalog: ProviderCatalog;
@@ -215,6 +226,7 @@ export class HarnessCore {
   readonly execTools: ExecutableTools;
   /** Runs stage chains with the harness's environment, timeout and sandbox. */
   readonly stages: StageRunner;
+  /** Dispatches tool calls through guards, hooks and the floor. */
   readonly dispatcher: Dispatcher;
   /** The effect floor built from `floorRequest`, if any. */
   readonly effectFloor?: EffectFloor;

@@ -13,7 +13,9 @@ import type { ExecutableTools, ToolProblem } from "./tools/mod.ts";
 
 /** Schemas of a snapshot's executable tools and the rejected ones. */
 export interface ExecutableSchemas {
+  /** Accepted tools by name, with their schema and path. */
   tools: Map<string, { schema: ToolSchema; path: string }>;
+  /** Tool files whose schema was rejected. */
   problems: ToolProblem[];
 }
 
@@ -30,6 +32,7 @@ export interface ToolCatalogOptions {
 export class ToolCatalog {
   #o: ToolCatalogOptions;
 
+  /** Creates the catalog over registered and executable tools. */
   constructor(opts: ToolCatalogOptions) {
     this.#o = opts;
   }
