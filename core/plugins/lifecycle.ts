@@ -20,8 +20,8 @@ export type LifecycleHandler<E extends LifecycleEvent> = (
 export interface LifecycleSubscription {
   /** The event subscribed to. */
   event: LifecycleEvent;
-  // deno-lint-ignore no-explicit-any
   /** Called with the event's payload. */
+  // deno-lint-ignore no-explicit-any
   handler: LifecycleHandler<any>;
 }
 
