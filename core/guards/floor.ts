@@ -11,6 +11,7 @@ import { dirname, join } from "node:path";
 import { HarnessError, type ToolEffects, type ToolFs } from "../base/mod.ts";
 import type { Decision, EffectCall, Floor } from "./dispatch.ts";
 import { type Asker, ConsentStore } from "./consent.ts";
+import { floorSettingsSchema } from "./floor_settings.ts";
 import {
   clampToProcess,
   denied,
@@ -18,7 +19,6 @@ import {
   EFFECTS,
   expandPath,
   type FloorSettings,
-  floorSettingsSchema,
   formatGrant,
   grants,
   isEmptyLayer,

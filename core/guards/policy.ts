@@ -7,7 +7,6 @@
  * @module
  */
 import { isAbsolute, join, resolve } from "node:path";
-import { z } from "zod";
 import { FLOOR_PRESETS } from "../base/mod.ts";
 import {
   type Denials,
@@ -186,38 +185,6 @@ export interface FloorSettings {
   /** Permission rules by verdict (`tool(pattern)`). */
   rules?: { allow?: string[]; ask?: string[]; deny?: string[] };
 }
-
-const grantSchema = z.union([z.literal("all"), z.literal("none"), z.array(z.string())]);
-
-/**
- * Shape of a `floor.json` settings file (user: $HARNESS_HOME, project: .harness/). Internal
- * to the floor, which validates settings files with it; left out of the API docs because its
- * type is zod's.
- *
- * @ignore
- */
-export const floorSettingsSchema: z.ZodType<FloorSettings> = z.object({
-  preset: z.enum(PRESETS).optional(),
-  allow: z.object({
-    read: grantSchema.optional(),
-    write: grantSchema.optional(),
-    net: grantSchema.optional(),
-    run: grantSchema.optional(),
-    env: grantSchema.optional(),
-  }).strict().optional(),
-  deny: z.object({
-    read: z.array(z.string()).optional(),
-    write: z.array(z.string()).optional(),
-    net: z.array(z.string()).optional(),
-    run: z.array(z.string()).optional(),
-    env: z.array(z.string()).optional(),
-  }).strict().optional(),
-  rules: z.object({
-    allow: z.array(z.string()).optional(),
-    ask: z.array(z.string()).optional(),
-    deny: z.array(z.string()).optional(),
-  }).strict().optional(),
-}).strict();
 
 /** One layer's wishes, before expansion. */
 export interface LayerInput {
