@@ -8,17 +8,7 @@
  * @module
  */
 import { freshStates, stateBench, writeProjectLog } from "./packs_state_setup.ts";
-import { median } from "./_stats.ts";
-
-async function time(n: number, fn: () => Promise<unknown>): Promise<number[]> {
-  const out: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const t0 = performance.now();
-    await fn();
-    out.push(performance.now() - t0);
-  }
-  return out;
-}
+import { median, timeMany as time } from "./_stats.ts";
 
 const b = await stateBench();
 try {

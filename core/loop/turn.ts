@@ -790,23 +790,14 @@ export class Turn implements TurnApi {
       }
       if (state === "assemble") this.#tools = undefined;
       await h.refreshSources?.(this.signal);
-      const snapshot = h.snapshot(this.provider, this.#protocol);
+      // the place (and its snapshot of the sources) is taken after the refresh above
+      const place = this.#place();
       if (this.#executableRan) {
         this.session.refresh(true);
         this.#executableRan = false;
       }
       this.emit({ type: "stage", stage: state });
-      const r = await h.stages.run(state, context, ctx, {
-        snapshot,
-        cwd: this.#cwd(),
-        signal: this.signal,
-        session: this.session.dir,
-        provider: this.provider,
-        model: this.model,
-        onExecutable: () => {
-          this.#executableRan = true;
-        },
-      });
+      const r = await h.stages.run(state, context, ctx, place);
       if (state === "send") {
         sendMs = performance.now() - sendStarted;
         if (

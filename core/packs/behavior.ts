@@ -14,6 +14,7 @@
 import type { HarnessEvent, Json } from "../base/mod.ts";
 import type { Note, NoteKind } from "../loop/mod.ts";
 import type { SessionRef } from "./states.ts";
+import type { MethodCall } from "./state.ts";
 
 /** Where a behavior callback runs. */
 export interface CallbackScope {
@@ -31,22 +32,10 @@ export interface CallbackScope {
   noNotify?: "method" | "subscriber";
 }
 
-/** A `call/method` from a program. */
-export interface MethodRequest {
+/** A `call/method` from a program: a {@link MethodCall} addressed through one of its bindings. */
+export interface MethodRequest extends MethodCall {
   /** The binding name (`self`: the program's own state). */
   binding: string;
-  /** The method to call. */
-  method: string;
-  /** The method's input. */
-  input: Json;
-  /** Makes the call idempotent: the same id with the same input returns the recorded result. */
-  callId?: string;
-  /** The revision the caller observed (a command against a stale one is refused). */
-  revision?: number;
-  /** The method protocol revision the caller speaks (default {@link METHOD_ABI}). */
-  abi?: number;
-  /** States already in the call chain. */
-  chain?: ReadonlySet<string>;
   /** Other keyword arguments the caller gave (they can neither widen nor redirect a grant). */
   extra?: string[];
 }

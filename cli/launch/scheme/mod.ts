@@ -106,17 +106,27 @@ function writeAll(w: { writeSync(p: Uint8Array): number }, s: string): void {
   for (let o = 0; o < b.length;) o += w.writeSync(b.subarray(o));
 }
 
-/** Runs `hs scheme ARGS` in this process (the interpreter loads now); resolves to the exit code. */
-export async function runScheme(args: string[]): Promise<number> {
-  const { runSchemeCli } = await import("../../../scheme/mod.ts");
-  return await runSchemeCli(args, {
+/** This process's streams for `hs scheme` (standard input is built only if the program reads it). */
+function processIO(): {
+  readonly stdin: ReadableStream<Uint8Array>;
+  stdout: (s: string) => void;
+  stderr: (s: string) => void;
+  isTerminal: boolean;
+} {
+  return {
     get stdin() {
-      return Deno.stdin.readable; // built only if the program reads standard input
+      return Deno.stdin.readable;
     },
     stdout: (s) => writeAll(Deno.stdout, s),
     stderr: (s) => writeAll(Deno.stderr, s),
     isTerminal: Deno.stdin.isTerminal(),
-  });
+  };
+}
+
+/** Runs `hs scheme ARGS` in this process (the interpreter loads now); resolves to the exit code. */
+export async function runScheme(args: string[]): Promise<number> {
+  const { runSchemeCli } = await import("../../../scheme/mod.ts");
+  return await runSchemeCli(args, processIO());
 }
 
 /** Every permission a Deno process can hold; the confined run gives them all up. */
@@ -155,13 +165,9 @@ export async function runSchemeConfined(args: string[], cwd: string): Promise<nu
       return 1;
     }
   }
-  return await runSchemeCli(args, {
-    get stdin() {
-      return Deno.stdin.readable; // built only if the program reads standard input
-    },
-    stdout: (s) => writeAll(Deno.stdout, s),
-    stderr: (s) => writeAll(Deno.stderr, s),
-    isTerminal: Deno.stdin.isTerminal(),
+  // a getter is not copied by a spread: define readFile on the IO object itself
+  const io = Object.assign(processIO(), {
     readFile: () => failure === undefined ? Promise.resolve(text) : Promise.reject(failure),
   });
+  return await runSchemeCli(args, io);
 }
