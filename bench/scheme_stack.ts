@@ -1,5 +1,5 @@
 /**
- * `deno run -A bench/scheme_stack.ts [cold|hot]`: how much JS stack one level of Scheme recursion
+ * `deno run -A bench/scheme_stack.ts [cold|cold-jit|hot]`: how much JS stack one level of Scheme recursion
  * takes, path by path (plain calls, nested operands, `let` bodies, callbacks from `map`,
  * `vector-map`, `for-each`, `dynamic-wind`, handlers, parameters, a predicate passed to `assoc`,
  * `list-sort` …). It is what the stack probes' margin (see docs/scheme.md, "Stack probes") has
@@ -10,7 +10,8 @@
  * and once at the bottom of a recursion 150 levels deep; the difference over the depth reached
  * (the interpreter's own depth counter, read where `(room)` runs) is the bytes per level. `cold` measures each path on its
  * first recursion, each path in a fresh process (the engine's interpreter: the biggest frames);
- * `hot` after 300 warm-up runs.
+ * `cold-jit` the same with every body compiled to JS on its first call (scheme/jit.ts); `hot`
+ * after 300 warm-up runs (by then the bodies are compiled).
  *
  * @module
  */
@@ -111,14 +112,17 @@ const PATHS: [string, string][] = [
   ],
 ];
 
-const mode = Deno.args[0] === "hot" ? "hot" : "cold";
+const mode = Deno.args[0] === "hot" ? "hot" : Deno.args[0] === "cold-jit" ? "cold-jit" : "cold";
 const only = Deno.args[1] === undefined ? undefined : Number(Deno.args[1]);
 const N = 150;
 
 /** Measures path number `i`: bytes per recursion step and interpreter levels per step. */
 function measure(i: number): [number, number] {
   const def = PATHS[i][1];
-  const it = new Interpreter({ limits: { maxDepth: 1_000_000 } });
+  const it = new Interpreter({
+    limits: { maxDepth: 1_000_000 },
+    jit: mode === "cold-jit" ? 1 : undefined,
+  });
   // `(room)` records the free stack and the depth where it is called (the paths' own values
   // do not carry it back: a predicate's result is a boolean)
   let depthAt = 0, roomAt = 0;

@@ -27,6 +27,9 @@ import {
   UNBOUND,
   Values,
 } from "./base/mod.ts";
+import { type Desc, describe } from "./ir.ts";
+
+type Entry = (...a: unknown[]) => unknown;
 
 /** Reads a global cell, raising for unbound variables. */
 export function gref(cell: Cell): unknown {
@@ -214,7 +217,8 @@ export function primCallNode(
     const f1 = p.f1;
     const aN = argNs[0];
     const nodes = [fnN, aN];
-    return (f) => {
+    const d: Desc = { k: "primCall", nodes, cell, prim: p, entry: f1 as Entry, tail, site };
+    return describe((f) => {
       let a;
       try {
         a = aN(f);
@@ -229,14 +233,15 @@ export function primCallNode(
       const r = v === p ? f1(a) : tail ? applyTail(v, [a]) : apply(v, [a]);
       st.sp = sp;
       return r;
-    };
+    }, d);
   }
   if (n === 2 && p.f2) {
     const f2 = p.f2;
     const aN = argNs[0];
     const bN = argNs[1];
     const nodes = [fnN, aN, bN];
-    return (f) => {
+    const d: Desc = { k: "primCall", nodes, cell, prim: p, entry: f2 as Entry, tail, site };
+    return describe((f) => {
       let step = 1, a, b;
       try {
         a = aN(f);
@@ -253,7 +258,7 @@ export function primCallNode(
       const r = v === p ? f2(a, b) : tail ? applyTail(v, [a, b]) : apply(v, [a, b]);
       st.sp = sp;
       return r;
-    };
+    }, d);
   }
   return null;
 }
@@ -278,13 +283,7 @@ export function callNode(
           } catch (e) {
             throw callErr(e, f, 0, [], nodes, tail, site);
           }
-          if (fn instanceof Closure) {
-            const lam = fn.lam;
-            if (lam.nreq === 0 && !lam.rest) {
-              return new TailCall(lam.body, frame0(fn.env, lam.size), site);
-            }
-          }
-          return tailAt(fn, [], site);
+          return tailInvoke0(fn, site);
         }
         : (f) => {
           let fn;
@@ -293,13 +292,7 @@ export function callNode(
           } catch (e) {
             throw callErr(e, f, 0, [], nodes, tail, site);
           }
-          if (fn instanceof Closure) {
-            const lam = fn.lam;
-            if (lam.nreq === 0 && !lam.rest) {
-              return bodyAt(lam.body, frame0(fn.env, lam.size), site);
-            }
-          }
-          return callAt(fn, [], site);
+          return invoke0(fn, site);
         };
     case 1: {
       const aN = argNs[0];
@@ -402,6 +395,15 @@ export function callNode(
 // The call phase of a call whose operands are evaluated (by the call nodes above and the fused
 // call nodes of fused_calls.ts), as plain functions V8 can inline at a known call site.
 
+/** Non-tail call of `fn` with no argument, `site` on the shadow stack. */
+export function invoke0(fn: unknown, site: Site): unknown {
+  if (fn instanceof Closure) {
+    const lam = fn.lam;
+    if (lam.nreq === 0 && !lam.rest) return bodyAt(lam.body, frame0(fn.env, lam.size), site);
+  }
+  return callAt(fn, [], site);
+}
+
 /** Non-tail call of `fn` with one argument, `site` on the shadow stack. */
 export function invoke1(fn: unknown, a: unknown, site: Site): unknown {
   const st = R;
@@ -441,6 +443,15 @@ export function invoke3(fn: unknown, a: unknown, b: unknown, c: unknown, site: S
     }
   }
   return callAt(fn, [a, b, c], site);
+}
+
+/** Tail call of `fn` with no argument. */
+export function tailInvoke0(fn: unknown, site: Site): unknown {
+  if (fn instanceof Closure) {
+    const lam = fn.lam;
+    if (lam.nreq === 0 && !lam.rest) return new TailCall(lam.body, frame0(fn.env, lam.size), site);
+  }
+  return tailAt(fn, [], site);
 }
 
 /** Tail call of `fn` with one argument. */

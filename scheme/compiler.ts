@@ -57,6 +57,9 @@ import { libraryKey } from "./expander.ts";
 import { fastIf, fastIf1, fastOp, isFastOp, isFastTest1, type Shape } from "./fastops.ts";
 import { callAt, callErr, callNode, primCallNode, tailAt, unbound } from "./calls.ts";
 import { fusedCallNode, isFusableOp, type OperandShape, type SimpleShape } from "./fused_calls.ts";
+import { describe, type FastOperand } from "./ir.ts";
+import { ifErr, ifK, letFrom, seqFrom, setErr } from "./resume.ts";
+import { warmUp } from "./jit.ts";
 
 /** Compile context. */
 export interface Ctx {
@@ -146,7 +149,7 @@ export function compile(x: unknown, block: Block, tail: boolean, ctx: Ctx): Node
   }
   if (x === NIL) syntaxErr("bad syntax: empty combination ()", x);
   const v = Array.isArray(x) || x instanceof Uint8Array ? freezeLiteral(stripAll(x)) : x;
-  return () => v;
+  return constNode(v);
 }
 
 /** Cells charged per compiled form (a node is a few closures and arrays). */
@@ -192,35 +195,42 @@ function compileRef(id: Ident, block: Block, ctx: Ctx, form: unknown): Node {
   switch (r.t) {
     case "local": {
       const s = r.slot;
-      switch (r.depth) {
-        case 0:
-          return (f: any) => f[s];
-        case 1:
-          return (f: any) => f[0][s];
-        case 2:
-          return (f: any) => f[0][0][s];
-        case 3:
-          return (f: any) => f[0][0][0][s];
-        default: {
-          const d = r.depth;
-          return (f: any) => {
-            for (let i = 0; i < d; i++) f = f[0];
-            return f[s];
-          };
-        }
-      }
+      return describe(localRef(r.depth, s), { k: "local", depth: r.depth, slot: s });
     }
     case "global": {
       const cell = r.cell;
-      return () => {
+      return describe(() => {
         const v = cell.value;
         if (v === UNBOUND) unbound(cell);
         return v;
-      };
+      }, { k: "global", cell });
     }
     default:
       return syntaxErr(`bad syntax: keyword used as a variable: ${rootSym(id).name}`, form, []);
   }
+}
+
+function localRef(depth: number, s: number): Node {
+  switch (depth) {
+    case 0:
+      return (f: any) => f[s];
+    case 1:
+      return (f: any) => f[0][s];
+    case 2:
+      return (f: any) => f[0][0][s];
+    case 3:
+      return (f: any) => f[0][0][0][s];
+    default:
+      return (f: any) => {
+        for (let i = 0; i < depth; i++) f = f[0];
+        return f[s];
+      };
+  }
+}
+
+/** A node answering `v`. */
+function constNode(v: unknown): Node {
+  return describe(() => v, { k: "const", value: v });
 }
 
 function setter(
@@ -250,47 +260,28 @@ function setter(
 }
 
 function assignNode(valN: Node, set: (f: any, v: unknown) => void): Node {
-  return (f) => {
+  return describe((f) => {
     let v;
     try {
       v = valN(f);
     } catch (e) {
-      if (e instanceof Capture) {
-        e.frames.push(
-          new KF((v) => {
-            set(f, v);
-            return undefined;
-          }),
-        );
-      }
-      throw e;
+      throw setErr(e, f, set);
     }
     set(f, v);
     return undefined;
-  };
+  }, { k: "set", value: valN, set });
 }
 
 // ------------------------------------------------------------------------------------------
 // Sequences
 
-function seqFrom(f: Frame, nodes: Node[], start: number): unknown {
-  const last = nodes.length - 1;
-  let i = start;
-  try {
-    for (; i < last; i++) nodes[i](f);
-  } catch (e) {
-    if (e instanceof Capture) {
-      const j = i;
-      e.frames.push(new KF(() => seqFrom(f, nodes, j + 1)));
-    }
-    throw e;
-  }
-  return nodes[last](f);
+function seqNode(nodes: Node[]): Node {
+  if (nodes.length === 0) return constNode(undefined);
+  if (nodes.length === 1) return nodes[0];
+  return describe(seqTree(nodes), { k: "seq", nodes });
 }
 
-function seqNode(nodes: Node[]): Node {
-  if (nodes.length === 0) return () => undefined;
-  if (nodes.length === 1) return nodes[0];
+function seqTree(nodes: Node[]): Node {
   if (nodes.length === 2) {
     const [a, b] = nodes;
     return (f) => {
@@ -386,7 +377,7 @@ export function compileBody(
     const isLast = i === items.length - 1;
     if ("def" in it) {
       const valN = it.form === undefined
-        ? () => undefined
+        ? constNode(undefined)
         : compileNamed(it.form, block, ctx, it.name);
       const id = top ? rootSym(it.def) : it.def;
       const r = top
@@ -395,7 +386,7 @@ export function compileBody(
       nodes.push(assignNode(valN, setter(r, id, it.form, true)));
     } else nodes.push(compile(it.expr, block, tail && isLast, ctx));
   });
-  if (nodes.length === 0) return () => undefined;
+  if (nodes.length === 0) return constNode(undefined);
   return seqNode(nodes);
 }
 
@@ -436,15 +427,14 @@ function compileSpecial(sp: Special, x: Pair, block: Block, tail: boolean, ctx: 
     case "quote": {
       const items = listItems(x.cdr, x);
       if (items.length !== 1) syntaxErr("bad quote", x);
-      const v = freezeLiteral(stripAll(items[0]));
-      return () => v;
+      return constNode(freezeLiteral(stripAll(items[0])));
     }
     case "if": {
       const items = listItems(x.cdr, x);
       if (items.length < 2 || items.length > 3) syntaxErr("bad if", x);
       const test = compile(items[0], block, false, ctx);
       const thenN = compile(items[1], block, tail, ctx);
-      const elseN = items.length === 3 ? compile(items[2], block, tail, ctx) : () => undefined;
+      const elseN = items.length === 3 ? compile(items[2], block, tail, ctx) : constNode(undefined);
       const t1 = fastTest1(items[0], block, ctx, thenN, elseN);
       if (t1) return t1;
       const fp = fastParts(items[0], block, ctx, false, true);
@@ -454,27 +444,32 @@ function compileSpecial(sp: Special, x: Pair, block: Block, tail: boolean, ctx: 
           try {
             t = fp.slow(f, a, b);
           } catch (e) {
-            if (e instanceof Capture) {
-              e.frames.push(new KF((v) => v !== false ? thenN(f) : elseN(f)));
-            }
+            if (e instanceof Capture) e.frames.push(ifK(f, thenN, elseN));
             throw e;
           }
           return t !== false ? thenN(f) : elseN(f);
         };
-        return fastIf(fp.op, fp.sa, fp.sb, fp.cell, fp.prim, slow, thenN, elseN);
+        return describe(fastIf(fp.op, fp.sa, fp.sb, fp.cell, fp.prim, slow, thenN, elseN), {
+          k: "fastIf",
+          op: fp.op,
+          a: fp.sa as SimpleShape,
+          b: fp.sb as SimpleShape,
+          cell: fp.cell as Cell,
+          prim: fp.prim,
+          slow,
+          then: thenN,
+          else: elseN,
+        });
       }
-      return (f) => {
+      return describe((f) => {
         let t;
         try {
           t = test(f);
         } catch (e) {
-          if (e instanceof Capture) {
-            e.frames.push(new KF((v) => v !== false ? thenN(f) : elseN(f)));
-          }
-          throw e;
+          throw ifErr(e, f, thenN, elseN);
         }
         return t !== false ? thenN(f) : elseN(f);
-      };
+      }, { k: "if", test, then: thenN, else: elseN });
     }
     case "define": {
       const d = parseDefine(x);
@@ -483,7 +478,7 @@ function compileSpecial(sp: Special, x: Pair, block: Block, tail: boolean, ctx: 
       }
       const id = rootSym(d.id);
       const valN = d.value === undefined
-        ? () => undefined
+        ? constNode(undefined)
         : compileNamed(d.value, block, ctx, d.name);
       return assignNode(valN, setter({ t: "global", cell: globalCell(ctx.env, id) }, id, x, true));
     }
@@ -508,7 +503,7 @@ function compileSpecial(sp: Special, x: Pair, block: Block, tail: boolean, ctx: 
       );
     }
     case "begin": {
-      if (x.cdr === NIL) return () => undefined;
+      if (x.cdr === NIL) return constNode(undefined);
       if (block.parent === null && block.vars.size === 0) {
         return compileBody(x.cdr, block, tail, ctx, true);
       }
@@ -546,7 +541,7 @@ function compileSpecial(sp: Special, x: Pair, block: Block, tail: boolean, ctx: 
         syntaxErr("bad syntax: define-syntax in expression context", x);
       }
       defineSyntax(x, block, ctx, true);
-      return () => undefined;
+      return constNode(undefined);
     }
     case "case-lambda": {
       const clauses = listItems(x.cdr, x).map((c) => {
@@ -630,36 +625,23 @@ function lambdaParts(
   if (body === NIL) syntaxErr("bad lambda: empty body", form);
   lam.nestBase = ctx.depth;
   const bodyN = compileBody(body, b, true, ctx);
-  return new Lambda(nreq, rest, lam.size, bodyN, name, locOf(form));
+  const L = new Lambda(nreq, rest, lam.size, bodyN, name, locOf(form));
+  warmUp(L);
+  return L;
 }
 
 function compileLambda(x: Pair, block: Block, ctx: Ctx, name: string): Node {
   const rest = x.cdr;
   if (!(rest instanceof Pair)) syntaxErr("bad lambda", x);
   const L = lambdaParts(rest.car, rest.cdr, block, ctx, name, x);
-  return (f) => new Closure(L, f);
-}
-
-function letFrom(f: any, slots: number[], inits: Node[], start: number, body: Node): unknown {
-  let i = start;
-  try {
-    for (; i < inits.length; i++) f[slots[i]] = inits[i](f);
-  } catch (e) {
-    if (e instanceof Capture) {
-      const j = i;
-      e.frames.push(
-        new KF((v) => {
-          f[slots[j]] = v;
-          return letFrom(f, slots, inits, j + 1, body);
-        }),
-      );
-    }
-    throw e;
-  }
-  return body(f);
+  return describe((f) => new Closure(L, f), { k: "closure", lambda: L });
 }
 
 function letNode(slots: number[], inits: Node[], body: Node): Node {
+  return describe(letTree(slots, inits, body), { k: "let", slots, inits, body });
+}
+
+function letTree(slots: number[], inits: Node[], body: Node): Node {
   if (inits.length === 1) {
     const s = slots[0], init = inits[0];
     return (f: any) => {
@@ -715,7 +697,7 @@ function compileLet(x: Pair, block: Block, tail: boolean, ctx: Ctx): Node {
   }
   const bs = bindings(rest.car, x);
   const inits = bs.map(([id, init]) =>
-    init === undefined ? () => undefined : compileNamed(init, block, ctx, rootSym(id).name)
+    init === undefined ? constNode(undefined) : compileNamed(init, block, ctx, rootSym(id).name)
   );
   const nb = new Block(block, block.lam);
   const slots = bs.map(([id]) => {
@@ -744,7 +726,7 @@ function compileLetrec(x: Pair, block: Block, tail: boolean, ctx: Ctx): Node {
     return s;
   });
   const inits = bs.map(([id, init]) =>
-    init === undefined ? () => undefined : compileNamed(init, nb, ctx, rootSym(id).name)
+    init === undefined ? constNode(undefined) : compileNamed(init, nb, ctx, rootSym(id).name)
   );
   const body = compileBody(rest.cdr, nb, tail, ctx);
   if (bs.length === 0) return body;
@@ -842,7 +824,16 @@ function fastTest1(test: unknown, block: Block, ctx: Ctx, thenN: Node, elseN: No
     }
     return t !== false ? thenN(f) : elseN(f);
   };
-  return fastIf1(p.name, sa, cell, p, slow, thenN, elseN, NIL, Pair);
+  return describe(fastIf1(p.name, sa, cell, p, slow, thenN, elseN, NIL, Pair), {
+    k: "fastIf1",
+    op: p.name,
+    a: sa as SimpleShape,
+    cell,
+    prim: p,
+    slow,
+    then: thenN,
+    else: elseN,
+  });
 }
 
 /** The shape of a simple operand (local variable at depth 0/1, or small exact integer). */
@@ -870,7 +861,18 @@ function compileCall(x: Pair, block: Block, tail: boolean, ctx: Ctx): Node {
   };
   if (n === 2) {
     const fp = fastParts(x, block, ctx, tail, false);
-    if (fp) return fastOp(fp.op, fp.sa, fp.sb, fp.cell, fp.prim, fp.slow, fp.onErr);
+    if (fp) {
+      return describe(fastOp(fp.op, fp.sa, fp.sb, fp.cell, fp.prim, fp.slow, fp.onErr), {
+        k: "fastOp",
+        op: fp.op,
+        a: fp.sa as FastOperand,
+        b: fp.sb as FastOperand,
+        cell: fp.cell as Cell,
+        prim: fp.prim,
+        slow: fp.slow,
+        onErr: fp.onErr,
+      });
+    }
   }
   const fnN = compile(fnForm, block, false, ctx);
   const argNs = argForms.map((a) => compile(a, block, false, ctx));
@@ -896,8 +898,10 @@ function compileCall(x: Pair, block: Block, tail: boolean, ctx: Ctx): Node {
     }
   }
   node ??= callNode(fnN, argNs, gcell, tail, site);
+  describe(node, { k: "call", nodes: [fnN, ...argNs], gcell, tail, site });
   // a call made deep inside expressions has their JS frames under it: it counts as more levels
-  return tail ? node : weighted(node, callWeight(ctx.depth - block.lam.nestBase));
+  const w = tail ? 0 : callWeight(ctx.depth - block.lam.nestBase);
+  return w === 0 ? node : describe(weighted(node, w), { k: "weighted", w, node });
 }
 
 /** How a fused call evaluates operand `form` inline (see fused_calls.ts), if it can. */

@@ -149,10 +149,11 @@ export function fastIf(
   return factory(cell, prim, arg(a), arg(b), slow, thenN, elseN);
 }
 
-const OPS1: Record<string, string> = {
-  "null?": "a === NIL",
-  "pair?": "a instanceof Pair",
-  "not": "a === false",
+/** The one-operand tests inlined by `fastIf1` and the body compiler, as JS on the operand's name (`NIL`, `Pair` in scope). */
+export const OPS1: Record<string, (a: string) => string> = {
+  "null?": (a) => `${a} === NIL`,
+  "pair?": (a) => `${a} instanceof Pair`,
+  "not": (a) => `${a} === false`,
 };
 
 /** True if `name` has a specialised one-operand test template. */
@@ -192,7 +193,7 @@ export function fastIf1(
       "return (f) => {",
       "let a;",
       operand(a, "a", "sa"),
-      `if (cell.value === prim) return (${OPS1[op]}) ? thenN(f) : elseN(f);`,
+      `if (cell.value === prim) return (${OPS1[op]("a")}) ? thenN(f) : elseN(f);`,
       "return slow(f, a);",
       "};",
     ].join("\n");

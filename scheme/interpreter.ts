@@ -52,6 +52,7 @@ import {
   UNBOUND,
 } from "./base/mod.ts";
 import { compileToplevel, initCompiler } from "./compiler.ts";
+import { defaultJitAfter } from "./jit.ts";
 import { SPECIALS } from "./syntax.ts";
 import { installDerivedForms } from "./expander.ts";
 import { LOCAL_PRELUDE, PRELUDE, TEST_LIBRARY } from "./prelude.ts";
@@ -155,6 +156,12 @@ export interface InterpreterOptions {
   clock?: Clock;
   /** Libraries the host grants: `"name parts"` (e.g. `"harness tools"`) → Scheme source. */
   libraries?: Record<string, string>;
+  /**
+   * The body compiler (scheme/jit.ts): a procedure's body becomes one JavaScript function after
+   * this many calls (default 1,000); `false` or `0` keeps every body a tree
+   * of nodes. The program's results, errors, limits and continuations are the same either way.
+   */
+  jit?: number | false;
 }
 
 /** Per-call evaluation options. */
@@ -331,6 +338,8 @@ export class Interpreter {
     this.limits = { ...DEFAULT_LIMITS, ...opts.limits };
     this.state.owner = this;
     this.state.symbols = this.symbols;
+    const jit = opts.jit ?? defaultJitAfter();
+    this.state.jitAfter = jit === false ? 0 : Math.max(0, Math.floor(jit));
     this.loader = opts.loader;
     const t = new Map<string, Prim>();
     this.ports = installIO(t, { out: opts.stdout ?? (() => {}), err: opts.stderr ?? (() => {}) });

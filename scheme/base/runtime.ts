@@ -227,7 +227,7 @@ return (n) => p(n, ${zeros});`,
 export function callWeight(nesting: number): number {
   return nesting <= NEST_FREE ? 0 : Math.floor((nesting - NEST_FREE - 1) / NEST_PER) + 1;
 }
-const NEST_FREE = 8;
+const NEST_FREE = 5;
 const NEST_PER = 4;
 
 /** `node` counting `w` more levels while it runs (see {@link callWeight}). */
@@ -315,6 +315,10 @@ export class State {
   runBase = 0;
   /** Host callbacks currently nested (runs started by `callSync` from a primitive). */
   nesting = 0;
+  /** Calls after which a procedure body compiled under this interpreter is compiled to JS (0: never). */
+  jitAfter = 0;
+  /** Bodies this interpreter compiled to JS so far (see scheme/jit.ts). */
+  jitBodies = 0;
   /** Current dynamic state. */
   dyn: DynNode | null = null;
   /** Cells allocated in this evaluation. */
