@@ -57,7 +57,7 @@ import { libraryKey } from "./expander.ts";
 import { fastIf, fastIf1, fastOp, isFastOp, isFastTest1, type Shape } from "./fastops.ts";
 import { callAt, callErr, callNode, primCallNode, tailAt, unbound } from "./calls.ts";
 import { fusedCallNode, isFusableOp, type OperandShape, type SimpleShape } from "./fused_calls.ts";
-import { describe, type FastOperand } from "./ir.ts";
+import { describe } from "./ir.ts";
 import { ifErr, ifK, letFrom, seqFrom, setErr } from "./resume.ts";
 import { warmUp } from "./jit.ts";
 
@@ -449,17 +449,8 @@ function compileSpecial(sp: Special, x: Pair, block: Block, tail: boolean, ctx: 
           }
           return t !== false ? thenN(f) : elseN(f);
         };
-        return describe(fastIf(fp.op, fp.sa, fp.sb, fp.cell, fp.prim, slow, thenN, elseN), {
-          k: "fastIf",
-          op: fp.op,
-          a: fp.sa as SimpleShape,
-          b: fp.sb as SimpleShape,
-          cell: fp.cell as Cell,
-          prim: fp.prim,
-          slow,
-          then: thenN,
-          else: elseN,
-        });
+        const [sa, sb] = [fp.sa as SimpleShape, fp.sb as SimpleShape]; // simpleOnly above
+        return fastIf(fp.op, sa, sb, fp.cell as Cell, fp.prim, slow, thenN, elseN);
       }
       return describe((f) => {
         let t;
@@ -824,16 +815,7 @@ function fastTest1(test: unknown, block: Block, ctx: Ctx, thenN: Node, elseN: No
     }
     return t !== false ? thenN(f) : elseN(f);
   };
-  return describe(fastIf1(p.name, sa, cell, p, slow, thenN, elseN, NIL, Pair), {
-    k: "fastIf1",
-    op: p.name,
-    a: sa as SimpleShape,
-    cell,
-    prim: p,
-    slow,
-    then: thenN,
-    else: elseN,
-  });
+  return fastIf1(p.name, sa as SimpleShape, cell, p, slow, thenN, elseN, NIL, Pair);
 }
 
 /** The shape of a simple operand (local variable at depth 0/1, or small exact integer). */
@@ -862,16 +844,7 @@ function compileCall(x: Pair, block: Block, tail: boolean, ctx: Ctx): Node {
   if (n === 2) {
     const fp = fastParts(x, block, ctx, tail, false);
     if (fp) {
-      return describe(fastOp(fp.op, fp.sa, fp.sb, fp.cell, fp.prim, fp.slow, fp.onErr), {
-        k: "fastOp",
-        op: fp.op,
-        a: fp.sa as FastOperand,
-        b: fp.sb as FastOperand,
-        cell: fp.cell as Cell,
-        prim: fp.prim,
-        slow: fp.slow,
-        onErr: fp.onErr,
-      });
+      return fastOp(fp.op, fp.sa, fp.sb, fp.cell as Cell, fp.prim, fp.slow, fp.onErr);
     }
   }
   const fnN = compile(fnForm, block, false, ctx);

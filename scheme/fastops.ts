@@ -6,7 +6,8 @@
  *
  * @module
  */
-import type { Node } from "./base/mod.ts";
+import type { Cell, Node } from "./base/mod.ts";
+import { describe, type SimpleOperand } from "./ir.ts";
 
 /** Where an operand comes from. */
 export type Shape =
@@ -72,7 +73,7 @@ export function fastOp(
   op: string,
   a: Shape,
   b: Shape,
-  cell: { value: unknown },
+  cell: Cell,
   prim: unknown,
   slow: (f: unknown[], a: unknown, b: unknown) => unknown,
   onErr: (e: unknown, f: unknown[], step: number, a: unknown, b: unknown) => unknown,
@@ -103,7 +104,8 @@ export function fastOp(
     factory = new Function("cell", "prim", "sa", "sb", "slow", "onErr", body) as Factory;
     cache.set(key, factory);
   }
-  return factory(cell, prim, arg(a), arg(b), slow, onErr);
+  const node = factory(cell, prim, arg(a), arg(b), slow, onErr);
+  return describe(node, { k: "fastOp", op, a, b, cell, prim, slow, onErr });
 }
 
 type IfFactory = (
@@ -121,9 +123,9 @@ const ifCache = new Map<string, IfFactory>();
 /** Builds `(if (op a b) then else)` as one node; `slow` evaluates the whole `if` otherwise. */
 export function fastIf(
   op: string,
-  a: Shape,
-  b: Shape,
-  cell: { value: unknown },
+  a: SimpleOperand,
+  b: SimpleOperand,
+  cell: Cell,
   prim: unknown,
   slow: (f: unknown[], a: unknown, b: unknown) => unknown,
   thenN: Node,
@@ -146,7 +148,8 @@ export function fastIf(
     factory = new Function("cell", "prim", "sa", "sb", "slow", "thenN", "elseN", body) as IfFactory;
     ifCache.set(key, factory);
   }
-  return factory(cell, prim, arg(a), arg(b), slow, thenN, elseN);
+  const node = factory(cell, prim, arg(a), arg(b), slow, thenN, elseN);
+  return describe(node, { k: "fastIf", op, a, b, cell, prim, slow, then: thenN, else: elseN });
 }
 
 /** The one-operand tests inlined by `fastIf1` and the body compiler, as JS on the operand's name (`NIL`, `Pair` in scope). */
@@ -177,8 +180,8 @@ const if1Cache = new Map<string, If1Factory>();
 /** Builds `(if (op a) then else)` for `null?`, `pair?` and `not` on a simple operand. */
 export function fastIf1(
   op: string,
-  a: Shape,
-  cell: { value: unknown },
+  a: SimpleOperand,
+  cell: Cell,
   prim: unknown,
   slow: (f: unknown[], a: unknown) => unknown,
   thenN: Node,
@@ -210,5 +213,6 @@ export function fastIf1(
     ) as If1Factory;
     if1Cache.set(key, factory);
   }
-  return factory(cell, prim, arg(a), slow, thenN, elseN, nil, pair);
+  const node = factory(cell, prim, arg(a), slow, thenN, elseN, nil, pair);
+  return describe(node, { k: "fastIf1", op, a, cell, prim, slow, then: thenN, else: elseN });
 }
