@@ -38,6 +38,7 @@ import {
   tailInvoke3,
 } from "./calls.ts";
 import { ifErr, letErr, seqErr, setErr } from "./resume.ts";
+import { INLINE_LIST_ENTRIES } from "./primitives/mod.ts";
 
 /** Calls of a procedure after which its body is compiled, unless the interpreter says otherwise. */
 export const DEFAULT_JIT_AFTER = 1000;
@@ -511,7 +512,16 @@ if (${r} <= ${MAX_SAFE} && ${r} >= -${MAX_SAFE}) { ${this.put(out, r)} } else { 
     });
     const operands = args.map((x, i) => this.part(p, i + 1, d.nodes[i + 1], { k: "to", v: x }));
     this.done();
+    // a total list primitive (`car` of a pair, `not`, …) is its value: nothing can observe the
+    // call, so it needs no call site on the shadow stack; otherwise the call as the node makes it
+    const inline = n === 1 ? INLINE_LIST_ENTRIES.get(d.entry) : undefined;
+    const fast = inline
+      ? `if (${cell}.value === ${this.k(d.prim)}${inline.ok ? ` && ${inline.ok(a)}` : ""}) { ${
+        out.k === "drop" ? "" : this.put(out, inline.value(a))
+      } } else `
+      : "";
     return `${operands.join("\n")}
+${fast}
 { const ${v} = ${cell}.value, ${st} = rt(), ${sp} = ${st}.sp;
 ${st}.sites[${sp}] = ${site}; ${st}.sp = ${sp} + 1;
 ${this.mark()} const ${r} = ${v} === ${this.k(d.prim)} ? ${this.k(d.entry)}(${args.join(", ")}) : ${

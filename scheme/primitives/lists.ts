@@ -132,27 +132,46 @@ function ass(name: string, cmp: (a: unknown, b: unknown) => boolean) {
   };
 }
 
+const not = (x: unknown) => x === false;
+const isPair = (x: unknown) => x instanceof Pair;
+const isNull = (x: unknown) => x === NIL;
+const car = (x: unknown) => x instanceof Pair ? x.car : typeError("car", "pair", x);
+const cdr = (x: unknown) => x instanceof Pair ? x.cdr : typeError("cdr", "pair", x);
+
+/**
+ * One-operand list primitives the body compiler (jit.ts) writes inline, by their entry
+ * function (so a host primitive of the same name is not mistaken for them): `ok` is when the
+ * entry cannot fail, as JS on the operand's name (absent: never fails), `value` what it returns
+ * then. `NIL` and `Pair` are in scope of the generated code.
+ */
+export const INLINE_LIST_ENTRIES: ReadonlyMap<
+  unknown,
+  { ok?: (a: string) => string; value: (a: string) => string }
+> = new Map<unknown, { ok?: (a: string) => string; value: (a: string) => string }>([
+  [not, { value: (a) => `${a} === false` }],
+  [isPair, { value: (a) => `${a} instanceof Pair` }],
+  [isNull, { value: (a) => `${a} === NIL` }],
+  [car, { ok: (a) => `${a} instanceof Pair`, value: (a) => `${a}.car` }],
+  [cdr, { ok: (a) => `${a} instanceof Pair`, value: (a) => `${a}.cdr` }],
+]);
+
 /** Installs list primitives. */
 export function installLists(t: PrimTable): void {
   def(t, "eqv?", 2, 2, eqv).f2 = eqv;
   def(t, "eq?", 2, 2, eq).f2 = eq;
   def(t, "equal?", 2, 2, equal).f2 = equal;
-  const not = (x: unknown) => x === false;
   def(t, "not", 1, 1, not).f1 = not;
   def(t, "boolean?", 1, 1, (x) => typeof x === "boolean");
   defv(t, "boolean=?", 2, (xs) => {
     for (const x of xs) if (typeof x !== "boolean") typeError("boolean=?", "boolean", x);
     return xs.every((x) => x === xs[0]);
   });
-  const isPair = (x: unknown) => x instanceof Pair;
   def(t, "pair?", 1, 1, isPair).f1 = isPair;
   const cons = (a: unknown, b: unknown) => {
     alloc(1);
     return new Pair(a, b);
   };
   def(t, "cons", 2, 2, cons).f2 = cons;
-  const car = (x: unknown) => x instanceof Pair ? x.car : typeError("car", "pair", x);
-  const cdr = (x: unknown) => x instanceof Pair ? x.cdr : typeError("cdr", "pair", x);
   def(t, "car", 1, 1, car).f1 = car;
   def(t, "cdr", 1, 1, cdr).f1 = cdr;
   def(t, "set-car!", 2, 2, (p, v) => void (mutablePair("set-car!", p).car = v));
@@ -166,7 +185,6 @@ export function installLists(t: PrimTable): void {
       }
     }
   }
-  const isNull = (x: unknown) => x === NIL;
   def(t, "null?", 1, 1, isNull).f1 = isNull;
   def(t, "list?", 1, 1, (x) => {
     let slow = x;

@@ -6,7 +6,7 @@
  * @module
  */
 export { def, type PrimTable, str } from "./util.ts";
-export { installLists } from "./lists.ts";
+export { INLINE_LIST_ENTRIES, installLists } from "./lists.ts";
 export { installNumbers } from "./numbers.ts";
 export { installStrings } from "./strings.ts";
 export { installVectors } from "./vectors.ts";

@@ -83,6 +83,23 @@ Deno.test("fast operations leave the fixnums, meet non-numbers and redefined ope
   assert(o.error?.includes("*"), o.error); // `+` now multiplies: the error names `*`
 });
 
+Deno.test("car, cdr, not, null? and pair? written inline fail, and give way to a host's, as the tree does", () => {
+  const forms = [
+    "(define (head p) (car p)) (define (tail p) (cdr p)) (define (flags x) (list (not x) (null? x) (pair? x)))",
+    "(list (head '(1 2)) (tail '(1 2)) (flags '()) (flags '(1)) (flags #f))",
+    "(head 5)",
+  ];
+  const o = agree(forms, ["head", "tail", "flags"]);
+  assertEquals(o.values[1], "(1 (2) (#f #t #f) (#f #f #t) (#t #f #f))");
+  assertEquals(o.error, "SchemeError: car: expected pair, got 5");
+  assert(o.report?.includes("at head"), o.report);
+  // a host primitive named car is not the standard car
+  const host = agree(forms.slice(0, 2), ["head"], {
+    primitives: { car: (x: unknown) => write(x) },
+  });
+  assertEquals(host.values[1], '("(1 2)" (2) (#f #t #f) (#f #f #t) (#t #f #f))');
+});
+
 Deno.test("variables, set!, let, sequences, closures and loops", () => {
   const o = agree([
     `(define total 0)
