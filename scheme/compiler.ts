@@ -2,8 +2,8 @@
 /**
  * The compiler: turns (macro-expanded) S-expressions into JS closures (`Node`s) over flat,
  * lexically addressed frames. `let` variables are allocated in the enclosing lambda's frame.
- * Every node that evaluates a sub-expression before doing more work catches {@link Capture}
- * and pushes a resumable {@link KF}; call sites also append Scheme backtrace frames to errors.
+ * Every node that evaluates a sub-expression before doing more work catches a `Capture`
+ * and pushes a resumable `KF` (resume.ts, calls.ts); call sites also append Scheme backtrace frames to errors.
  *
  * @module
  */
@@ -11,14 +11,12 @@ import {
   alloc,
   apply,
   callWeight,
-  Capture,
   CaseLambda,
   Cell,
   Closure,
   type Environment,
   type Frame,
   guardCall,
-  KF,
   Lambda,
   LazyDefinition,
   lazyHooks,
@@ -58,7 +56,7 @@ import { fastIf, fastIf1, fastOp, isFastOp, isFastTest1, type Shape } from "./fa
 import { callAt, callErr, callNode, primCallNode, tailAt, unbound } from "./calls.ts";
 import { fusedCallNode, isFusableOp, type OperandShape, type SimpleShape } from "./fused_calls.ts";
 import { describe } from "./ir.ts";
-import { ifErr, ifK, letFrom, seqFrom, setErr } from "./resume.ts";
+import { ifErr, letErr, letFrom, seqErr, seqFrom, setErr } from "./resume.ts";
 import { warmUp } from "./jit.ts";
 
 /** Compile context. */
@@ -288,8 +286,7 @@ function seqTree(nodes: Node[]): Node {
       try {
         a(f);
       } catch (e) {
-        if (e instanceof Capture) e.frames.push(new KF(() => b(f)));
-        throw e;
+        throw seqErr(e, f, nodes, 0);
       }
       return b(f);
     };
@@ -444,8 +441,7 @@ function compileSpecial(sp: Special, x: Pair, block: Block, tail: boolean, ctx: 
           try {
             t = fp.slow(f, a, b);
           } catch (e) {
-            if (e instanceof Capture) e.frames.push(ifK(f, thenN, elseN));
-            throw e;
+            throw ifErr(e, f, thenN, elseN);
           }
           return t !== false ? thenN(f) : elseN(f);
         };
@@ -640,15 +636,7 @@ function letTree(slots: number[], inits: Node[], body: Node): Node {
       try {
         v = init(f);
       } catch (e) {
-        if (e instanceof Capture) {
-          e.frames.push(
-            new KF((v) => {
-              f[s] = v;
-              return body(f);
-            }),
-          );
-        }
-        throw e;
+        throw letErr(e, f, slots, inits, 0, body);
       }
       f[s] = v;
       return body(f);
@@ -808,10 +796,7 @@ function fastTest1(test: unknown, block: Block, ctx: Ctx, thenN: Node, elseN: No
     try {
       t = callAt(cell.value, [a], site);
     } catch (e) {
-      if (e instanceof Capture) {
-        e.frames.push(new KF((v) => v !== false ? thenN(f) : elseN(f)));
-      }
-      throw callErr(e, f, 2, [cell.value, a], nodes, false, site);
+      throw callErr(ifErr(e, f, thenN, elseN), f, 2, [cell.value, a], nodes, false, site);
     }
     return t !== false ? thenN(f) : elseN(f);
   };

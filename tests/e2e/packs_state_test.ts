@@ -238,27 +238,23 @@ async function killMidWrite(
   let buf = "";
   const deadline = Date.now() + 90_000;
   const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  // past one chunk boundary (512 entries), so a rewrite of a fresh chunk is under way too
-  while (last < 540 && Date.now() < deadline) {
+  /** Reads one chunk; false at the end of the output. `last` is the last complete line. */
+  const readMore = async (): Promise<boolean> => {
     const { value, done } = await reader.read();
-    if (done) break;
+    if (done) return false;
     buf += value;
     const lines = buf.split("\n");
     buf = lines.pop()!;
     if (lines.length) last = Number(lines.at(-1));
-  }
+    return true;
+  };
+  // past one chunk boundary (512 entries), so a rewrite of a fresh chunk is under way too
+  while (last < 540 && Date.now() < deadline && await readMore());
   child.kill("SIGKILL");
   // the writer went on between the last line read and the kill: the lines it printed meanwhile
   // are still in the pipe, and the last complete one is the revision it surely reached (a write
   // that finished but was not printed makes the log one longer)
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    buf += value;
-    const lines = buf.split("\n");
-    buf = lines.pop()!;
-    if (lines.length) last = Number(lines.at(-1));
-  }
+  while (await readMore());
   const status = await child.status;
   assert.equal(status.signal, "SIGKILL", await err);
   await err;
