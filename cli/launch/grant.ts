@@ -24,6 +24,8 @@ import {
   statOrUndefined,
 } from "../../core/base/mod.ts";
 import { walkHarnessDirs } from "../../core/discovery/mod.ts";
+import { SYSTEM_BIN_DIRS, systemBinary } from "../../core/exec/mod.ts";
+import { bwrapBinary } from "../../core/sandbox/mod.ts";
 import { bundledConfs } from "../../plugins/providers/bundled/mod.ts";
 import { flagValue, flagValues, hasFlag, scanArgs } from "./argv.ts";
 
@@ -339,15 +341,17 @@ export function computeGrant(input: GrantInput): Grant {
   // what may be written may be read (bubblewrap binds only what the process can stat)
   for (const w of write) read.add(w);
 
-  for (const x of ["bwrap", "setsid", "kill"]) {
-    const p = which(x, env.PATH);
+  // The helpers hs runs itself come from the fixed system directories, never from PATH
+  // (a workspace folder on PATH could hold the agent's `bwrap`); `HARNESS_BWRAP` is the
+  // user's explicit override. bash runs the bash tool without an OS sandbox and feeds the
+  // TIOCSTI filter to bubblewrap for interactive hooks.
+  for (const x of ["bwrap", "setsid", "kill", "bash"]) {
+    const p = systemBinary(x);
     if (p) run.add(p);
   }
-  if (hasFlag(argv, "--unsandboxed") || env.HARNESS_UNSANDBOXED === "1") {
-    // Without an OS sandbox children start through setsid (granted above) or directly.
-    const bash = which("bash", env.PATH);
-    if (bash) run.add(bash);
-  }
+  for (const d of SYSTEM_BIN_DIRS) read.add(d);
+  const bwrap = bwrapBinary(env).bin;
+  if (bwrap) run.add(bwrap);
   return {
     read: full || readAll ? "all" : [...read],
     write: full || writeAll ? "all" : [...write],

@@ -142,6 +142,12 @@ export interface SpawnSpec {
    * reach it although the policy's env list is narrower; the policy's env denials still win.
    */
   keepEnv?: string[];
+  /**
+   * The child is to share the user's terminal (an interactive hook): the OS sandbox keeps
+   * it in the caller's session and refuses terminal input injection (TIOCSTI) by seccomp,
+   * or, where it cannot, gives it a session of its own and clears this flag.
+   */
+  terminal?: boolean;
 }
 
 /** Puts child processes in the OS sandbox of the effect policy, or refuses them. */

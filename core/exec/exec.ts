@@ -7,6 +7,7 @@
  */
 import { type ChildSandbox, SgrOnlyFilter, type SpawnSpec } from "../base/mod.ts";
 import { killProcessGroup } from "./kill.ts";
+import { systemBinary } from "./system_bin.ts";
 import { type OutputLimits, OutputSpool, type SpillOptions } from "./output.ts";
 
 /** The outcome of one executable run. */
@@ -87,14 +88,7 @@ export const unconfined: ChildSandbox = {
  * grandchildren too) for about 2.5 ms less than Deno's `detached` spawn path.
  * Where it is missing (macOS), `detached` does the same job.
  */
-const SETSID: string | undefined = (() => {
-  for (const p of ["/usr/bin/setsid", "/bin/setsid"]) {
-    try {
-      if (Deno.statSync(p).isFile) return p;
-    } catch { /* not here */ }
-  }
-  return undefined;
-})();
+const SETSID: string | undefined = systemBinary("setsid");
 
 /** Kills every process group still running (used on exit and Ctrl-C). */
 export function killAllChildren(): void {
@@ -179,7 +173,13 @@ function readAll(
  * child: spawn failures become code 127 with the reason on stderr.
  */
 export async function runExecutable(path: string, opts: ExecOptions): Promise<ExecResult> {
-  let spec: SpawnSpec = { command: path, args: opts.args ?? [], env: opts.env, cwd: opts.cwd };
+  let spec: SpawnSpec = {
+    command: path,
+    args: opts.args ?? [],
+    env: opts.env,
+    cwd: opts.cwd,
+    terminal: opts.terminal === true,
+  };
   const prepared = await opts.sandbox.prepare(spec, opts.what ?? path);
   if ("refused" in prepared) {
     return {
@@ -197,8 +197,10 @@ export async function runExecutable(path: string, opts: ExecOptions): Promise<Ex
   // with it when it exits; an unwrapped one may leave background jobs to end.
   const wrapped = spec.command !== path;
   // A session of its own (no controlling terminal, its own process group), unless the
-  // child is to have the terminal: then it shares ours and is killed on its own.
-  const setsid = opts.terminal ? undefined : SETSID;
+  // child is to have the terminal (and the sandbox kept it so, under its TIOCSTI filter):
+  // then it shares ours and is killed on its own.
+  const terminal = opts.terminal === true && spec.terminal === true;
+  const setsid = terminal ? undefined : SETSID;
   let child: Deno.ChildProcess;
   try {
     child = new Deno.Command(setsid ?? spec.command, {
@@ -209,7 +211,7 @@ export async function runExecutable(path: string, opts: ExecOptions): Promise<Ex
       stdin: "piped",
       stdout: "piped",
       stderr: "piped",
-      detached: !opts.terminal && SETSID === undefined,
+      detached: !terminal && SETSID === undefined,
     }).spawn();
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);

@@ -8,20 +8,13 @@
  * @module
  */
 
-function findKill(): string | undefined {
-  for (const p of ["/usr/bin/kill", "/bin/kill"]) {
-    try {
-      if (Deno.statSync(p).isFile) return p;
-    } catch { /* not here */ }
-  }
-  return undefined;
-}
+import { systemBinary } from "./system_bin.ts";
 
 let killBin: string | undefined | null = null;
 
 /** The `kill(1)` binary the launcher grants, if this system has one. */
 export function killBinary(): string | undefined {
-  if (killBin === null) killBin = findKill();
+  if (killBin === null) killBin = systemBinary("kill");
   return killBin;
 }
 

@@ -8,6 +8,7 @@
  */
 export * from "./exec.ts";
 export { killBinary, killProcessGroup } from "./kill.ts";
+export { SYSTEM_BIN_DIRS, systemBinary } from "./system_bin.ts";
 export {
   capText,
   DEFAULT_RESULT_FILE_LIMIT,

@@ -3,12 +3,15 @@
  * read-only root made of the system directories it needs to run, the
  * policy's readable paths (read-only) and writable paths (read-write), the
  * deny list masked, no network unless the policy grants some, a cleared
- * environment plus an allow-list, its own PID namespace, and it dies with
- * its parent.
+ * environment plus an allow-list, and no power: every capability dropped, no new
+ * privileges, a session of its own (no controlling terminal to inject input into), its
+ * own user (where the kernel allows) and PID namespaces, and it dies with its parent.
+ * The bubblewrap binary comes from the fixed system directories, never from PATH.
  *
  * @module
  */
 import { dirname } from "node:path";
+import { SYSTEM_BIN_DIRS, systemBinary } from "../exec/mod.ts";
 import type { EffectPolicy } from "./policy.ts";
 
 /** Whether bubblewrap works here, and why not. */
@@ -19,24 +22,70 @@ export interface SandboxProbe {
   bwrap?: string;
   /** Why it cannot be used, when it cannot. */
   reason?: string;
+  /**
+   * True when children get a user namespace of their own (`--unshare-user`; as root
+   * `--unshare-all` makes none, it only tries one for an unprivileged user).
+   */
+  userns?: boolean;
 }
 
 const probes = new Map<string, Promise<SandboxProbe>>();
 
-function findOnPath(name: string, path: string): string | undefined {
-  for (const dir of [...path.split(":").filter(Boolean), "/usr/bin", "/bin", "/usr/local/bin"]) {
-    try {
-      const info = Deno.statSync(`${dir}/${name}`);
-      if (info.isFile && ((info.mode ?? 0o111) & 0o111) !== 0) return `${dir}/${name}`;
-    } catch { /* not here */ }
+/**
+ * The bubblewrap binary: `HARNESS_BWRAP` when the user's environment names one (an
+ * absolute path; a missing one simulates a machine without bubblewrap), else the system's
+ * from the fixed directories ({@link systemBinary}) — never a `bwrap` found through PATH.
+ */
+export function bwrapBinary(
+  env: Record<string, string | undefined>,
+): { bin?: string; reason?: string } {
+  const override = env.HARNESS_BWRAP;
+  if (override !== undefined && override !== "") {
+    if (!override.startsWith("/")) {
+      return {
+        reason: `HARNESS_BWRAP must be an absolute path (it is ${JSON.stringify(override)})`,
+      };
+    }
+    return { bin: override };
   }
-  return undefined;
+  const bin = systemBinary("bwrap");
+  if (bin) return { bin };
+  return {
+    reason: `bubblewrap (bwrap) is not installed in ${SYSTEM_BIN_DIRS.join(", ")} as root's ` +
+      "(install it: apt-get install bubblewrap; a bwrap on PATH elsewhere is not used)",
+  };
+}
+
+/** The flags that take every power from a child (see {@link bwrapArgs}). */
+function powerless(userns: boolean): string[] {
+  return [...(userns ? ["--unshare-user"] : []), "--cap-drop", "ALL"];
+}
+
+async function tryBwrap(bin: string, flags: string[]): Promise<string | undefined> {
+  const out = await new Deno.Command(bin, {
+    args: [
+      "--ro-bind",
+      "/",
+      "/",
+      "--unshare-all",
+      ...flags,
+      "--die-with-parent",
+      "--",
+      "/bin/true",
+    ],
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+    clearEnv: true,
+  }).output();
+  if (out.success) return undefined;
+  return new TextDecoder().decode(out.stderr).trim().split("\n")[0] || `exit ${out.code}`;
 }
 
 /**
  * Checks once per process (per binary) that bubblewrap exists and can create the
- * namespaces we use. `HARNESS_BWRAP` overrides the binary (a missing path simulates
- * a machine without it).
+ * namespaces we use, with a user namespace of the child's own when the kernel allows.
+ * `HARNESS_BWRAP` overrides the binary (a missing path simulates a machine without it).
  */
 export function probeBwrap(env: Record<string, string | undefined>): Promise<SandboxProbe> {
   if (Deno.build.os !== "linux") {
@@ -46,35 +95,19 @@ export function probeBwrap(env: Record<string, string | undefined>): Promise<San
         `no OS sandbox for ${Deno.build.os} yet (Linux uses bubblewrap; see docs/security.md)`,
     });
   }
-  const bin = env.HARNESS_BWRAP ?? findOnPath("bwrap", env.PATH ?? "");
+  const { bin, reason } = bwrapBinary(env);
   const key = bin ?? "";
   let p = probes.get(key);
   if (!p) {
     p = (async (): Promise<SandboxProbe> => {
-      if (!bin) {
-        return {
-          ok: false,
-          reason: "bubblewrap (bwrap) is not installed (install it: apt-get install bubblewrap)",
-        };
-      }
+      if (!bin) return { ok: false, reason };
       try {
-        const out = await new Deno.Command(bin, {
-          args: [
-            "--ro-bind",
-            "/",
-            "/",
-            "--unshare-all",
-            "--die-with-parent",
-            "--",
-            "/bin/true",
-          ],
-          stdin: "null",
-          stdout: "null",
-          stderr: "piped",
-          clearEnv: true,
-        }).output();
-        if (out.success) return { ok: true, bwrap: bin };
-        const why = new TextDecoder().decode(out.stderr).trim().split("\n")[0];
+        if (await tryBwrap(bin, powerless(true)) === undefined) {
+          return { ok: true, bwrap: bin, userns: true };
+        }
+        // no user namespaces here (a setuid bwrap, or a kernel that forbids them)
+        const why = await tryBwrap(bin, powerless(false));
+        if (why === undefined) return { ok: true, bwrap: bin, userns: false };
         return {
           ok: false,
           bwrap: bin,
@@ -186,6 +219,15 @@ export interface BwrapExtras {
   cwd: string;
   /** Paths bound read-only over a writable grant (when they exist). */
   protect?: string[];
+  /** A user namespace of the child's own (what {@link probeBwrap} found possible). */
+  userns?: boolean;
+  /**
+   * The child shares the user's terminal (an interactive hook the user trusted): no
+   * session of its own; the caller loads the TIOCSTI filter (`seccomp.ts`).
+   */
+  sharesTerminal?: boolean;
+  /** `--seccomp FD`: the fd the caller feeds the compiled filter on. */
+  seccompFd?: number;
 }
 
 /**
@@ -223,7 +265,10 @@ export function tmpAncestors(paths: string[]): string[] {
 
 /** bubblewrap arguments for a policy (everything before `--`). */
 export function bwrapArgs(policy: EffectPolicy, extras: BwrapExtras): string[] {
-  const a: string[] = ["--die-with-parent", "--unshare-all"];
+  const a: string[] = ["--die-with-parent", "--unshare-all", ...powerless(extras.userns === true)];
+  // a session of its own: no controlling terminal, so no TIOCSTI into the user's shell
+  if (!extras.sharesTerminal) a.push("--new-session");
+  if (extras.seccompFd !== undefined) a.push("--seccomp", String(extras.seccompFd));
   if (policy.net === "all" || policy.net.length > 0) a.push("--share-net");
   const writable = policy.write === "all" ? [] : [...policy.write, ...extras.writable];
   const ro = policy.read === "all"

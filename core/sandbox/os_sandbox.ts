@@ -18,6 +18,7 @@ import {
   tmpAncestors,
   toolchainDirs,
 } from "./bwrap.ts";
+import { withTerminalFilter } from "./terminal.ts";
 
 /** Options of {@link OsSandbox}. */
 export interface OsSandboxOptions {
@@ -143,18 +144,30 @@ export class OsSandbox implements ChildSandbox {
       sourceDirOf(spec.command),
       ...(spec.readOnly ?? []),
     ];
-    const args = bwrapArgs(policy, {
+    const extras = {
       readOnly,
       writable,
       cwd: spec.cwd,
       protect: this.#o.readOnly ?? [],
-    });
+      userns: p.userns === true,
+    };
+    // its private /tmp, whatever TMPDIR the user has (it would not exist in there)
+    const childEnv = { ...env, TMPDIR: SANDBOX_TMPDIR };
+    const inner = [spec.command, ...spec.args];
+    if (spec.terminal) {
+      const shared = await withTerminalFilter(
+        p.bwrap!,
+        (fd) => bwrapArgs(policy, { ...extras, sharesTerminal: true, seccompFd: fd }),
+        inner,
+      );
+      if (shared) return { ...shared, env: childEnv, cwd: spec.cwd, terminal: true };
+    }
     return {
       command: p.bwrap!,
-      args: [...args, "--", spec.command, ...spec.args],
-      // its private /tmp, whatever TMPDIR the user has (it would not exist in there)
-      env: { ...env, TMPDIR: SANDBOX_TMPDIR },
+      args: [...bwrapArgs(policy, extras), "--", ...inner],
+      env: childEnv,
       cwd: spec.cwd,
+      terminal: false,
     };
   }
 }

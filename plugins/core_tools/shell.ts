@@ -12,6 +12,7 @@ import {
   settlesWithin,
   type SpawnSpec,
   type SpillOptions,
+  systemBinary,
 } from "../../core/mod.ts";
 import { DEFAULT_OUTPUT_LIMITS, type OutputLimits, OutputSpool } from "./output_cap.ts";
 
@@ -54,32 +55,12 @@ export interface ShellOutcome {
 /** How long to wait for the output pipe to close after the shell exited. */
 const DRAIN_GRACE_MS = 2000;
 
-const FALLBACK_DIRS = ["/usr/bin", "/bin", "/usr/local/bin", "/opt/homebrew/bin", "/usr/sbin"];
-const found = new Map<string, string | undefined>();
-
-/** Finds an executable on this process's PATH or in the usual system directories. */
+/**
+ * The shell and `setsid` hs runs itself: from the fixed system directories only
+ * (`systemBinary`), never from a PATH entry the workspace or the agent could write.
+ */
 export function findExecutable(name: string): string | undefined {
-  if (found.has(name)) return found.get(name);
-  let dirs = FALLBACK_DIRS;
-  try {
-    dirs = [...(Deno.env.get("PATH") ?? "").split(":").filter(Boolean), ...FALLBACK_DIRS];
-  } catch {
-    // no env permission: system directories only
-  }
-  let hit: string | undefined;
-  for (const dir of dirs) {
-    try {
-      const info = Deno.statSync(`${dir}/${name}`);
-      if (info.isFile && ((info.mode ?? 0o111) & 0o111) !== 0) {
-        hit = `${dir}/${name}`;
-        break;
-      }
-    } catch {
-      // not here
-    }
-  }
-  found.set(name, hit);
-  return hit;
+  return systemBinary(name);
 }
 
 /**
@@ -89,7 +70,7 @@ export function findExecutable(name: string): string | undefined {
 export async function runShell(options: ShellOptions): Promise<ShellOutcome> {
   if (options.signal.aborted) return { output: "", code: 130, timedOut: false, aborted: true };
   const bash = findExecutable("bash");
-  if (!bash) throw new Error("bash not found");
+  if (!bash) throw new Error("bash not found in the system directories (/usr/bin, /bin, …)");
   const setsid = findExecutable("setsid");
   // The outer shell replaces itself with `bash -c command` with stderr joined to stdout,
   // so the pipe carries both streams in order and the command sees a plain `bash -c`.
