@@ -8,6 +8,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { type EffectPolicy, OsSandbox } from "../../core/sandbox/mod.ts";
 import { startScriptedServer } from "../../plugins/scripted/mod.ts";
 import type { ScriptedToolCall } from "../../plugins/scripted/mod.ts";
 import { loopbackConf, runHs, writeExe, writeFile } from "../support/workspace.ts";
@@ -167,3 +168,76 @@ Deno.test({
     }
   },
 });
+
+/** The attempts of the first test, run straight through the OS sandbox as `uid`. */
+async function attemptsAs(uid: number): Promise<{ text: string; tool: string; root: string }> {
+  const root = await Deno.makeTempDir({ prefix: "hs-power-" });
+  await Deno.chmod(root, 0o755);
+  const ws = join(root, "ws");
+  const tools = join(root, "usertools");
+  const secret = join(root, "secret.json");
+  await writeFile(secret, SECRETS.auth + "\n", 0o644);
+  await writeExe(join(tools, "mytool"), TOOL);
+  await Deno.mkdir(ws);
+  // the workspace and the tool directory are the user's: only the read-only bind guards it
+  for (const p of [ws, tools, join(tools, "mytool")]) await Deno.chown(p, uid, uid);
+  const policy: EffectPolicy = {
+    read: [root],
+    write: [ws],
+    net: [],
+    run: "all",
+    env: [],
+    deny: { read: [secret], write: [], net: [], run: [], env: [] },
+  };
+  const sandbox = new OsSandbox({
+    policy,
+    narrower: true,
+    env: { PATH: "/usr/bin:/bin" },
+    userHome: ws,
+    unsandboxed: false,
+    warn: () => {},
+  });
+  const script = [
+    `umount ${secret}; umount -l ${secret}; cat ${secret}`,
+    `mount -o remount,rw,bind ${tools}; printf '${
+      TROJAN.replaceAll("\n", "\\n")
+    }' > ${tools}/mytool`,
+    `mount -t tmpfs none ${tools}; ls ${tools}`,
+    "grep -E '^(CapEff|NoNewPrivs)' /proc/self/status",
+  ].join("\n");
+  const spec = await sandbox.prepare(
+    { command: "/bin/bash", args: ["-c", script], env: { PATH: "/usr/bin:/bin" }, cwd: ws },
+    "bash",
+  );
+  if ("refused" in spec) throw new Error(spec.refused);
+  const as = uid === 0 ? [] : [`--reuid=${uid}`, `--regid=${uid}`, "--clear-groups"];
+  const out = await new Deno.Command("/usr/bin/setpriv", {
+    args: [...as, "--", spec.command, ...spec.args],
+    env: spec.env,
+    clearEnv: true,
+    cwd: "/",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
+  return { text, tool: await Deno.readTextFile(join(tools, "mytool")), root };
+}
+
+for (const uid of [0, 65534]) {
+  Deno.test({
+    name: `the OS sandbox's child as uid ${uid}: no mask comes off, no bind turns writable`,
+    ignore: !BWRAP_OK || !isRoot, // setting another uid needs root
+    async fn() {
+      const { text, tool, root } = await attemptsAs(uid);
+      try {
+        assert.ok(!text.includes(SECRETS.auth), text);
+        assert.equal(tool, TOOL, text);
+        assert.match(text, /mytool/, text); // the tool directory is still the host's
+        assert.match(text, /CapEff:\s+0{16}/, text);
+        assert.match(text, /NoNewPrivs:\s+1/, text);
+      } finally {
+        await Deno.remove(root, { recursive: true });
+      }
+    },
+  });
+}
