@@ -148,6 +148,12 @@ export interface SpawnSpec {
    * or, where it cannot, gives it a session of its own and clears this flag.
    */
   terminal?: boolean;
+  /**
+   * Set by the OS sandbox: the prepared command gives the program a session of its own
+   * and takes everything it started down when it is killed (bubblewrap's `--new-session`,
+   * `--die-with-parent` and PID namespace), so the caller needs no `setsid` around it.
+   */
+  ownSession?: boolean;
 }
 
 /** Puts child processes in the OS sandbox of the effect policy, or refuses them. */

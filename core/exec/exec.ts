@@ -200,7 +200,9 @@ export async function runExecutable(path: string, opts: ExecOptions): Promise<Ex
   // child is to have the terminal (and the sandbox kept it so, under its TIOCSTI filter):
   // then it shares ours and is killed on its own.
   const terminal = opts.terminal === true && spec.terminal === true;
-  const setsid = terminal ? undefined : SETSID;
+  // (a child the sandbox gave a session of its own needs no setsid: one exec less)
+  const ownSession = terminal || spec.ownSession === true;
+  const setsid = ownSession ? undefined : SETSID;
   let child: Deno.ChildProcess;
   try {
     child = new Deno.Command(setsid ?? spec.command, {
@@ -211,7 +213,7 @@ export async function runExecutable(path: string, opts: ExecOptions): Promise<Ex
       stdin: "piped",
       stdout: "piped",
       stderr: "piped",
-      detached: !terminal && SETSID === undefined,
+      detached: !ownSession && SETSID === undefined,
     }).spawn();
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);

@@ -168,6 +168,7 @@ export class OsSandbox implements ChildSandbox {
       env: childEnv,
       cwd: spec.cwd,
       terminal: false,
+      ownSession: true,
     };
   }
 }

@@ -71,7 +71,6 @@ export async function runShell(options: ShellOptions): Promise<ShellOutcome> {
   if (options.signal.aborted) return { output: "", code: 130, timedOut: false, aborted: true };
   const bash = findExecutable("bash");
   if (!bash) throw new Error("bash not found in the system directories (/usr/bin, /bin, …)");
-  const setsid = findExecutable("setsid");
   // The outer shell replaces itself with `bash -c command` with stderr joined to stdout,
   // so the pipe carries both streams in order and the command sees a plain `bash -c`.
   const shellArgs = ["-c", 'exec -a bash "$0" -c "$1" 2>&1', bash, options.command];
@@ -83,7 +82,9 @@ export async function runShell(options: ShellOptions): Promise<ShellOutcome> {
     }
     spec = prepared;
   }
-  // setsid stays outermost so the whole sandbox is one process group we can kill.
+  // setsid makes an unconfined shell one process group we can kill; bubblewrap gives the
+  // sandboxed one a session of its own and takes it down when killed (no setsid needed).
+  const setsid = spec.ownSession ? undefined : findExecutable("setsid");
   const child = new Deno.Command(setsid ?? spec.command, {
     args: setsid ? [spec.command, ...spec.args] : spec.args,
     cwd: spec.cwd,
