@@ -805,7 +805,12 @@ export class HarnessCore {
         opts.onEvent?.(e);
         this.packs.outbound(runPrincipal, own, e);
       },
-      limits: await resolveLimits(info.provider, resolved.model, info.modelDefs),
+      limits: await resolveLimits(
+        info.provider,
+        resolved.model,
+        info.modelDefs,
+        this.config.maxToolCalls,
+      ),
     });
   }
 

@@ -309,6 +309,10 @@ export interface ModelLimits {
   context: number;
   /** The `max_tokens` a request asks for. */
   maxOutput: number;
+  /** The most tool calls one response may ask for (a provider's `.conf` `max_tool_calls=`). */
+  maxToolCalls?: number;
+  /** Where `maxToolCalls` is set, for the message of a response over it (e.g. a file). */
+  maxToolCallsFrom?: string;
 }
 
 /** Prices of a model in US dollars per million tokens (`.conf` `price_*=`). */

@@ -9,6 +9,7 @@
 import { type AssistantTurn, HarnessError } from "../base/mod.ts";
 import { skillCatalog } from "../skills/mod.ts";
 import { type StageHook, stageHook } from "./stage.ts";
+import { toolCallCapError } from "./tool_cap.ts";
 import { dispatchedResult } from "./tool_dispatch.ts";
 import type { ToolCall } from "./turn_host.ts";
 import { str } from "./values.ts";
@@ -113,6 +114,13 @@ export const loopHooks: StageHook[] = [
       delete native.next_state;
       const turn = t.adapter().parseResponse(native);
       t.noteUsage(turn.usage);
+      // a response over the tool-call cap is refused whole: nothing saved, nothing runs
+      const over = toolCallCapError(
+        turn.blocks.filter((b) => b.type === "tool_call").length,
+        t.limits,
+        t.provider,
+      );
+      if (over) throw over;
       const seq = t.session.appendAssistant(turn.blocks, {
         model: turn.model || t.model,
         provider: t.provider,
