@@ -10,6 +10,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { hsArgs, loopbackWorkspace, runHs, writeExe } from "../support/workspace.ts";
 import { assertSessionIntact, sessionDirOf } from "./_support.ts";
+import { rawRequest, startHsWeb } from "../support/web.ts";
 
 /** Hooks that end the loop at a turn stage: each prints JSON without `next_state`. */
 const ENDERS: { name: string; stage: string; hook: string; script: string; shows?: RegExp }[] = [
@@ -158,5 +159,29 @@ Deno.test("silent end: an hs acp message over 32 MiB gets a JSON-RPC error namin
     const end = await acp.close();
     await t.close();
     assert.equal(end.code, 0, end.stderr);
+  }
+});
+
+Deno.test("silent end: hs web answers a malformed Host header with 400 and a reason, and goes on (issue 23, cause 10)", async () => {
+  const t = await loopbackWorkspace([]);
+  const web = await startHsWeb([], { cwd: t.w.ws, env: t.w.env });
+  try {
+    const auth = { authorization: `Bearer ${web.token}` };
+    const port = new URL(web.origin).port;
+    for (const host of ["a b", "[::1", "127.0.0.1:99999999", "exa%mple", "x:y:z", "[zz]:1"]) {
+      const r = await rawRequest(web.origin, "GET", "/", { host, ...auth });
+      assert.equal(r.status, 400, `Host ${JSON.stringify(host)}: ${r.head}\n${r.body}`);
+      assert.match(r.body, /Host/, `the reason names the header: ${r.body}`);
+      assert.ok(r.body.length < 300, "a short reason");
+    }
+    // a well-formed foreign Host is still a 403, and this server's own is served
+    const foreign = await rawRequest(web.origin, "GET", "/", { host: `evil.example:${port}` });
+    assert.equal(foreign.status, 403);
+    const ok = await rawRequest(web.origin, "GET", "/", { host: `127.0.0.1:${port}`, ...auth });
+    assert.equal(ok.status, 200);
+  } finally {
+    const end = await web.stop();
+    await t.close();
+    assert.doesNotMatch(end.stderr, /something went wrong/);
   }
 });
