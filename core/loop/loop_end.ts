@@ -9,6 +9,7 @@
  *
  * @module
  */
+import type { Session } from "../session/mod.ts";
 import { str } from "./values.ts";
 
 /** Turn stages whose built-in chain always names the next stage. */
@@ -36,6 +37,25 @@ export interface ChainEnd {
   last?: string;
   /** True when the stage had no hook at all. */
   empty: boolean;
+  /** The tool calls of the last model answer that have no result yet. */
+  pending(): { id: string; name: string }[];
+}
+
+/** The tool calls of a session's last assistant message that have no result yet. */
+export function pendingCalls(session: Session): { id: string; name: string }[] {
+  session.refresh(false);
+  const msgs = session.messages();
+  const answered = new Set<string>();
+  for (let i = msgs.length - 1; i >= 0; i--) {
+    const m = msgs[i];
+    if (m.role === "tool_result") answered.add(m.callId);
+    else if (m.role === "assistant") {
+      return m.blocks.flatMap((b) =>
+        b.type === "tool_call" && !answered.has(b.id) ? [{ id: b.id, name: b.name }] : []
+      );
+    } else return [];
+  }
+  return [];
 }
 
 /** Why the loop may not end (or go on) this way, or undefined when it may. */
@@ -44,13 +64,37 @@ export function unexpectedEnd(end: ChainEnd): string | undefined {
     return `no hook handles stage "${end.stage}" (a hook routed there with next_state); ` +
       `add hooks.d/${end.stage}/ hooks or fix the next_state that names it`;
   }
-  if (end.next !== "" || !CONTINUING_STAGES.has(end.stage)) return undefined;
   const by = end.last && !end.last.startsWith(`${end.stage}/`)
     ? `hook ${end.last}`
     : `the ${end.stage} chain`;
-  const said = str(end.output.output);
-  const output = said ? ` (its output: ${JSON.stringify(said.slice(0, 200))})` : "";
-  return `${by} ended the loop during ${end.stage} without a next_state${output}; ` +
-    `every hook of ${end.stage} must pass next_state on (or exit non-zero to fail the turn) — ` +
-    `fix or remove the hook`;
+  if (end.next === "" && CONTINUING_STAGES.has(end.stage)) {
+    const said = str(end.output.output);
+    const output = said ? ` (its output: ${JSON.stringify(said.slice(0, 200))})` : "";
+    return `${by} ended the loop during ${end.stage} without a next_state${output}; ` +
+      `every hook of ${end.stage} must pass next_state on (or exit non-zero to fail the turn) — ` +
+      `fix or remove the hook`;
+  }
+  if (end.stage === "tool_exec" && end.next === "tool_done") {
+    const id = str(end.output.call_id);
+    const pending = end.pending();
+    if (!pending.some((c) => c.id === id)) {
+      return `${by} passed a result on to tool_done during tool_exec for call_id ` +
+        `${JSON.stringify(id)}, which is no pending tool call (pending: ${listed(pending)}); ` +
+        `a tool_exec hook must pass call_id, name and result on — fix or remove the hook`;
+    }
+  }
+  if ((end.stage === "tool_exec" || end.stage === "tool_done") && end.next === "assemble") {
+    const pending = end.pending();
+    if (pending.length > 0) {
+      return `${by} went on to assemble during ${end.stage} leaving tool call(s) ` +
+        `${listed(pending)} neither run nor answered — fix or remove the hook`;
+    }
+  }
+  return undefined;
+}
+
+function listed(calls: { id: string; name: string }[]): string {
+  if (calls.length === 0) return "none";
+  const shown = calls.slice(0, 5).map((c) => `${c.id} (${c.name})`).join(", ");
+  return calls.length > 5 ? `${shown} and ${calls.length - 5} more` : shown;
 }

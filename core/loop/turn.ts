@@ -37,7 +37,7 @@ import {
 } from "../session/mod.ts";
 import { compactInstruction } from "./compact_hooks.ts";
 import { Continuation } from "./continuation.ts";
-import { unexpectedEnd } from "./loop_end.ts";
+import { pendingCalls, unexpectedEnd } from "./loop_end.ts";
 import { type ContextReport, contextSections } from "./context_report.ts";
 import type { TurnContext } from "./stage.ts";
 import type { StagePlace } from "./stage_runner.ts";
@@ -864,7 +864,15 @@ export class Turn implements TurnApi {
       context = { ...result };
       delete context.next_state;
       const empty = h.stages.isEmpty(ran, place.snapshot);
-      const wrong = unexpectedEnd({ stage: ran, next: state, output: result, last: r.last, empty });
+      const pending = () => pendingCalls(this.session);
+      const wrong = unexpectedEnd({
+        stage: ran,
+        next: state,
+        output: result,
+        last: r.last,
+        empty,
+        pending,
+      });
       if (wrong) {
         [failed, failure, state, context] = [true, wrong, "error", { error: wrong }];
         h.log(`[loop] ${wrong}`);

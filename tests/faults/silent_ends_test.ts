@@ -13,7 +13,14 @@ import { assertSessionIntact, sessionDirOf } from "./_support.ts";
 import { rawRequest, startHsWeb } from "../support/web.ts";
 
 /** Hooks that end the loop at a turn stage: each prints JSON without `next_state`. */
-const ENDERS: { name: string; stage: string; hook: string; script: string; shows?: RegExp }[] = [
+const ENDERS: {
+  name: string;
+  stage: string;
+  hook: string;
+  script: string;
+  /** What the message says (default: that the hook ended the loop without next_state). */
+  says?: RegExp;
+}[] = [
   {
     name: "a tool_exec/10-exec that prints its stdin back",
     stage: "tool_exec",
@@ -25,13 +32,35 @@ const ENDERS: { name: string; stage: string; hook: string; script: string; shows
     stage: "tool_exec",
     hook: "10-exec",
     script: `#!/bin/sh\ncat >/dev/null\necho '{"output": "not today"}'\n`,
-    shows: /not today/,
+    says: /without a next_state \(its output: "not today"\)/,
   },
   {
     name: "a tool_done/10-save that prints {}",
     stage: "tool_done",
     hook: "10-save",
     script: "#!/bin/sh\ncat >/dev/null\necho '{}'\n",
+  },
+  {
+    name: "a tool_exec/10-exec that skips the call (next_state assemble)",
+    stage: "tool_exec",
+    hook: "10-exec",
+    script: `#!/bin/sh\ncat >/dev/null\necho '{"next_state": "assemble"}'\n`,
+    says: /leaving tool call\(s\) toolu_m \(write_file\) neither run nor answered/,
+  },
+  {
+    name: "a tool_exec/10-exec that passes on a result for no call",
+    stage: "tool_exec",
+    hook: "10-exec",
+    script:
+      `#!/bin/sh\ncat >/dev/null\necho '{"next_state": "tool_done", "result": "fake", "tool_calls": []}'\n`,
+    says: /call_id "", which is no pending tool call \(pending: toolu_m \(write_file\)\)/,
+  },
+  {
+    name: "a tool_exec/10-exec that routes to a stage no hook handles",
+    stage: "tool_exec",
+    hook: "10-exec",
+    script: `#!/bin/sh\ncat >/dev/null\necho '{"next_state": "tool_exce"}'\n`,
+    says: /no hook handles stage "tool_exce"/,
   },
 ];
 
@@ -52,10 +81,11 @@ for (const c of ENDERS) {
       await writeExe(hook, c.script);
       const r = await runHs(["go"], { cwd: t.w.ws, env: t.w.env });
       assert.equal(r.code, 1, r.stderr);
-      assert.match(r.stderr, new RegExp(`during ${c.stage}`));
-      assert.ok(r.stderr.includes(hook), `names the hook: ${r.stderr}`);
-      assert.match(r.stderr, /next_state/);
-      if (c.shows) assert.match(r.stderr, c.shows);
+      assert.match(r.stderr, c.says ?? /ended the loop during \w+ without a next_state/);
+      if (!c.says?.source.includes("no hook handles")) {
+        assert.match(r.stderr, new RegExp(`during ${c.stage}`));
+        assert.ok(r.stderr.includes(hook), `names the hook: ${r.stderr}`);
+      }
       assert.equal(t.server.requests.length, 1, "the loop ended there");
       const dir = sessionDirOf(t, r);
       const msgs = assertSessionIntact(dir);
@@ -63,7 +93,7 @@ for (const c of ENDERS) {
       assert.ok(answer && answer.role === "tool_result", "the pending call has an answer");
       assert.equal(answer.callId, "toolu_m");
       assert.equal(answer.error, true);
-      assert.match(answer.text, new RegExp(`during ${c.stage}`));
+      assert.match(answer.text, c.says ?? new RegExp(`during ${c.stage}`));
       if (c.stage === "tool_exec") {
         assert.match(answer.text, /not run/);
         await assert.rejects(Deno.stat(join(t.w.ws, "ran.txt")), Deno.errors.NotFound);
