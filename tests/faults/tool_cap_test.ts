@@ -36,8 +36,13 @@ Deno.test("a response with 200 tool calls ends the turn at the default cap of 12
   try {
     const r = await runHs(["write", "everything"], { cwd: t.w.ws, env: t.w.env });
     assert.equal(r.code, 1, r.stderr);
-    assert.match(r.stderr, /200 tool calls/);
-    assert.match(r.stderr, /cap of 128/);
+    // streamed: hs stops reading at the first call past the cap (unless the whole answer was
+    // already in: then it counts them all)
+    assert.match(
+      r.stderr,
+      /asked for (at least 129 tool calls \(hs stopped reading it there\)|200 tool calls)/,
+    );
+    assert.match(r.stderr, /cap of 128 \(the default\)/);
     assert.match(r.stderr, /max_tool_calls=/);
     assert.match(r.stderr, /HARNESS_MAX_TOOL_CALLS/);
     assert.equal(r.stdout, "");
@@ -46,6 +51,10 @@ Deno.test("a response with 200 tool calls ends the turn at the default cap of 12
     const dir = sessionDirOf(t, r);
     const msgs = assertSessionIntact(dir);
     assert.deepEqual(msgs.map((m) => m.role), ["user"], "the refused response was not saved");
+    // what hs showed and recorded of it stops at the cap
+    const shown = (await Deno.readTextFile(join(dir, ".stream"))).split("\n")
+      .filter((l) => l.includes('"tool_start"')).length;
+    assert.ok(shown <= 128, `${shown} calls past the cap reached .stream`);
     // the kept session resumes: the next request holds the user's messages and nothing else
     const resumed = await runHs(["resume", "go", "on"], { cwd: t.w.ws, env: t.w.env });
     assert.equal(resumed.code, 0, resumed.stderr);
@@ -66,7 +75,7 @@ Deno.test("max_tool_calls= in the .conf and HARNESS_MAX_TOOL_CALLS set the cap (
   try {
     const over = await runHs(["write"], { cwd: t.w.ws, env: t.w.env });
     assert.equal(over.code, 1, over.stderr);
-    assert.match(over.stderr, /5 tool calls, more than the cap of 4 .*max_tool_calls=/);
+    assert.match(over.stderr, /5 tool calls.*, more than the cap of 4 .*max_tool_calls=/);
     assert.match(over.stderr, /providers\/loop\.conf/);
     assert.equal(await exists(join(t.w.ws, "out")), false);
     // raised for one run: the environment's setting wins over the .conf's
@@ -80,13 +89,35 @@ Deno.test("max_tool_calls= in the .conf and HARNESS_MAX_TOOL_CALLS set the cap (
       env: { ...t.w.env, HARNESS_MAX_TOOL_CALLS: "2" },
     });
     assert.equal(low.code, 1, low.stderr);
-    assert.match(low.stderr, /3 tool calls, more than the cap of 2 \(HARNESS_MAX_TOOL_CALLS\)/);
+    assert.match(
+      low.stderr,
+      /3 tool calls.*, more than the cap of 2 \(HARNESS_MAX_TOOL_CALLS\)/,
+    );
     const bad = await runHs(["write"], {
       cwd: t.w.ws,
       env: { ...t.w.env, HARNESS_MAX_TOOL_CALLS: "lots" },
     });
     assert.equal(bad.code, 1);
     assert.match(bad.stderr, /HARNESS_MAX_TOOL_CALLS="lots"/);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("a plain (not streamed) response over the cap is refused with its exact count (issue 23, cause 9)", async () => {
+  const t = await loopbackWorkspace([manyWrites(200), { text: "resumed fine" }], {
+    confExtra: "stream=never\n",
+  });
+  try {
+    const r = await runHs(["write", "everything"], { cwd: t.w.ws, env: t.w.env });
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stderr, /asked for 200 tool calls, more than the cap of 128 \(the default\)/);
+    assert.match(r.stderr, /HARNESS_MAX_TOOL_CALLS=200/);
+    assert.equal(await exists(join(t.w.ws, "out")), false);
+    assert.deepEqual(assertSessionIntact(sessionDirOf(t, r)).map((m) => m.role), ["user"]);
+    const resumed = await runHs(["resume", "go", "on"], { cwd: t.w.ws, env: t.w.env });
+    assert.equal(resumed.code, 0, resumed.stderr);
+    assert.equal(resumed.stdout, "resumed fine\n");
   } finally {
     await t.close();
   }
