@@ -44,6 +44,7 @@ import {
   type FloorRequest,
   type Guard,
   type Hook,
+  type SubAgentLink,
 } from "./guards/mod.ts";
 import {
   type CompactOutcome,
@@ -636,7 +637,7 @@ export class HarnessCore {
   }
 
   /** Runs and tracks a turn so that close() can cancel and drain it. */
-  #track(opts: RunOptions, depth: number, parent?: string): Promise<RunResult> {
+  #track(opts: RunOptions, depth: number, parent?: SubAgentLink): Promise<RunResult> {
     if (this.#closed) {
       return Promise.reject(
         new HarnessError(
@@ -660,7 +661,7 @@ export class HarnessCore {
     return done;
   }
 
-  async #run(opts: RunOptions, depth: number, parent?: string): Promise<RunResult> {
+  async #run(opts: RunOptions, depth: number, parent?: SubAgentLink): Promise<RunResult> {
     const turn = await this.#prepare(opts, depth, "run", parent);
     const session = turn.session;
     const principal = turn.principal;
@@ -727,7 +728,7 @@ export class HarnessCore {
     opts: RunOptions,
     depth: number,
     mode: "run" | "inspect" | "compact",
-    parent?: string,
+    parent?: SubAgentLink,
   ): Promise<Turn> {
     let principal = opts.principal ?? "main";
     if (opts.bot) {
@@ -789,8 +790,9 @@ export class HarnessCore {
         session: session.id,
         principal,
         own: ceiling,
-        parent,
+        parent: parent?.session,
         worker: !opts.bot,
+        asked: parent?.tools,
       });
     }
     return new Turn({
@@ -920,7 +922,7 @@ export class HarnessCore {
         conversation: caller?.conversation,
       },
       depth,
-      parent.session,
+      { session: parent.session, tools: req.tools },
     );
     return {
       output: r.error ? `error: ${r.message ?? r.output}` : r.output,

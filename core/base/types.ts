@@ -168,6 +168,11 @@ export interface SubAgentRequest {
   model?: string;
   /** The provider to use (default: the parent's). */
   provider?: string;
+  /**
+   * The tools the child asks for: it holds these ∩ its bot's `tools` ∩ its parent's ceiling
+   * (absent: all its bot's and its parent's allow). Ceilings only narrow.
+   */
+  tools?: string[];
   /** Aborts the child loop. */
   signal: AbortSignal;
 }

@@ -32,6 +32,16 @@ export interface LineEntry {
   parent?: string;
   /** True for a plain worker (no bot of its own): it runs under its parent's behavior. */
   worker?: boolean;
+  /** The tools the run asked for (the `agent` tool's `tools`), narrowing further. */
+  asked?: readonly string[];
+}
+
+/** How a sub-agent run is linked to the run that started it. */
+export interface SubAgentLink {
+  /** The parent run's session id. */
+  session: string;
+  /** The tools the child asked for. */
+  tools?: readonly string[];
 }
 
 interface Line {
@@ -53,11 +63,11 @@ export class AgentLineage {
    * registered holds nothing: a sub-agent never runs without its parent's ceiling known.
    */
   enter(e: LineEntry): Ceiling {
-    let ceiling = e.own;
+    let ceiling = narrowCeiling(e.own, e.asked ? new Set(e.asked) : undefined);
     let behavior = e.principal;
     if (e.parent !== undefined) {
       const p = this.#lines.get(e.parent);
-      ceiling = p ? narrowCeiling(e.own, p.ceiling) : new Set();
+      ceiling = p ? narrowCeiling(ceiling, p.ceiling) : new Set();
       if (p && e.worker) {
         behavior = p.behavior;
         this.#workers.set(e.principal, p.behavior);

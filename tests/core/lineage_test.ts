@@ -37,6 +37,18 @@ Deno.test("AgentLineage: workers inherit the ceiling and behavior, bots keep the
   );
   assert.equal(l.behaviorOf("bot:x"), "bot:x");
   assert.deepEqual(l.ceilingOf("s3", set("bash", "write_file")), set("bash"));
+  // what a child asks for narrows further, never widens
+  assert.deepEqual(
+    l.enter({
+      session: "s4",
+      principal: "agent:s3",
+      own: undefined,
+      parent: "s3",
+      worker: true,
+      asked: ["bash", "memory"],
+    }),
+    set("bash"),
+  );
   // a run without a lineage entry keeps its own ceiling
   assert.equal(l.ceilingOf("elsewhere", undefined), undefined);
   // a child of an unknown parent holds nothing

@@ -127,3 +127,25 @@ Deno.test("a worker of an agent without a ceiling keeps the default tools (issue
     await t.close();
   }
 });
+
+Deno.test("a worker holds only the tools it asks for, and never more than its parent (issue 23, cause 8)", async () => {
+  const t = await packsWorkspace([
+    toolCall("a1", "agent", { prompt: "read only", tools: ["read_file", "bash"] }),
+    toolCall("w1", "write_file", { path: "planted.txt", content: "x" }),
+    { text: "worker done" },
+    { text: "boss done" },
+  ], [bossPack()]);
+  try {
+    const r = await runHs(["go"], { cwd: t.w.ws, env: t.w.env });
+    assert.equal(r.code, 0, r.stderr);
+    // asked for read_file and bash; the boss holds bash and agent: bash is all it gets
+    assert.deepEqual(toolsOf(t.server, 1), ["bash"]);
+    assert.match(
+      JSON.stringify(plainBody(t.server.requests[2].body)),
+      /tool 'write_file' not found/,
+    );
+    await assert.rejects(Deno.stat(join(t.w.ws, "planted.txt")), Deno.errors.NotFound);
+  } finally {
+    await t.close();
+  }
+});
