@@ -8,7 +8,13 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { ScriptedTurn } from "../../plugins/scripted/mod.ts";
-import { loopbackWorkspace, runHs } from "../support/workspace.ts";
+import {
+  loopbackWorkspace,
+  makeWorkspace,
+  runHs,
+  writeExe,
+  writeFile,
+} from "../support/workspace.ts";
 import { assertSessionIntact, sessionDirOf } from "./_support.ts";
 
 /** One response asking for `n` write_file calls (each would create `out/<i>.txt`). */
@@ -120,5 +126,34 @@ Deno.test("a plain (not streamed) response over the cap is refused with its exac
     assert.equal(resumed.stdout, "resumed fine\n");
   } finally {
     await t.close();
+  }
+});
+
+Deno.test("an executable provider's --defaults max_tool_calls= sets its cap (issue 23, cause 9)", async () => {
+  const w = await makeWorkspace();
+  try {
+    const calls = [0, 1, 2].map((i) =>
+      `{"type":"tool_use","id":"toolu_${i}","name":"write_file","input":{"path":"out/${i}.txt","content":"x"}}`
+    ).join(",");
+    const provider = join(w.ws, ".harness/providers/ex");
+    await writeExe(
+      provider,
+      `#!/usr/bin/env bash
+case "$1" in
+  --ready) exit 0 ;;
+  --defaults) printf 'model=ex-1\\nprotocol=anthropic\\nmax_tool_calls=2\\n' ;;
+  *) cat >/dev/null
+     echo '{"model":"ex-1","stop_reason":"tool_use","usage":{"input_tokens":1,"output_tokens":1},"content":[${calls}]}' ;;
+esac
+`,
+    );
+    await writeFile(join(w.ws, ".harness/settings.conf"), "provider=ex\n");
+    const r = await runHs(["write"], { cwd: w.ws, env: w.env });
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stderr, /asked for 3 tool calls, more than the cap of 2 \(max_tool_calls= of /);
+    assert.ok(r.stderr.includes(`${provider} --defaults`), r.stderr);
+    assert.equal(await exists(join(w.ws, "out")), false);
+  } finally {
+    await w.cleanup();
   }
 });
