@@ -400,7 +400,7 @@ export async function serveAcp(cli: CliContext, flags: AcpFlags, io: AcpIo): Pro
   const output = sharedOutput(io.output);
   const input = limitLines(io.input, async (head, bytes) => {
     const answer = tooLargeAnswer(idOfHead(new TextDecoder().decode(head)), bytes);
-    cli.stderr(`hs acp: a message of more than ${bytes} bytes was refused (limit 32 MiB)\n`);
+    cli.stderr(`hs acp: a message of ${bytes} bytes was refused (the limit is 32 MiB)\n`);
     await output.write(new TextEncoder().encode(answer));
   });
   const connection = app.connect(acp.ndJsonStream(output.stream, input));

@@ -70,7 +70,7 @@ export function tooLargeAnswer(
     id,
     error: {
       code: -32600,
-      message: `message too large: more than ${bytes} bytes, over hs acp's limit of ${mib} MiB ` +
+      message: `message too large: ${bytes} bytes, over hs acp's limit of ${mib} MiB ` +
         `(${max} bytes); it was not read — send large content as files or resource links`,
     },
   }) + "\n";

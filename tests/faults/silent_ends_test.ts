@@ -189,6 +189,7 @@ Deno.test("silent end: an hs acp message over 32 MiB gets a JSON-RPC error namin
     const end = await acp.close();
     await t.close();
     assert.equal(end.code, 0, end.stderr);
+    assert.match(end.stderr, /a message of \d+ bytes was refused \(the limit is 32 MiB\)/);
   }
 });
 
