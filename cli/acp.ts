@@ -28,6 +28,7 @@ import type { CommandContext } from "./command.ts";
 import { floorRequestOf } from "./floor_flags.ts";
 import { addRunFlags, type RunFlags } from "./flags.ts";
 import { handleTrust } from "./trust_prompt.ts";
+import { idOfHead, limitLines, sharedOutput, tooLargeAnswer } from "./acp_limit.ts";
 
 /** Flags of `hs acp`. */
 export type AcpFlags = RunFlags;
@@ -395,7 +396,14 @@ export async function serveAcp(cli: CliContext, flags: AcpFlags, io: AcpIo): Pro
       sessions.get(params.sessionId)?.running?.controller.abort();
     });
 
-  const connection = app.connect(acp.ndJsonStream(io.output, io.input));
+  // a message over the limit is answered with an error, and the connection goes on
+  const output = sharedOutput(io.output);
+  const input = limitLines(io.input, async (head, bytes) => {
+    const answer = tooLargeAnswer(idOfHead(new TextDecoder().decode(head)), bytes);
+    cli.stderr(`hs acp: a message of ${bytes} bytes was refused (the limit is 32 MiB)\n`);
+    await output.write(new TextEncoder().encode(answer));
+  });
+  const connection = app.connect(acp.ndJsonStream(output.stream, input));
   await connection.closed;
   for (const s of sessions.values()) s.running?.controller.abort();
   for (const p of harnesses.values()) {

@@ -36,6 +36,7 @@ import { Discovery, type Snapshot, walkHarnessDirs } from "./discovery/mod.ts";
 import { TrustStore } from "./trust/mod.ts";
 import { unconfined } from "./exec/mod.ts";
 import {
+  AgentLineage,
   allowAllFloor,
   Dispatcher,
   EffectFloor,
@@ -43,6 +44,7 @@ import {
   type FloorRequest,
   type Guard,
   type Hook,
+  type SubAgentLink,
 } from "./guards/mod.ts";
 import {
   type CompactOutcome,
@@ -232,6 +234,8 @@ export class HarnessCore {
   readonly effectFloor?: EffectFloor;
   /** Behavior packs: their bots, and the behavior attached to agents. */
   readonly packs: Packs;
+  /** Who started whom: the ceiling and behavior each run inherited (ceilings only narrow). */
+  readonly lineage: AgentLineage = new AgentLineage();
   #log: LogSink;
   #children: ChildEnvironment;
   #closed = false;
@@ -370,6 +374,7 @@ export class HarnessCore {
       home: this.paths.home,
       project: projectRoot(cwd, this.paths.home),
       runtime: opts.packRuntime,
+      behaviorOf: (p) => this.lineage.behaviorOf(p),
     });
     const extraGuards = opts.guards ?? [];
     const extraHooks = opts.effectHooks ?? [];
@@ -379,7 +384,8 @@ export class HarnessCore {
       // a tool its bot's ceiling omits does not enter (checked before any guard)
       ceiling: (call) =>
         call.point === "turn" || call.point === "round" ||
-        (this.packs.ceiling(call.principal)?.has(call.tool) ?? true),
+        (this.lineage.ceilingOf(call.session, this.packs.ceiling(call.principal))?.has(call.tool) ??
+          true),
       floor: opts.floor ?? this.effectFloor ?? allowAllFloor,
       audit: (e) => this.audit.emit(e),
       record: (e) => {
@@ -631,7 +637,7 @@ export class HarnessCore {
   }
 
   /** Runs and tracks a turn so that close() can cancel and drain it. */
-  #track(opts: RunOptions, depth: number): Promise<RunResult> {
+  #track(opts: RunOptions, depth: number, parent?: SubAgentLink): Promise<RunResult> {
     if (this.#closed) {
       return Promise.reject(
         new HarnessError(
@@ -643,7 +649,7 @@ export class HarnessCore {
     const signal = opts.signal
       ? AbortSignal.any([opts.signal, this.#stop.signal])
       : this.#stop.signal;
-    const done = this.#run({ ...opts, signal }, depth).then((r) =>
+    const done = this.#run({ ...opts, signal }, depth, parent).then((r) =>
       r.cancelled && this.#stop.signal.aborted && !opts.signal?.aborted
         ? { ...r, message: "the harness was closed during the run" }
         : r
@@ -655,8 +661,8 @@ export class HarnessCore {
     return done;
   }
 
-  async #run(opts: RunOptions, depth: number): Promise<RunResult> {
-    const turn = await this.#prepare(opts, depth, "run");
+  async #run(opts: RunOptions, depth: number, parent?: SubAgentLink): Promise<RunResult> {
+    const turn = await this.#prepare(opts, depth, "run", parent);
     const session = turn.session;
     const principal = turn.principal;
     const own = { id: session.id, dir: session.dir };
@@ -672,6 +678,7 @@ export class HarnessCore {
       return await turn.run(opts.message);
     } finally {
       unbind();
+      this.lineage.leave(session.id);
       await this.packs.settle();
       try {
         recordTurn(session.dir, { private: this.packs.privateRevisions(principal) });
@@ -721,6 +728,7 @@ export class HarnessCore {
     opts: RunOptions,
     depth: number,
     mode: "run" | "inspect" | "compact",
+    parent?: SubAgentLink,
   ): Promise<Turn> {
     let principal = opts.principal ?? "main";
     if (opts.bot) {
@@ -776,8 +784,19 @@ export class HarnessCore {
     const info = (await this.providers()).find((p) => p.name === resolved.provider)!;
     const own = { id: session.id, dir: session.dir };
     const runPrincipal = principal;
+    if (mode === "run") {
+      const ceiling = this.packs.ceiling(principal);
+      this.lineage.enter({
+        session: session.id,
+        principal,
+        own: ceiling,
+        parent: parent?.session,
+        worker: !opts.bot,
+        asked: parent?.tools,
+      });
+    }
     return new Turn({
-      host: this.#turnHost(depth),
+      host: this.#turnHost(depth, session.id),
       session,
       provider: resolved.provider,
       model: resolved.model,
@@ -788,12 +807,17 @@ export class HarnessCore {
         opts.onEvent?.(e);
         this.packs.outbound(runPrincipal, own, e);
       },
-      limits: await resolveLimits(info.provider, resolved.model, info.modelDefs),
+      limits: await resolveLimits(
+        info.provider,
+        resolved.model,
+        info.modelDefs,
+        this.config.maxToolCalls,
+      ),
     });
   }
 
   /** The services a turn at `depth` may use. */
-  #turnHost(depth: number): TurnHost {
+  #turnHost(depth: number, session?: string): TurnHost {
     return {
       config: this.config,
       cwd: this.paths.cwd,
@@ -803,7 +827,7 @@ export class HarnessCore {
       log: (line) => this.#log(line),
       snapshot: (provider, protocol) => this.discovery.current(provider, protocol),
       protocol: (name) => this.registries.protocols.get(name),
-      tools: (snap, principal) => this.#toolsFor(snap, principal),
+      tools: (snap, principal) => this.#toolsFor(snap, principal, session),
       dispatch: (call, core) => this.dispatcher.dispatch(call, core),
       childEnv: (req) => this.#children.envFor(req),
       promptSources: (principal) => {
@@ -853,7 +877,11 @@ export class HarnessCore {
   }
 
   /** The tools an agent may call: its bot's own, the rest, within its bot's ceiling. */
-  async #toolsFor(snap: Snapshot, principal: string): Promise<Map<string, ResolvedTool>> {
+  async #toolsFor(
+    snap: Snapshot,
+    principal: string,
+    session?: string,
+  ): Promise<Map<string, ResolvedTool>> {
     const all = await this.tools.resolve(snap);
     for (const t of this.packs.tools()) {
       if (t.principal !== principal) continue;
@@ -867,7 +895,7 @@ export class HarnessCore {
         },
       });
     }
-    const ceiling = this.packs.ceiling(principal);
+    const ceiling = this.lineage.ceilingOf(session, this.packs.ceiling(principal));
     if (ceiling) { for (const name of [...all.keys()]) if (!ceiling.has(name)) all.delete(name); }
     return all;
   }
@@ -882,16 +910,20 @@ export class HarnessCore {
       return { output: "error: sub-agents are nested too deep", sessionDir: "", error: true };
     }
     const caller = this.packs.runs.find(parent.session);
-    const r = await this.#track({
-      message: req.prompt,
-      bot: req.bot,
-      provider: req.provider || parent.provider,
-      model: req.model || (req.provider ? undefined : parent.model),
-      signal: req.signal,
-      principal: `agent:${parent.session}`,
-      // a helper keeps the conversation session it was given
-      conversation: caller?.conversation,
-    }, depth);
+    const r = await this.#track(
+      {
+        message: req.prompt,
+        bot: req.bot,
+        provider: req.provider || parent.provider,
+        model: req.model || (req.provider ? undefined : parent.model),
+        signal: req.signal,
+        principal: `agent:${parent.session}`,
+        // a helper keeps the conversation session it was given
+        conversation: caller?.conversation,
+      },
+      depth,
+      { session: parent.session, tools: req.tools },
+    );
     return {
       output: r.error ? `error: ${r.message ?? r.output}` : r.output,
       sessionDir: r.sessionDir,

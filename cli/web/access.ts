@@ -175,6 +175,25 @@ export class WebAccess {
   }
 }
 
+/**
+ * The URL of a request, or undefined when its `Host` header makes none (a space, an
+ * unclosed `[`, a port past 65535, a forbidden character): such a request is a client's
+ * error, answered 400 before anything else reads it.
+ */
+export function requestUrl(req: Request): URL | undefined {
+  try {
+    return new URL(req.url);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The refusal reason of a request whose Host header is malformed (shown, so kept short). */
+export function malformedHost(host: string | null): string {
+  const shown = JSON.stringify((host ?? "").slice(0, 60));
+  return `the Host header ${shown} is malformed (expected name:port, e.g. 127.0.0.1:8080)`;
+}
+
 /** One cookie's value from a Cookie header. */
 export function cookieValue(header: string | null, name: string): string | undefined {
   if (!header) return undefined;

@@ -28,7 +28,7 @@ import {
   permissionDenied,
   Session,
 } from "../../core/mod.ts";
-import { SECURITY_HEADERS, WebAccess } from "./access.ts";
+import { malformedHost, requestUrl, SECURITY_HEADERS, WebAccess } from "./access.ts";
 import { ASSETS } from "./assets.ts";
 import { contextModel } from "./context_model.ts";
 import {
@@ -188,7 +188,8 @@ function listen(o: WebServerOptions): WebServer {
 }
 
 async function handle(ctx: Ctx, req: Request): Promise<Response> {
-  const url = new URL(req.url);
+  const url = requestUrl(req);
+  if (!url) return refusal(400, malformedHost(req.headers.get("host")));
   const admitted = ctx.access().admit(req, url);
   if (!admitted.ok) return refusal(admitted.status, admitted.reason);
   if (admitted.via === "query" && req.method !== "POST") {

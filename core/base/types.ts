@@ -180,6 +180,11 @@ export interface SubAgentRequest {
   model?: string;
   /** The provider to use (default: the parent's). */
   provider?: string;
+  /**
+   * The tools the child asks for: it holds these ∩ its bot's `tools` ∩ its parent's ceiling
+   * (absent: all its bot's and its parent's allow). Ceilings only narrow.
+   */
+  tools?: string[];
   /** Aborts the child loop. */
   signal: AbortSignal;
 }
@@ -321,6 +326,10 @@ export interface ModelLimits {
   context: number;
   /** The `max_tokens` a request asks for. */
   maxOutput: number;
+  /** The most tool calls one response may ask for (a provider's `.conf` `max_tool_calls=`). */
+  maxToolCalls?: number;
+  /** Where `maxToolCalls` is set, for the message of a response over it (e.g. a file). */
+  maxToolCallsFrom?: string;
 }
 
 /** Prices of a model in US dollars per million tokens (`.conf` `price_*=`). */

@@ -20,6 +20,11 @@ export interface HarnessConfig {
   model: string;
   /** `HARNESS_MAX_TURNS`: model requests per turn before the loop stops (default 100). */
   maxTurns: number;
+  /**
+   * `HARNESS_MAX_TOOL_CALLS`: the most tool calls one model response may ask for, for every
+   * provider (wins over a `.conf`'s `max_tool_calls=`; unset: the `.conf`'s, else 128).
+   */
+  maxToolCalls?: number;
   /** `HARNESS_HOOK_TIMEOUT` (seconds): one executable hook's limit (default 60 s). */
   hookTimeoutMs: number;
   /** `HARNESS_EXEC_TIMEOUT` (seconds): one executable tool `--exec` (default 600 s). */
@@ -125,6 +130,8 @@ const settingsSchema = z.object({
   HARNESS_PROVIDER: z.string().optional().transform((v) => v ?? ""),
   HARNESS_MODEL: z.string().optional().transform((v) => v ?? ""),
   HARNESS_MAX_TURNS: count(100),
+  HARNESS_MAX_TOOL_CALLS: z.string().regex(/^\d+$/, "must be a positive whole number")
+    .transform(Number).refine((n) => n > 0, "must be a positive whole number").optional(),
   HARNESS_HOOK_TIMEOUT: seconds(60),
   HARNESS_EXEC_TIMEOUT: seconds(600),
   HARNESS_TOOL_TIMEOUT: seconds(120),
@@ -186,6 +193,7 @@ export function parseConfig(env: Record<string, string | undefined>): HarnessCon
     provider: s.HARNESS_PROVIDER,
     model: s.HARNESS_MODEL,
     maxTurns: s.HARNESS_MAX_TURNS,
+    maxToolCalls: s.HARNESS_MAX_TOOL_CALLS,
     hookTimeoutMs: s.HARNESS_HOOK_TIMEOUT,
     execTimeoutMs: s.HARNESS_EXEC_TIMEOUT,
     toolTimeoutMs: s.HARNESS_TOOL_TIMEOUT,

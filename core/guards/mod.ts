@@ -11,3 +11,4 @@ export * from "./rules.ts";
 export * from "./consent.ts";
 export { analyseShell, type ShellAnalysis } from "./shell_parse.ts";
 export * from "./protect.ts";
+export * from "./lineage.ts";

@@ -29,7 +29,12 @@ export function chainFor(builtins: StageHook[], executables: Map<string, string>
 
 /** Result of a chain: ok with the final JSON, or failed with the error context. */
 export type ChainResult =
-  | { ok: true; output: Record<string, unknown> }
+  | {
+    ok: true;
+    output: Record<string, unknown>;
+    /** The hook whose output is the chain's (a built-in's `<stage>/<name>`, an executable's path). */
+    last?: string;
+  }
   | { ok: false; output: Record<string, unknown>; hook: string };
 
 /** What executable hooks need. */
@@ -67,7 +72,9 @@ export async function runChain(
   env: ChainEnv,
 ): Promise<ChainResult> {
   let current = input;
+  let last: string | undefined;
   for (const link of links) {
+    last = link.builtin ? `${stage}/${link.name}` : link.path;
     if (link.builtin) {
       try {
         current = await link.builtin.run(current, ctx);
@@ -141,5 +148,5 @@ export async function runChain(
     }
     current = parsed;
   }
-  return { ok: true, output: current };
+  return { ok: true, output: current, last };
 }

@@ -9,6 +9,7 @@
 import { type AssistantTurn, HarnessError } from "../base/mod.ts";
 import { skillCatalog } from "../skills/mod.ts";
 import { type StageHook, stageHook } from "./stage.ts";
+import { toolCallCapError, ToolCallWatch } from "./tool_cap.ts";
 import { dispatchedResult } from "./tool_dispatch.ts";
 import type { ToolCall } from "./turn_host.ts";
 import { str } from "./values.ts";
@@ -87,15 +88,19 @@ export const loopHooks: StageHook[] = [
       const payload: Record<string, unknown> = { ...input, model: str(input.model) || t.model };
       delete payload.next_state;
       t.session.resetStream();
+      // past the tool-call cap the stream is not read on (receive refuses a whole response)
+      const watch = new ToolCallWatch(t.limits, t.provider, t.signal);
       const native = await t.modelProvider().send(
         payload as never,
         t.model,
         {
-          emit: (e) => t.emit(e),
-          signal: t.signal,
+          emit: watch.forward((e) => t.emit(e)),
+          signal: watch.signal,
           session: { dir: t.session.dir, cwd: t.session.conf.cwd },
         },
-      );
+      ).catch((err) => {
+        throw watch.over && !t.signal.aborted ? watch.over : err;
+      });
       if (typeof native !== "object" || native === null || Array.isArray(native)) {
         throw new HarnessError(
           `provider ${t.provider} returned a response that is not a JSON object`,
@@ -113,6 +118,13 @@ export const loopHooks: StageHook[] = [
       delete native.next_state;
       const turn = t.adapter().parseResponse(native);
       t.noteUsage(turn.usage);
+      // a response over the tool-call cap is refused whole: nothing saved, nothing runs
+      const over = toolCallCapError(
+        turn.blocks.filter((b) => b.type === "tool_call").length,
+        t.limits,
+        t.provider,
+      );
+      if (over) throw over;
       const seq = t.session.appendAssistant(turn.blocks, {
         model: turn.model || t.model,
         provider: t.provider,

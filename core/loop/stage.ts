@@ -15,7 +15,7 @@ import type {
   ToolSchema,
   Usage,
 } from "../base/mod.ts";
-import type { ProviderInfo } from "../providers/mod.ts";
+import type { ProviderInfo, ResolvedLimits } from "../providers/mod.ts";
 import type { Session } from "../session/mod.ts";
 import type { Continuation } from "./continuation.ts";
 
@@ -61,6 +61,8 @@ export interface TurnApi {
   readonly signal: AbortSignal;
   /** Notes left for the turn (behaviors' `self/notify`). */
   readonly continuation: Continuation;
+  /** The model's limits (window, output, tool calls per response); absent: the defaults. */
+  readonly limits?: ResolvedLimits;
   /** Protocol adapter of the active provider. */
   adapter(): ProtocolAdapter;
   /** The active model provider. */

@@ -37,6 +37,7 @@ import {
 } from "../session/mod.ts";
 import { compactInstruction } from "./compact_hooks.ts";
 import { Continuation } from "./continuation.ts";
+import { pendingCalls, unexpectedEnd } from "./loop_end.ts";
 import { type ContextReport, contextSections } from "./context_report.ts";
 import type { TurnContext } from "./stage.ts";
 import type { StagePlace } from "./stage_runner.ts";
@@ -862,6 +863,21 @@ export class Turn implements TurnApi {
       state = typeof result.next_state === "string" ? result.next_state : "";
       context = { ...result };
       delete context.next_state;
+      const empty = h.stages.isEmpty(ran, place.snapshot);
+      const pending = () => pendingCalls(this.session);
+      const wrong = unexpectedEnd({
+        stage: ran,
+        next: state,
+        output: result,
+        last: r.last,
+        empty,
+        pending,
+      });
+      if (wrong) {
+        [failed, failure, state, context] = [true, wrong, "error", { error: wrong }];
+        h.log(`[loop] ${wrong}`);
+        continue;
+      }
       // The round ends: its hooks may leave notes; when the model ended it, the notes of
       // every plugin and the loop-end addenda decide together whether another round runs.
       if (

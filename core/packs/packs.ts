@@ -156,6 +156,11 @@ export interface PacksOptions {
   project?: string;
   /** Loads state modules and evaluates pack commands (from stdlib-harness). */
   runtime?: PackRuntime;
+  /**
+   * The principal whose behavior applies to an agent (a plain worker runs under its
+   * parent's guards and hooks); default: the agent's own.
+   */
+  behaviorOf?(principal: string): string;
 }
 
 /** The Scheme side of states and commands (supplied by stdlib-harness). */
@@ -287,7 +292,7 @@ export class Packs {
         configuration: b.spec.behavior.configuration,
         pack: b.pack.name,
         bot: b.spec.name,
-        appliesTo: (p) => p === principal,
+        appliesTo: (p) => (this.#o.behaviorOf?.(p) ?? p) === principal,
         places: this.#o.places,
         log: (t) => this.#o.log(`[pack ${b.pack.name}/${b.spec.name}] ${t}`),
         services: this.#services(b),

@@ -132,12 +132,17 @@ export function executableProvider(
     },
     defaults: getDefaults,
     async limits() {
-      // `--defaults` may say `context=` and `max_tokens=` (positive whole numbers)
+      // `--defaults` may say `context=`, `max_tokens=` and `max_tool_calls=` (positive whole numbers)
       const d = await getDefaults();
       const n = (
         v: string | undefined,
       ) => (v && /^\d+$/.test(v) && Number(v) > 0 ? Number(v) : undefined);
-      return { context: n(d.context), maxOutput: n(d.max_tokens) };
+      return {
+        context: n(d.context),
+        maxOutput: n(d.max_tokens),
+        maxToolCalls: n(d.max_tool_calls),
+        maxToolCallsFrom: `max_tool_calls= of ${path} --defaults`,
+      };
     },
     async declaredProtocol() {
       const d = await getDefaults();

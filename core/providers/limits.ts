@@ -55,6 +55,33 @@ export interface ResolvedLimits {
   maxOutput?: number;
   /** Where the window came from: "conf", "plugin", "known model", or "unknown". */
   source: "conf" | "plugin" | "known model" | "unknown";
+  /** The most tool calls one model response may ask for (issue 23: caps). */
+  maxToolCalls?: number;
+  /** Where `maxToolCalls` came from (named in the message of a response over it). */
+  maxToolCallsFrom?: string;
+}
+
+/** The cap on tool calls per model response when nothing sets one. */
+export const DEFAULT_MAX_TOOL_CALLS = 128;
+
+/**
+ * The tool-call cap of a response: `HARNESS_MAX_TOOL_CALLS` (`setting`, for every provider)
+ * wins, then the provider's own word (`.conf` `max_tool_calls=`), then the default.
+ */
+export function toolCallCap(
+  own: Partial<ModelLimits>,
+  setting: number | undefined,
+): { maxToolCalls: number; maxToolCallsFrom: string } {
+  if (setting !== undefined) {
+    return { maxToolCalls: setting, maxToolCallsFrom: "HARNESS_MAX_TOOL_CALLS" };
+  }
+  if (own.maxToolCalls !== undefined) {
+    return {
+      maxToolCalls: own.maxToolCalls,
+      maxToolCallsFrom: own.maxToolCallsFrom ?? "the provider",
+    };
+  }
+  return { maxToolCalls: DEFAULT_MAX_TOOL_CALLS, maxToolCallsFrom: "the default" };
 }
 
 /**
@@ -65,15 +92,19 @@ export async function resolveLimits(
   provider: ModelProvider,
   model: string,
   declared: readonly ModelDefinition[] = [],
+  maxToolCalls?: number,
 ): Promise<ResolvedLimits> {
   const own = (await provider.limits?.(model).catch(() => undefined)) ?? {};
   const def = declared.find((d) => d.id === model);
   const known = knownModelLimits(model);
   const maxOutput = own.maxOutput ?? def?.maxOutputTokens ?? known?.maxOutput;
-  if (own.context) return { context: own.context, maxOutput, source: "conf" };
-  if (def?.contextWindow) return { context: def.contextWindow, maxOutput, source: "plugin" };
-  if (known) return { context: known.context, maxOutput, source: "known model" };
-  return { maxOutput, source: "unknown" };
+  const cap = toolCallCap(own, maxToolCalls);
+  if (own.context) return { context: own.context, maxOutput, source: "conf", ...cap };
+  if (def?.contextWindow) {
+    return { context: def.contextWindow, maxOutput, source: "plugin", ...cap };
+  }
+  if (known) return { context: known.context, maxOutput, source: "known model", ...cap };
+  return { maxOutput, source: "unknown", ...cap };
 }
 
 /** The prices of a model at a provider (none unless the provider's `.conf` gives them). */

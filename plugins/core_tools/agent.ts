@@ -1,7 +1,7 @@
 /**
- * `agent {prompt, bot?, model?, provider?}`: runs a child agent loop through
- * `ctx.runAgent` — as a named bot of a behavior pack when `bot` is given — and
- * returns its final output.
+ * `agent {prompt, bot?, model?, provider?, tools?}`: runs a child agent loop through
+ * `ctx.runAgent` — as a named bot of a behavior pack when `bot` is given, holding at most the
+ * `tools` it asks for (and never more than its parent) — and returns its final output.
  *
  * @module
  */
@@ -21,16 +21,17 @@ const inputSchema = z.object({
   bot: optionalName,
   model: optionalName,
   provider: optionalName,
+  tools: z.array(z.string()).nullish().transform((v) => v ?? undefined),
 });
 
 async function agent(input: unknown, ctx: ToolContext): Promise<ToolResult> {
   const parsed = parseInput(inputSchema, input);
   if (!parsed.ok) return parsed.result;
-  const { prompt, bot, model, provider } = parsed.data;
+  const { prompt, bot, model, provider, tools } = parsed.data;
   if (prompt.trim() === "") return errorResult("prompt is required");
   if (!ctx.runAgent) return errorResult("sub-agents are not available in this session");
   try {
-    const result = await ctx.runAgent({ prompt, bot, model, provider, signal: ctx.signal });
+    const result = await ctx.runAgent({ prompt, bot, model, provider, tools, signal: ctx.signal });
     const output = trimTrailingNewlines(result.output);
     if (result.error) return textResult(output || "error: subagent failed with no output", true);
     return textResult(output || "subagent completed with no output");
@@ -66,6 +67,12 @@ export const agentTool: ToolDefinition = {
       provider: {
         type: "string",
         description: "Provider override (optional, defaults to parent's provider)",
+      },
+      tools: {
+        type: "array",
+        items: { type: "string" },
+        description:
+          "The tools the subagent may use (optional; it never holds a tool you do not hold)",
       },
     },
     required: ["prompt"],

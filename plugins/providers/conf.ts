@@ -83,6 +83,8 @@ export interface ConfVariant {
   deadlineMs: number;
   /** `max_response_bytes=`: the most bytes of one response (32 MiB). */
   maxResponseBytes: number;
+  /** `max_tool_calls=`: the most tool calls one response may ask for (absent: the default, 128). */
+  maxToolCalls?: number;
   /** `context=`: the model's context window in tokens (absent: known-model defaults). */
   context?: number;
   /** `cache=never` turns prompt-cache breakpoints off (`auto`, the default, marks them). */
@@ -116,6 +118,7 @@ const KNOWN = new Set([
   "first_token_timeout",
   "deadline",
   "max_response_bytes",
+  "max_tool_calls",
   "context",
   "cache",
   "price_input",
@@ -126,7 +129,7 @@ const KNOWN = new Set([
 
 const KEYS_HINT = "keys: protocol, url, auth_env, model, max_tokens, description, stream, " +
   "header.<Name>, timeout, first_token_timeout, deadline, max_attempts, max_response_bytes, " +
-  "context, cache, price_input, price_output, price_cache_read, price_cache_write";
+  "max_tool_calls, context, cache, price_input, price_output, price_cache_read, price_cache_write";
 
 const secondsKey = (key: string) =>
   z.string().regex(/^\d+(\.\d+)?$/, `${key}= must be a number of seconds`).transform(Number)
@@ -178,6 +181,7 @@ const confSchema = z.object({
   max_attempts: positiveInt("max_attempts").refine((n) => n <= 10, "max_attempts must be ≤ 10")
     .optional(),
   context: positiveInt("context").optional(),
+  max_tool_calls: positiveInt("max_tool_calls").optional(),
   cache: z.enum(["never", "auto"], { error: "cache= must be never or auto" }).optional(),
   price_input: price("price_input"),
   price_output: price("price_output"),
@@ -249,6 +253,7 @@ export function parseConf(text: string, path: string): ConfVariant {
       : DEFAULT_FIRST_TOKEN_TIMEOUT_MS,
     deadlineMs: v.deadline !== undefined ? Math.round(v.deadline * 1000) : DEFAULT_DEADLINE_MS,
     maxResponseBytes: v.max_response_bytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+    maxToolCalls: v.max_tool_calls,
     context: v.context,
     cache: v.cache ?? "auto",
     pricing: v.price_input !== undefined || v.price_output !== undefined
@@ -299,6 +304,8 @@ export function confProvider(
         context: variant.context,
         // what requests ask for (`max_tokens=`, else the protocol default)
         maxOutput: variant.maxTokens,
+        maxToolCalls: variant.maxToolCalls,
+        maxToolCallsFrom: `max_tool_calls= in ${variant.path}`,
       });
     },
     pricing(): Promise<Pricing | undefined> {

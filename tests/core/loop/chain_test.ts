@@ -79,7 +79,7 @@ Deno.test("runChain: each hook's output is the next one's input", async () => {
       ctx,
       env(dir),
     );
-    assert.deepEqual(r, { ok: true, output: { n: 41, exe: 42 } });
+    assert.deepEqual(r, { ok: true, output: { n: 41, exe: 42 }, last: p }, "the last hook named");
   });
 });
 
@@ -175,7 +175,7 @@ Deno.test("StageRunner: the stage's executables, its environment and the sandbox
       signal: new AbortController().signal,
       extraEnv: { EXTRA: "yes" },
     });
-    assert.deepEqual(r, { ok: true, output: { stage: "auth-set", extra: "yes" } });
+    assert.deepEqual(r, { ok: true, output: { stage: "auth-set", extra: "yes" }, last: p });
     assert.deepEqual(prepared, [`hook ${p}`], "the hook went through the sandbox");
     const refusing: ChildSandbox = {
       prepare: () => Promise.resolve({ refused: "no sandbox here" }),

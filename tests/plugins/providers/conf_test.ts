@@ -44,6 +44,7 @@ max_attempts=2
 first_token_timeout=30
 deadline=900.5
 max_response_bytes=8M
+max_tool_calls=64
 context=32768
 cache=never
 price_input=0.5
@@ -68,6 +69,7 @@ future_key=1
     firstTokenTimeoutMs: 30_000,
     deadlineMs: 900_500,
     maxResponseBytes: 8 * 1024 * 1024,
+    maxToolCalls: 64,
     context: 32768,
     cache: "never",
     pricing: { input: 0.5, output: 1.5, cacheRead: 0.05, cacheWrite: undefined },
@@ -83,6 +85,7 @@ Deno.test("parseConf: defaults", () => {
   assert.equal(v.firstTokenTimeoutMs, 300_000);
   assert.equal(v.deadlineMs, 3_600_000);
   assert.equal(v.maxResponseBytes, 32 * 1024 * 1024);
+  assert.equal(v.maxToolCalls, undefined, "the loop's default (128) applies");
   assert.equal(v.authEnv, undefined);
   assert.equal(v.model, "");
 });
