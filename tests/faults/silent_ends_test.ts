@@ -110,7 +110,7 @@ for (const c of ENDERS) {
 }
 
 /** A spawned `hs acp` spoken to in raw JSON-RPC lines. */
-async function rawAcp(cwd: string, env: Record<string, string>) {
+function rawAcp(cwd: string, env: Record<string, string>) {
   const child = new Deno.Command(Deno.execPath(), {
     args: [...hsArgs(), "acp"],
     cwd,
