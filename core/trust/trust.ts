@@ -14,7 +14,7 @@
  */
 import { dirname, join, resolve, sep } from "node:path";
 import { z } from "zod";
-import { atomicWriteSync, HarnessError, readTextOrUndefined } from "../base/mod.ts";
+import { atomicWriteSync, HarnessError, readOwnTextOrWhy } from "../base/mod.ts";
 import { controlFingerprint } from "./control.ts";
 
 const TrustFile = z.object({
@@ -56,10 +56,11 @@ export class TrustStore {
   }
 
   #read(): TrustData {
-    const text = readTextOrUndefined(this.path);
-    if (text === undefined) return { version: 1, trusted: {} };
+    // never through a link: a refused trust.json (reported) trusts nothing
+    const read = readOwnTextOrWhy(this.path);
+    if (!("text" in read)) return { version: 1, trusted: {} };
     try {
-      return TrustFile.parse(JSON.parse(text));
+      return TrustFile.parse(JSON.parse(read.text));
     } catch {
       throw new HarnessError(
         `trust file ${this.path} is not valid`,
