@@ -17,3 +17,4 @@ export { REVISION, versionLine } from "./build_info.ts";
 export * from "./lifecycle.ts";
 export * from "./terminal_text.ts";
 export * from "./safe_fs.ts";
+export * from "./sessions_place.ts";
