@@ -135,13 +135,23 @@ export interface OwnOpenOptions {
  * `Deno.errors.NotFound` when it is missing and not created.
  */
 export function openOwnFile(path: string, opts: OwnOpenOptions): Deno.FsFile {
+  return openChecked(path, opts).file;
+}
+
+/** {@link openOwnFile} with the handle's fstat (a created file's is read on demand). */
+function openChecked(
+  path: string,
+  opts: OwnOpenOptions,
+): { file: Deno.FsFile; info?: Deno.FileInfo } {
   const flags = { read: opts.read, write: opts.write, append: opts.append };
   for (let attempt = 0;; attempt++) {
     const before = lstatOrUndefined(path);
     if (!before) {
       if (!opts.create) throw new Deno.errors.NotFound(`${path}: no such file`);
       try {
-        return Deno.openSync(path, { ...flags, createNew: true, mode: opts.mode ?? 0o644 });
+        return {
+          file: Deno.openSync(path, { ...flags, createNew: true, mode: opts.mode ?? 0o644 }),
+        };
       } catch (err) {
         // another process created it meanwhile (or planted something): check what it is
         if (err instanceof Deno.errors.AlreadyExists && attempt < 3) continue;
@@ -164,12 +174,10 @@ export function openOwnFile(path: string, opts: OwnOpenOptions): Deno.FsFile {
       throw err;
     }
     try {
-      checkHandle(file, path, before);
+      return { file, info: checkHandle(file, path, before) };
     } catch (err) {
       if (!(err instanceof RefusedFileError) || !opts.replace || attempt >= 3) throw err;
-      continue;
     }
-    return file;
   }
 }
 
@@ -211,14 +219,16 @@ function readAll(file: Deno.FsFile, size: number): Uint8Array {
  */
 export function readOwnFile(path: string, opts: { quiet?: boolean } = {}): OwnText | undefined {
   let file: Deno.FsFile;
+  let info: Deno.FileInfo;
   try {
-    file = openOwnFile(path, { read: true });
+    const opened = openChecked(path, { read: true });
+    file = opened.file;
+    info = opened.info ?? file.statSync();
   } catch (err) {
     if (err instanceof RefusedFileError && !opts.quiet) reportRefused(path, err.why);
     return undefined;
   }
   try {
-    const info = file.statSync();
     return {
       text: DECODER.decode(readAll(file, info.size)),
       mtime: info.mtime?.getTime() ?? 0,
