@@ -51,6 +51,9 @@ export function reportRefusedMessage(mdir: string, name: string, names: string[]
       if (!n.startsWith(".") || !n.endsWith(".tmp")) continue;
       if (lstat(join(mdir, n))?.ino === info.ino) return;
     }
+    // the writer may have removed its temp file meanwhile: one name now means it settled
+    const again = lstat(path);
+    if (again && again.ino === info.ino && !ownFileProblem(again)) return;
   }
   reportRefused(path, why);
 }

@@ -401,7 +401,9 @@ export class Session {
       !validate && this.#listedMtime === dirMtime && dirMtime >= 0 &&
       !this.#nextTaken(mdir, dirMtime)
     ) return;
-    const trusted = Date.now() - dirMtime > MTIME_SLACK_MS;
+    // a file not read (refused, or a message another writer is linking into place) makes
+    // the next refresh list again
+    let trusted = Date.now() - dirMtime > MTIME_SLACK_MS;
     const all = listDir(mdir);
     const names = all.filter((n) => /^\d+-.*\.md$/.test(n));
     if (this.#lock && names.length !== all.length) this.#sweep(mdir, all);
@@ -416,6 +418,7 @@ export class Session {
       if (!read) {
         // a link or a second name of another file: never read; reported once
         reportRefusedMessage(mdir, name, all);
+        trusted = false;
         if (known) this.#index.delete(name);
         changed = true;
         continue;

@@ -146,3 +146,24 @@ Deno.test("sessions: the index, the web listing and a swapped message never read
     assert.ok(!JSON.stringify(Session.open(s.dir).messages()).includes(SECRET));
     assert.ok(told.some((t) => t.includes("0001-user.md")));
   }));
+
+Deno.test("sessions: a message another writer is linking into place is read once it settled", () =>
+  withDir(async (dir, told) => {
+    const s = Session.create(join(dir, "sessions"), { cwd: dir, model: "m", provider: "p" });
+    s.appendUser("hello");
+    const mdir = join(s.dir, "messages");
+    // the other writer's state between link() and removing its temp file
+    const tmp = join(mdir, ".a1b2c3d4.tmp");
+    await Deno.writeTextFile(tmp, "---\nrole: user\nseq: 0002\n---\nfrom the other writer\n");
+    await Deno.link(tmp, join(mdir, "0002-user.md"));
+    s.refresh(false);
+    assert.equal(s.messages().length, 1);
+    assert.deepEqual(told, [], "a write in progress is not a refusal");
+    await Deno.remove(tmp);
+    s.refresh(false);
+    assert.deepEqual(s.messages().map((m) => m.role === "user" ? m.text : ""), [
+      "hello",
+      "from the other writer",
+    ]);
+    assert.deepEqual(told, []);
+  }));
