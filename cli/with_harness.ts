@@ -9,6 +9,7 @@ import type { CliContext } from "./context.ts";
 import { type FloorFlags, floorRequestOf } from "./floor_flags.ts";
 import { handleTrust } from "./trust_prompt.ts";
 import { handleConsent } from "./consent_prompt.ts";
+import { printSessionsNotice } from "./sessions_notice.ts";
 
 /** Flags that shape a command's harness. */
 export type HarnessFlags = FloorFlags & {
@@ -35,6 +36,7 @@ export async function withHarness(
   });
   try {
     await handleTrust(h, cli);
+    printSessionsNotice(h.paths, cli);
     // a workspace trusted just now may bring `sources` hooks of its own
     await h.refreshSources();
     await handleConsent(h, cli);

@@ -24,8 +24,11 @@ import {
   errorMessage,
   type HarnessCore,
   HarnessError,
+  isOwnDir,
+  isOwnFile,
   type Json,
   permissionDenied,
+  readOwnText,
   Session,
 } from "../../core/mod.ts";
 import { malformedHost, requestUrl, SECURITY_HEADERS, WebAccess } from "./access.ts";
@@ -248,9 +251,7 @@ async function route(ctx: Ctx, req: Request, url: URL): Promise<Response> {
     const id = decodeURIComponent(m[1]);
     if (!SESSION_ID.test(id)) return refusal(404, "no such session");
     const dir = join(ctx.h.paths.sessions, id);
-    try {
-      if (!Deno.statSync(join(dir, "session.conf")).isFile) throw new Error();
-    } catch {
+    if (!isOwnDir(dir) || !isOwnFile(join(dir, "session.conf"))) {
       return refusal(404, "no such session");
     }
     if (!m[2] && get) return sessionPage(ctx, id, dir, url.searchParams.has("all"));
@@ -341,11 +342,7 @@ function openSession(ctx: Ctx, dir: string): Session {
 }
 
 function readStream(dir: string): string {
-  try {
-    return Deno.readTextFileSync(join(dir, ".stream"));
-  } catch {
-    return "";
-  }
+  return readOwnText(join(dir, ".stream")) ?? "";
 }
 
 function sessionPage(ctx: Ctx, id: string, dir: string, all: boolean): Response {

@@ -7,7 +7,7 @@
  * @module
  */
 import { join } from "node:path";
-import { listSessions, parseKeyValues, parseMessageFile } from "../../core/mod.ts";
+import { listSessions, parseKeyValues, parseMessageFile, readOwnText } from "../../core/mod.ts";
 
 /** One row of the sessions page. */
 export interface SessionSummary {
@@ -30,10 +30,9 @@ export function titleOf(text: string, max = 100): string {
 
 /** The summary of one session directory. */
 export function summarize(dir: string, id: string): SessionSummary {
-  let conf: Record<string, string> = {};
-  try {
-    conf = parseKeyValues(Deno.readTextFileSync(join(dir, "session.conf")));
-  } catch { /* listed, then removed */ }
+  // hs's own files, never read through a link (a refused one is reported, skipped)
+  const confText = readOwnText(join(dir, "session.conf"));
+  const conf: Record<string, string> = confText === undefined ? {} : parseKeyValues(confText);
   const names: string[] = [];
   try {
     for (const e of Deno.readDirSync(join(dir, "messages"))) {
@@ -44,10 +43,9 @@ export function summarize(dir: string, id: string): SessionSummary {
   let title = "";
   const first = names.find((n) => n.endsWith("-user.md"));
   if (first) {
-    try {
-      const m = parseMessageFile(first, Deno.readTextFileSync(join(dir, "messages", first)));
-      if (m?.role === "user") title = titleOf(m.text);
-    } catch { /* unreadable: no title */ }
+    const text = readOwnText(join(dir, "messages", first));
+    const m = text === undefined ? undefined : parseMessageFile(first, text);
+    if (m?.role === "user") title = titleOf(m.text);
   }
   return {
     id,

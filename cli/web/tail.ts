@@ -12,7 +12,12 @@
  * @module
  */
 import { join } from "node:path";
-import { type ConversationMessage, parseMessageFile } from "../../core/mod.ts";
+import {
+  type ConversationMessage,
+  openOwnFile,
+  parseMessageFile,
+  readOwnText,
+} from "../../core/mod.ts";
 
 /** Something that happened in a session directory. */
 export type TailEvent =
@@ -136,12 +141,9 @@ export class SessionTail {
     }
     fresh.sort((a, b) => a.seq - b.seq || (a.name < b.name ? -1 : 1));
     for (const f of fresh) {
-      let text: string;
-      try {
-        text = Deno.readTextFileSync(join(mdir, f.name));
-      } catch {
-        continue;
-      }
+      // never through a link (a refused file is reported once and skipped)
+      const text = readOwnText(join(mdir, f.name));
+      if (text === undefined) continue;
       this.#sent.add(f.name);
       const message = parseMessageFile(f.name, text);
       if (message) out.push({ kind: "message", name: f.name, seq: f.seq, message });
@@ -151,7 +153,13 @@ export class SessionTail {
   #readAll(): { text: string; bytes: Uint8Array } | undefined {
     let bytes: Uint8Array;
     try {
-      bytes = Deno.readFileSync(join(this.dir, ".stream"));
+      const file = openOwnFile(join(this.dir, ".stream"), { read: true });
+      try {
+        bytes = new Uint8Array(file.statSync().size);
+        bytes = bytes.subarray(0, readFully(file, bytes, 0));
+      } finally {
+        file.close();
+      }
     } catch {
       return undefined;
     }
@@ -165,7 +173,7 @@ export class SessionTail {
     const path = join(this.dir, ".stream");
     let file: Deno.FsFile;
     try {
-      file = Deno.openSync(path, { read: true });
+      file = openOwnFile(path, { read: true });
     } catch {
       return;
     }

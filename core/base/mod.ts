@@ -16,3 +16,5 @@ export { VERSION } from "./version.ts";
 export { REVISION, versionLine } from "./build_info.ts";
 export * from "./lifecycle.ts";
 export * from "./terminal_text.ts";
+export * from "./safe_fs.ts";
+export * from "./sessions_place.ts";

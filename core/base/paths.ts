@@ -6,7 +6,7 @@
  */
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { statOrUndefined } from "./fsutil.ts";
+import { chooseSessionsDir, type SessionsPlace } from "./sessions_place.ts";
 
 /** Where the harness is installed (the repository root, or the binary's directory). */
 export const HARNESS_ROOT: string = (() => {
@@ -22,33 +22,33 @@ export interface Paths {
   cwd: string;
   /** `$HARNESS_HOME` (default `~/.harness`). */
   home: string;
-  /** `$HARNESS_SESSIONS`: the nearest `.harness/sessions` walking up, else `<home>/sessions`. */
+  /**
+   * `$HARNESS_SESSIONS`: the user's `HARNESS_SESSIONS`, else the nearest `.harness/sessions`
+   * walking up that the user trusted (sessions_place.ts), else `<home>/sessions`.
+   */
   sessions: string;
+  /** The nearest workspace `.harness/sessions` that was not used, and why. */
+  sessionsSkipped?: SessionsPlace["skipped"];
   /** `$HARNESS_LOG` (default `<home>/harness.log`). */
   log: string;
 }
 
-/** Resolves HARNESS_HOME (default ~/.harness) and HARNESS_SESSIONS (nearest `.harness/sessions`). */
+/**
+ * Resolves HARNESS_HOME (default ~/.harness) and HARNESS_SESSIONS (the user's, a trusted
+ * workspace's `.harness/sessions`, else `<home>/sessions`: see sessions_place.ts).
+ */
 export function resolvePaths(env: Record<string, string | undefined>, cwd: string): Paths {
   const userHome = env.HOME ?? "/";
   const home = env.HARNESS_HOME || join(userHome, ".harness");
-  let sessions = env.HARNESS_SESSIONS || "";
-  if (!sessions) {
-    sessions = join(home, "sessions");
-    let cur = cwd;
-    for (;;) {
-      const candidate = join(cur, ".harness", "sessions");
-      if (statOrUndefined(candidate)?.isDirectory) {
-        sessions = candidate;
-        break;
-      }
-      const parent = dirname(cur);
-      if (parent === cur) break;
-      cur = parent;
-    }
-  }
+  const place = chooseSessionsDir(env, cwd, home);
   const log = env.HARNESS_LOG || join(home, "harness.log");
-  return { cwd, home, sessions, log };
+  return {
+    cwd,
+    home,
+    sessions: place.sessions,
+    ...(place.skipped ? { sessionsSkipped: place.skipped } : {}),
+    log,
+  };
 }
 
 /** `path` with the user's home directory shown as `~`. */

@@ -8,7 +8,7 @@
  * @module
  */
 import { join } from "node:path";
-import { readTextOrUndefined } from "../base/mod.ts";
+import { readOwnText } from "../base/mod.ts";
 
 /** A result computed before `tool_exec`. */
 export interface DispatchedResult {
@@ -27,7 +27,8 @@ export function dispatchDir(sessionDir: string): string {
 /** The pre-computed result of call `id`, if a dispatcher left a well-formed one. */
 export function dispatchedResult(sessionDir: string, id: string): DispatchedResult | undefined {
   if (!sessionDir || !SAFE_ID.test(id)) return undefined;
-  const text = readTextOrUndefined(join(dispatchDir(sessionDir), `${id}.json`));
+  // session state: never read through a link (a refused file is reported, skipped)
+  const text = readOwnText(join(dispatchDir(sessionDir), `${id}.json`));
   if (text === undefined) return undefined;
   let data: unknown;
   try {

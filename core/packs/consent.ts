@@ -12,7 +12,7 @@
  */
 import { dirname, join } from "node:path";
 import { z } from "zod";
-import { atomicWriteSync, HarnessError, readTextOrUndefined } from "../base/mod.ts";
+import { atomicWriteSync, HarnessError, readOwnText } from "../base/mod.ts";
 
 /** The review policy: prompt on any hash change, silent for an unchanged hash. */
 export const GUARD_REVIEW_POLICY = "prompt-on-any-hash-change" as const;
@@ -54,7 +54,7 @@ export class GuardApprovals {
   }
 
   #read(): z.infer<typeof FileSchema> {
-    const text = readTextOrUndefined(this.path);
+    const text = readOwnText(this.path); // never through a link (reported; nothing approved)
     if (text === undefined) return { version: 1, approved: {} };
     try {
       return FileSchema.parse(JSON.parse(text));

@@ -16,7 +16,7 @@
  * @module
  */
 import { basename, join } from "node:path";
-import { HarnessError, statOrUndefined } from "../base/mod.ts";
+import { atomicWriteSync, HarnessError, isOwnFile } from "../base/mod.ts";
 import { FileStateLog, MemoryStateLog, sessionLogDir } from "../session/mod.ts";
 import type { PackManifest } from "./manifest.ts";
 import { type StateCommit, StateInstance, type StateModule, type StateScope } from "./state.ts";
@@ -149,9 +149,10 @@ export class StateHost {
     });
     const dir = scope === "session" ? sessionLogDir(session!.dir, pack) : this.logDir(pack, scope);
     const log = FileStateLog.open(dir, { durable: scope !== "session" });
-    if (scope === "project" && !statOrUndefined(join(dir, "project.txt"))) {
+    if (scope === "project" && !isOwnFile(join(dir, "project.txt"))) {
       try {
-        Deno.writeTextFileSync(join(dir, "project.txt"), this.#o.project + "\n");
+        // a rename replaces a link there instead of writing through it
+        atomicWriteSync(join(dir, "project.txt"), this.#o.project + "\n");
       } catch { /* informative only */ }
     }
     return StateInstance.open(

@@ -15,7 +15,8 @@ import {
   type AuthProvider,
   displayPath,
   HarnessError,
-  readTextOrUndefined,
+  readOwnText,
+  readOwnTextOrWhy,
   resolvePaths,
 } from "../base/mod.ts";
 
@@ -69,7 +70,7 @@ export function credentialLookup(
 ): (provider: string) => Promise<FoundCredential | undefined> {
   return async (provider) => {
     for (const f of authFiles(env, cwd)) {
-      const text = readTextOrUndefined(f);
+      const text = readOwnText(f); // a link or a second name is refused (reported), skipped
       if (!text) continue;
       let data: unknown;
       try {
@@ -156,12 +157,24 @@ export function maskKey(key: string): string {
 }
 
 /** Reads an auth file; a missing file is empty; a malformed one → HarnessError naming the path. */
-export async function readAuth(path: string): Promise<AuthFile> {
+export function readAuth(path: string): Promise<AuthFile> {
+  return Promise.resolve().then(() => readAuthSync(path));
+}
+
+function readAuthSync(path: string): AuthFile {
   let text: string;
   try {
-    text = await Deno.readTextFile(path);
+    const read = readOwnTextOrWhy(path);
+    if ("missing" in read) return {};
+    if ("refused" in read) {
+      throw new HarnessError(
+        `refused ${path}: ${read.refused}`,
+        "hs never reads its own state through a link: replace it with a regular file",
+      );
+    }
+    text = read.text;
   } catch (err) {
-    if (err instanceof Deno.errors.NotFound) return {};
+    if (err instanceof HarnessError) throw err;
     throw new HarnessError(`cannot read ${path}: ${(err as Error).name}`);
   }
   if (text.trim() === "") return {};

@@ -9,7 +9,7 @@
  * @module
  */
 import { join } from "node:path";
-import { atomicWriteSync, readTextOrUndefined, statOrUndefined } from "../base/mod.ts";
+import { atomicWriteSync, readOwnText, statOrUndefined } from "../base/mod.ts";
 import type { Snapshot } from "../discovery/mod.ts";
 
 /** The cache file of a harness home. */
@@ -46,7 +46,7 @@ export function deepMerge(a: unknown, b: unknown): unknown {
 export function mergedAuth(files: string[]): Record<string, unknown> {
   let merged: Record<string, unknown> = {};
   for (const f of files) {
-    const text = readTextOrUndefined(f);
+    const text = readOwnText(f); // never through a link (reported, skipped)
     if (!text?.trim()) continue;
     try {
       const data = JSON.parse(text);
@@ -65,8 +65,8 @@ export function refreshAuthCache(home: string, files: string[]): boolean {
   const path = authCachePath(home);
   const text = JSON.stringify(mergedAuth(files), null, 2) + "\n";
   try {
-    if (readTextOrUndefined(path) === text) {
-      if (((Deno.statSync(path).mode ?? 0) & 0o077) === 0) return true;
+    if (readOwnText(path, { quiet: true }) === text) {
+      if (((Deno.lstatSync(path).mode ?? 0) & 0o077) === 0) return true;
     }
     Deno.mkdirSync(home, { recursive: true, mode: 0o700 });
     atomicWriteSync(path, text, { mode: 0o600 });

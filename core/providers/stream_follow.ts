@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { openOwnFile } from "../base/mod.ts";
 
 /** A running follower. */
 export interface StreamFollower {
@@ -27,7 +28,7 @@ export function followStream(
   const poll = () => {
     let file: Deno.FsFile | undefined;
     try {
-      file = Deno.openSync(path, { read: true });
+      file = openOwnFile(path, { read: true }); // the session's own .stream, never a link
       const size = file.statSync().size;
       if (size < offset) offset = 0; // truncated: a new request
       if (size === offset) return;

@@ -7,7 +7,7 @@
  * @module
  */
 import { join } from "node:path";
-import { HarnessError, readTextOrUndefined } from "../base/mod.ts";
+import { HarnessError, openOwnFile, readOwnText } from "../base/mod.ts";
 
 /** Exit code of a run that found its session busy (EX_TEMPFAIL: try again later). */
 export const SESSION_BUSY_EXIT = 75;
@@ -35,7 +35,7 @@ export interface SessionLock {
 
 /** Who holds the lock, as the lock file says (`pid 123 since 10:32:28`), or "another process". */
 export function lockHolder(dir: string): string {
-  const text = readTextOrUndefined(join(dir, ".lock")) ?? "";
+  const text = readOwnText(join(dir, ".lock"), { quiet: true }) ?? "";
   const pid = /^pid=(\d+)/m.exec(text)?.[1];
   const since = /^since=(.+)$/m.exec(text)?.[1];
   if (!pid) return "another process";
@@ -77,7 +77,8 @@ export async function acquireLock(
   const path = join(dir, ".lock");
   let file: Deno.FsFile;
   try {
-    file = Deno.openSync(path, { read: true, write: true, create: true, mode: 0o644 });
+    // a link there is replaced (the holder's name is written into it), never followed
+    file = openOwnFile(path, { read: true, write: true, create: true, mode: 0o644, replace: true });
   } catch (err) {
     throw new HarnessError(
       `cannot lock session ${id}: ${(err as Error).message}`,

@@ -22,10 +22,15 @@ import {
   type CompactReason,
   type ConversationMessage,
   HarnessError,
+  isOwnDir,
+  isOwnFile,
   listDir,
   MTIME_SLACK_MS,
+  openOwnFile,
   parseKeyValues,
-  readTextOrUndefined,
+  readOwnFile,
+  readOwnText,
+  readOwnTextOrWhy,
   splitFrontmatter,
   statOrUndefined,
   type StopReason,
@@ -39,6 +44,7 @@ import {
   renderFrontmatter,
 } from "./codec.ts";
 import { acquireLock, type LockOptions, type SessionLock } from "./lock.ts";
+import { reportRefusedMessage, sameFile } from "./own_files.ts";
 
 export { parseAssistantBody, renderAssistantBody };
 import { usageOfMeta } from "./tokens.ts";
@@ -71,46 +77,6 @@ export function isoSeconds(d: Date = new Date()): string {
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${
     pad(d.getMinutes())
   }:${pad(d.getSeconds())}${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
-}
-
-const DECODER = new TextDecoder();
-
-/**
- * A file's text with the mtime and size of what was read, from one open (fstat on
- * the handle: resuming a long session does one path lookup per message, not two).
- */
-function readWithInfo(path: string): { text: string; mtime: number; size: number } | undefined {
-  let file: Deno.FsFile;
-  try {
-    file = Deno.openSync(path);
-  } catch {
-    return undefined;
-  }
-  try {
-    const info = file.statSync();
-    // One byte more than the size: the read that meets the end needs no bigger buffer.
-    let buf = new Uint8Array(info.size + 1);
-    let off = 0;
-    for (;;) {
-      if (off === buf.length) {
-        const bigger = new Uint8Array(buf.length * 2);
-        bigger.set(buf);
-        buf = bigger;
-      }
-      const n = file.readSync(buf.subarray(off));
-      if (n === null || n === 0) break;
-      off += n;
-    }
-    return {
-      text: DECODER.decode(buf.subarray(0, off)),
-      mtime: info.mtime?.getTime() ?? 0,
-      size: info.size,
-    };
-  } catch {
-    return undefined;
-  } finally {
-    file.close();
-  }
 }
 
 /** Parses one message file into a canonical message; undefined when unusable. */
@@ -191,6 +157,7 @@ export interface SessionEntry {
 interface IndexEntry {
   mtime: number;
   size: number;
+  ino: number;
   entry: SessionEntry | undefined;
 }
 
@@ -367,14 +334,16 @@ export class Session {
 
   /** Opens an existing session directory. */
   static open(dir: string): Session {
-    const text = readTextOrUndefined(join(dir, "session.conf"));
-    if (text === undefined) {
+    const read = isOwnDir(dir) ? readOwnTextOrWhy(join(dir, "session.conf")) : { missing: true };
+    if (!("text" in read)) {
       throw new HarnessError(
-        `not a session: ${dir} has no session.conf`,
+        "refused" in read
+          ? `not a session: ${dir}/session.conf was refused (${read.refused})`
+          : `not a session: ${dir} has no session.conf (or is a link)`,
         "list sessions with: hs session list",
       );
     }
-    const kv = parseKeyValues(text);
+    const kv = parseKeyValues(read.text);
     const id = kv.id || dir.split("/").pop()!;
     const conf: SessionConf = {
       ...kv,
@@ -385,6 +354,12 @@ export class Session {
       cwd: kv.cwd ?? "",
     };
     Deno.mkdirSync(join(dir, "messages"), { recursive: true });
+    if (!isOwnDir(join(dir, "messages"))) {
+      throw new HarnessError(
+        `refused session ${dir}: its messages/ is a link, not a directory`,
+        "hs never reads or writes its own state through a link: move messages/ aside",
+      );
+    }
     const s = new Session(dir, id, conf);
     s.refresh(false);
     return s;
@@ -426,7 +401,9 @@ export class Session {
       !validate && this.#listedMtime === dirMtime && dirMtime >= 0 &&
       !this.#nextTaken(mdir, dirMtime)
     ) return;
-    const trusted = Date.now() - dirMtime > MTIME_SLACK_MS;
+    // a file not read (refused, or a message another writer is linking into place) makes
+    // the next refresh list again
+    let trusted = Date.now() - dirMtime > MTIME_SLACK_MS;
     const all = listDir(mdir);
     const names = all.filter((n) => /^\d+-.*\.md$/.test(n));
     if (this.#lock && names.length !== all.length) this.#sweep(mdir, all);
@@ -436,16 +413,20 @@ export class Session {
       const known = this.#index.get(name);
       if (known && !validate) continue;
       const path = join(mdir, name);
-      if (known) {
-        const info = statOrUndefined(path);
-        if (!info) continue;
-        if (known.mtime === (info.mtime?.getTime() ?? 0) && known.size === info.size) continue;
+      if (known && sameFile(path, known)) continue;
+      const read = readOwnFile(path, { quiet: true });
+      if (!read) {
+        // a link or a second name of another file: never read; reported once
+        reportRefusedMessage(mdir, name, all);
+        trusted = false;
+        if (known) this.#index.delete(name);
+        changed = true;
+        continue;
       }
-      const read = readWithInfo(path);
-      if (!read) continue;
       this.#index.set(name, {
         mtime: read.mtime,
         size: read.size,
+        ino: read.ino,
         entry: entryOf(name, read.text),
       });
       changed = true;
@@ -555,7 +536,7 @@ export class Session {
   /** Adds `compacted: <seq>` to a message file's frontmatter (atomically). */
   #mark(name: string, seq: number): void {
     const path = join(this.dir, "messages", name);
-    const text = readTextOrUndefined(path);
+    const text = readOwnText(path);
     if (text === undefined) return;
     const line = `compacted: ${String(seq).padStart(4, "0")}`;
     let out: string;
@@ -571,6 +552,7 @@ export class Session {
     this.#index.set(name, {
       mtime: info?.mtime?.getTime() ?? 0,
       size: info?.size ?? 0,
+      ino: info?.ino ?? 0,
       entry: entryOf(name, out),
     });
     this.#view = undefined;
@@ -623,6 +605,7 @@ export class Session {
         this.#index.set(name, {
           mtime: info?.mtime?.getTime() ?? 0,
           size: info?.size ?? 0,
+          ino: info?.ino ?? 0,
           entry: entryOf(name, text),
         });
         this.#order.push(name);
@@ -719,29 +702,27 @@ export class Session {
   resetStream(): void {
     this.closeStream();
     if (this.#detached) return;
+    // Truncated through the checked handle; appended to: an executable provider
+    // (`--stream`) appends its own events. A link there is replaced, never followed.
+    this.#stream = this.#openStream();
     try {
-      // Truncate, then append: an executable provider (`--stream`) appends its own events.
-      Deno.openSync(join(this.dir, ".stream"), { write: true, create: true, truncate: true })
-        .close();
-      this.#stream = Deno.openSync(join(this.dir, ".stream"), { append: true });
+      this.#stream?.truncateSync(0);
+    } catch { /* a stream that cannot be truncated is appended to */ }
+  }
+
+  #openStream(): Deno.FsFile | undefined {
+    try {
+      return openOwnFile(join(this.dir, ".stream"), { append: true, create: true, replace: true });
     } catch {
-      this.#stream = undefined;
+      return undefined;
     }
   }
 
   /** Appends one JSON event line to `.stream`. */
   streamEvent(event: Record<string, unknown>): void {
     if (this.#detached) return;
-    if (!this.#stream) {
-      try {
-        this.#stream = Deno.openSync(join(this.dir, ".stream"), {
-          append: true,
-          create: true,
-        });
-      } catch {
-        return;
-      }
-    }
+    this.#stream ??= this.#openStream();
+    if (!this.#stream) return;
     const bytes = this.#encoder.encode(JSON.stringify(event) + "\n");
     let off = 0;
     while (off < bytes.length) off += this.#stream.writeSync(bytes.subarray(off));
@@ -756,8 +737,11 @@ export class Session {
 
 /** Lists session ids under a sessions directory, newest first. */
 export function listSessions(sessionsDir: string): string[] {
+  // a session is a directory itself with its own session.conf: links are not sessions
   return listDir(sessionsDir)
-    .filter((n) => statOrUndefined(join(sessionsDir, n, "session.conf"))?.isFile)
+    .filter((n) =>
+      isOwnDir(join(sessionsDir, n)) && isOwnFile(join(sessionsDir, n, "session.conf"))
+    )
     .sort()
     .reverse();
 }

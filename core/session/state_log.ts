@@ -19,7 +19,15 @@
  * @module
  */
 import { join } from "node:path";
-import { HarnessError, type Json, listDir } from "../base/mod.ts";
+import {
+  HarnessError,
+  isOwnFile,
+  type Json,
+  listDir,
+  openOwnFile,
+  readOwnTextOrWhy,
+  reportRefused,
+} from "../base/mod.ts";
 
 /** Entries per chunk file. */
 export const CHUNK_ENTRIES = 512;
@@ -91,8 +99,24 @@ function chunkName(first: number): string {
   return `${String(first).padStart(10, "0")}.jsonl`;
 }
 
+/** The chunk files of a log: a chunk that is a link or a second name is reported, skipped. */
 function chunks(dir: string): string[] {
-  return listDir(dir).filter((n) => CHUNK.test(n));
+  return listDir(dir).filter((n) => {
+    if (!CHUNK.test(n)) return false;
+    if (isOwnFile(join(dir, n))) return true;
+    reportRefused(join(dir, n), "it is not hs's own regular file (a link)");
+    return false;
+  });
+}
+
+/** A chunk's text, read without following a link. */
+function chunkText(path: string): string {
+  const read = readOwnTextOrWhy(path);
+  if ("text" in read) return read.text;
+  throw new HarnessError(
+    `${path}: ${"refused" in read ? `refused (${read.refused})` : "vanished while read"}`,
+    "move the log directory aside to start that state again",
+  );
 }
 
 function parseChunk(path: string, text: string): LogEntry[] {
@@ -155,7 +179,7 @@ function lastSeen(dir: string): Seen | undefined {
   const name = chunks(dir).at(-1);
   if (!name) return undefined;
   try {
-    const info = Deno.statSync(join(dir, name));
+    const info = Deno.lstatSync(join(dir, name));
     return { name, ino: info.ino, size: info.size };
   } catch {
     return undefined;
@@ -179,7 +203,7 @@ export function readLogDir(dir: string): LogEntry[] {
         "move the log directory aside to start that state again",
       );
     }
-    for (const e of parseChunk(path, Deno.readTextFileSync(path))) out.push(e);
+    for (const e of parseChunk(path, chunkText(path))) out.push(e);
   }
   return out;
 }
@@ -188,7 +212,7 @@ export function readLogDir(dir: string): LogEntry[] {
 export function logDirRevision(dir: string): number {
   const name = chunks(dir).at(-1);
   if (!name) return 0;
-  const text = Deno.readTextFileSync(join(dir, name));
+  const text = chunkText(join(dir, name));
   let lines = 0;
   for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) lines++;
   return Number.parseInt(name, 10) + lines;
@@ -252,11 +276,12 @@ export class FileStateLog implements StateLog {
   }
 
   #lock<T>(fn: () => T): T {
-    const f = Deno.openSync(join(this.dir, ".lock"), {
+    const f = openOwnFile(join(this.dir, ".lock"), {
       read: true,
       write: true,
       create: true,
       mode: 0o600,
+      replace: true,
     });
     try {
       f.lockSync(true);
@@ -294,7 +319,7 @@ export class FileStateLog implements StateLog {
       writeAtomic(this.dir, path, tail.join(""), this.durable);
       this.#entries.push(entry);
       this.#tail = tail;
-      const info = Deno.statSync(path);
+      const info = Deno.lstatSync(path);
       this.#seen = { name: chunkName(first), ino: info.ino, size: info.size };
     });
   }

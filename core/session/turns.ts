@@ -18,7 +18,7 @@
  * @module
  */
 import { basename, join } from "node:path";
-import { HarnessError, listDir, readTextOrUndefined, statOrUndefined } from "../base/mod.ts";
+import { HarnessError, isOwnDir, listDir, readOwnText, statOrUndefined } from "../base/mod.ts";
 import { isoSeconds, newSessionId, Session } from "./session.ts";
 import { logDirRevision, readLogDir, writeAtomic, writeLogDir } from "./state_log.ts";
 
@@ -69,7 +69,7 @@ export function sessionLogRevisions(sessionDir: string): Record<string, number> 
   const root = join(sessionDir, "plugin-state");
   for (const name of listDir(root)) {
     if (name.startsWith(".")) continue;
-    if (!statOrUndefined(join(root, name))?.isDirectory) continue;
+    if (!isOwnDir(join(root, name))) continue;
     out[name] = logDirRevision(join(root, name));
   }
   return out;
@@ -85,9 +85,10 @@ export function turnRecords(sessionDir: string): TurnRecord[] {
   const out: TurnRecord[] = [];
   for (const name of listDir(dir)) {
     if (!TURN_FILE.test(name)) continue;
-    const text = readTextOrUndefined(join(dir, name));
+    const text = readOwnText(join(dir, name));
+    if (text === undefined) continue; // refused (a link) or gone: reported, skipped
     try {
-      out.push(JSON.parse(text ?? "") as TurnRecord);
+      out.push(JSON.parse(text) as TurnRecord);
     } catch {
       throw new HarnessError(
         `${join(dir, name)} is not a turn record`,
@@ -224,7 +225,7 @@ export function rewindSession(sessionDir: string, turn: number): RewindResult {
 export function undoRewind(sessionDir: string): { aside: string; turn: number } {
   const root = join(sessionDir, "rewound");
   const latest = listDir(root).filter((n) => !n.startsWith(".")).sort().at(-1);
-  const info = latest ? readTextOrUndefined(join(root, latest, "rewind.json")) : undefined;
+  const info = latest ? readOwnText(join(root, latest, "rewind.json")) : undefined;
   if (!latest || !info) {
     throw new HarnessError(`session ${basename(sessionDir)} has no rewind to undo`);
   }
@@ -282,9 +283,10 @@ export function forkSession(sessionDir: string, turn: number, sessionsDir?: stri
     false,
   );
   for (const name of record.messages) {
-    try {
-      Deno.copyFileSync(join(sessionDir, "messages", name), join(dir, "messages", name));
-    } catch { /* recorded but gone (reported by rewind, skipped by fork) */ }
+    // read as hs's own file (a link is refused, never copied), written exclusively
+    const text = readOwnText(join(sessionDir, "messages", name));
+    if (text === undefined) continue; // recorded but gone (reported by rewind, skipped by fork)
+    writeAtomic(join(dir, "messages"), join(dir, "messages", name), text, false);
   }
   for (const [pack, rev] of Object.entries(record.logs)) {
     if (rev <= 0) continue;

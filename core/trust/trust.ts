@@ -14,7 +14,7 @@
  */
 import { dirname, join, resolve, sep } from "node:path";
 import { z } from "zod";
-import { atomicWriteSync, HarnessError, readTextOrUndefined } from "../base/mod.ts";
+import { atomicWriteSync, HarnessError, readOwnTextOrWhy, sessionsDirStamp } from "../base/mod.ts";
 import { controlFingerprint } from "./control.ts";
 
 const TrustFile = z.object({
@@ -25,6 +25,11 @@ const TrustFile = z.object({
       at: z.string(),
       /** `.harness` directory → fingerprint of its control files when trust was given. */
       control: z.record(z.string(), z.string()).optional(),
+      /**
+       * Workspace `.harness/sessions` directories that existed when trust was given →
+       * their `dev:ino` (core/base sessions_place.ts: only these hold sessions).
+       */
+      sessions: z.record(z.string(), z.string()).optional(),
     }),
   ).default({}),
 });
@@ -56,10 +61,11 @@ export class TrustStore {
   }
 
   #read(): TrustData {
-    const text = readTextOrUndefined(this.path);
-    if (text === undefined) return { version: 1, trusted: {} };
+    // never through a link: a refused trust.json (reported) trusts nothing
+    const read = readOwnTextOrWhy(this.path);
+    if (!("text" in read)) return { version: 1, trusted: {} };
     try {
-      return TrustFile.parse(JSON.parse(text));
+      return TrustFile.parse(JSON.parse(read.text));
     } catch {
       throw new HarnessError(
         `trust file ${this.path} is not valid`,
@@ -134,7 +140,11 @@ export class TrustStore {
     for (const w of workspaces) {
       const root = resolve(w);
       const prev = this.#data.trusted[root];
-      this.#data.trusted[root] = { at: new Date().toISOString(), control: prev?.control };
+      this.#data.trusted[root] = {
+        at: new Date().toISOString(),
+        control: prev?.control,
+        sessions: prev?.sessions,
+      };
     }
     for (const raw of harnessDirs) {
       const dir = resolve(raw);
@@ -142,6 +152,8 @@ export class TrustStore {
       if (!root) continue;
       const entry = this.#data.trusted[root];
       entry.control = { ...entry.control, [dir]: await controlFingerprint(dir) };
+      const stamp = sessionsDirStamp(join(dir, "sessions"));
+      if (stamp) entry.sessions = { ...entry.sessions, [join(dir, "sessions")]: stamp };
       this.#changed.delete(dir);
     }
     this.#write();
