@@ -10,6 +10,7 @@
  */
 import { dirname } from "node:path";
 import type { EffectPolicy } from "./policy.ts";
+import { controlMountArgs, type ControlMountPlan } from "./control_mounts.ts";
 
 /** Whether bubblewrap works here, and why not. */
 export interface SandboxProbe {
@@ -186,6 +187,8 @@ export interface BwrapExtras {
   cwd: string;
   /** Paths bound read-only over a writable grant (when they exist). */
   protect?: string[];
+  /** The control paths' mounts (read-only over the policy's writable grant). */
+  control?: ControlMountPlan;
 }
 
 /**
@@ -247,7 +250,14 @@ export function bwrapArgs(policy: EffectPolicy, extras: BwrapExtras): string[] {
   }
   a.push("--dev", "/dev", "--proc", "/proc");
   if (policy.write === "all") a.push("--bind", "/", "/");
-  for (const d of writable) if (lstat(d)) a.push("--bind-try", d, d);
+  for (const d of policy.write === "all" ? [] : policy.write) {
+    if (lstat(d)) a.push("--bind-try", d, d);
+  }
+  if (extras.control) a.push(...controlMountArgs(extras.control, policy.write));
+  // a hook's own files (its session, the log) stay writable inside a control directory
+  for (const d of policy.write === "all" ? [] : extras.writable) {
+    if (lstat(d)) a.push("--bind-try", d, d);
+  }
   // masks: unreadable paths become empty (files) or empty tmpfs (directories), read-only
   for (const d of new Set(policy.deny.read)) {
     const info = lstat(d);
