@@ -193,7 +193,11 @@ function workerMain(): void {
       let mode: number | undefined;
       try {
         mode = (await Deno.stat(target)).mode ?? undefined;
-      } catch { /* new file */ }
+      } catch {
+        // a new script in a control path the user approved: bash cannot chmod it there
+        // (read-only to the agent), so the approval of a `#!` file makes it executable
+        if (root !== undefined && data![0] === 0x23 && data![1] === 0x21) mode = 0o755;
+      }
       const tmp = `${dir}/.${target.slice(dir.length + 1)}.${crypto.randomUUID().slice(0, 8)}.tmp`;
       try {
         const f = await Deno.open(tmp, {
