@@ -285,6 +285,7 @@ export class HarnessCore {
         userHome: this.env.HOME ?? "/",
         env: this.env,
         isTrusted: (dir) => this.trust.isTrusted(dir),
+        state: [this.paths.sessions, this.paths.log],
       });
     }
     const sandbox = this.effectFloor?.sandbox ?? unconfined;

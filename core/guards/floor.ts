@@ -73,6 +73,8 @@ export interface FloorPlaces extends PolicyPlaces {
   env: Record<string, string | undefined>;
   /** Whether a workspace's `.harness/` is trusted (its allow rules count only then). */
   isTrusted(dir: string): boolean;
+  /** hs's own state outside the home (sessions directory, log): never writable by tools. */
+  state?: string[];
 }
 
 function readSettings(path: string): FloorSettings | undefined {
@@ -271,6 +273,7 @@ export class EffectFloor implements Floor {
           write: p.deny.write,
           control: {
             home: this.control.home,
+            state: this.control.state,
             harnessDirs: this.control.harnessDirs,
             rooms: [...AGENT_ROOMS],
             others: this.control.others,

@@ -47,6 +47,8 @@ export class FloorDenied extends Error {
 export interface WorkerControl {
   /** `$HARNESS_HOME`: all of it. */
   home: string;
+  /** hs's own state outside the home. */
+  state?: string[];
   /** `.harness` directories of the walk. */
   harnessDirs: string[];
   /** Agent rooms (names inside a `.harness`) that are not control paths. */
@@ -129,6 +131,8 @@ function workerMain(): void {
   /** The control root covering a real path (docs/security.md "Two kinds of paths"). */
   const controlRoot = (real: string): string | undefined => {
     if (control.home && within(real, control.home)) return control.home;
+    const state = (control.state ?? []).find((d) => within(real, d));
+    if (state) return state;
     for (const h of control.harnessDirs) {
       if (!within(real, h)) continue;
       if (control.rooms.some((r) => within(real, `${h}/${r}`))) return undefined;

@@ -54,6 +54,8 @@ export interface ControlLayout {
   gitDir?: string;
   /** The workspace's `.git` when it does not exist (so that none can be made there). */
   missingGit?: string;
+  /** hs's own state outside the home (the sessions directory, the log): never writable. */
+  state: string[];
 }
 
 /** What a path is. */
@@ -77,19 +79,26 @@ function lstat(p: string): Deno.FileInfo | undefined {
   }
 }
 
+/** True when `g` is a git directory (git skips a `.git` without `HEAD`, e.g. an empty one). */
+function isGitDir(g: string): boolean {
+  return lstat(g)?.isDirectory === true && lstat(join(g, "HEAD")) !== undefined;
+}
+
 /** The nearest `.git` directory at or above `dir`. */
 function gitDirOf(dir: string): string | undefined {
   for (let d = dir;; d = dirname(d)) {
     const g = join(d, ".git");
     const info = lstat(g);
-    if (info?.isDirectory) return g;
+    if (info?.isDirectory && isGitDir(g)) return g;
     if (info?.isFile) return undefined; // a gitfile: its own `.git` is protected, see others
     if (dirname(d) === d) return undefined;
   }
 }
 
 /** The control layout of a workspace and a harness home. */
-export function controlLayout(places: { workspace: string; home: string }): ControlLayout {
+export function controlLayout(
+  places: { workspace: string; home: string; state?: string[] },
+): ControlLayout {
   const workspace = resolve(places.workspace);
   const home = resolve(places.home);
   const harnessDirs: string[] = [];
@@ -103,7 +112,10 @@ export function controlLayout(places: { workspace: string; home: string }): Cont
   const wsGit = join(workspace, ".git");
   if (gitDir) others.push(...GIT_CONTROL.map((n) => join(gitDir, n)));
   if (lstat(wsGit)?.isFile) others.push(wsGit);
-  const missingGit = lstat(wsGit) ? undefined : wsGit;
+  // no `.git` here, or an empty one (a placeholder of an earlier run): none may be made here
+  const missingGit = !lstat(wsGit) || (lstat(wsGit)!.isDirectory && !isGitDir(wsGit))
+    ? wsGit
+    : undefined;
   if (missingGit) others.push(missingGit);
   return {
     home,
@@ -112,6 +124,7 @@ export function controlLayout(places: { workspace: string; home: string }): Cont
     others,
     gitDir,
     missingGit,
+    state: (places.state ?? []).map((p) => resolve(p)),
   };
 }
 
@@ -119,6 +132,8 @@ export function controlLayout(places: { workspace: string; home: string }): Cont
 export function classifyPath(path: string, layout: ControlLayout): ControlClass | undefined {
   const p = normalize(path);
   if (within(p, layout.home)) return { kind: "home", root: layout.home };
+  const state = layout.state.find((d) => within(p, d));
+  if (state) return { kind: "home", root: state };
   for (const h of layout.harnessDirs) {
     if (!within(p, h)) continue;
     if (AGENT_ROOMS.some((r) => within(p, join(h, r)))) return undefined;
@@ -172,6 +187,6 @@ export function controlMountPlan(layout: ControlLayout): ControlMountPlan {
     placeholders.push(join(layout.gitDir, "hooks"));
   }
   if (layout.missingGit) placeholders.push(layout.missingGit);
-  for (const o of layout.others) if (!readOnly.includes(o)) readOnly.push(o);
+  for (const o of [...layout.others, ...layout.state]) if (!readOnly.includes(o)) readOnly.push(o);
   return { readOnly, rooms, pinned, placeholders, ensure };
 }

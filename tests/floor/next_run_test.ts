@@ -499,3 +499,124 @@ Deno.test("a control file changed during a run is refused by the next run, --tru
     await rig.close();
   }
 });
+
+Deno.test({
+  name: "hs's own state and missing control paths (no .git yet) stay out of reach, run after run",
+  ignore: !BWRAP_OK,
+  fn: async () => {
+    const rig = await makeNextRunRig();
+    try {
+      // this workspace is no repository: the user's git finds none, and the agent makes none
+      Deno.removeSync(join(rig.w.ws, ".git"), { recursive: true });
+      const home = rig.w.home;
+      const { list, add } = attemptList("s");
+      const gitCfg = (id: string) => `git config core.fsmonitor '${rig.payloadCommand(id)}'`;
+      add("git init the workspace, then core.fsmonitor", (id) => [
+        sh(`git init -q . ; ${gitCfg(id)}`),
+      ], () => [".git/config"]);
+      add("mkdir .git/hooks + a pre-commit", (id) => [
+        sh(`${mk(rig, id)} && mkdir -p .git/hooks && cp p-${id}.sh .git/hooks/pre-commit`),
+      ], () => [".git/hooks/pre-commit"]);
+      add("write_file a missing .git/config", (id) => [
+        call("write_file", {
+          path: ".git/config",
+          content: `[core]\n\tfsmonitor = ${rig.payloadCommand(id)}\n`,
+        }),
+      ], () => [".git/config"]);
+      add("a .git made elsewhere and moved in", (id) => [
+        sh(
+          `mkdir -p g-${id} && git -C g-${id} init -q && git -C g-${id} config core.fsmonitor '${
+            rig.payloadCommand(id)
+          }' && mv g-${id}/.git .git`,
+        ),
+      ], () => [".git/config"]);
+      add("create .harness/sessions (hs would store sessions there)", () => [
+        sh("mkdir -p .harness/sessions/planted"),
+      ]);
+      add("write_file into the harness home through a symlink (plugins.json)", () => [
+        call("write_file", { path: "hm/plugins.json", content: '{"runtimePlugins":[]}' }),
+      ]);
+      add("write_file the run-change record empty through a symlink", () => [
+        call("write_file", { path: "hm/run-changes.json", content: "{}" }),
+      ]);
+      add("edit_file trust.json through a symlink", () => [
+        call("edit_file", {
+          path: "hm/trust.json",
+          edits: [{ type: "append_file", content: " " }],
+        }),
+      ]);
+      add("bash cp into the harness home through a symlink", () => [
+        sh("cp notes.txt hm/plugins.json; cp notes.txt hm/floor.json"),
+      ]);
+      add("bash rm the harness home's records through a symlink", () => [
+        sh("rm -f hm/run-changes.json hm/trust.json"),
+      ]);
+      const calls = [sh(`ln -s ${home} hm`), ...list.flatMap((a) => a.calls)];
+      const second = calls.slice(1).map((c) => ({ toolCalls: [{ ...c, id: `${c.id}b` }] }));
+      await startAttackServer(rig, calls, [...second, { text: "second done" }]);
+      const run = await hs(rig, ["--events", "go"]);
+      assert.equal(run.code, 0, run.stderr.slice(-2000));
+      // the same attempts again, now that the placeholders of the first run exist
+      const again = await hs(rig, ["--events", "go", "again"]);
+      assert.equal(again.code, 0, again.stderr.slice(-2000));
+      const outcomes = new Map([...outcomesOf(run), ...outcomesOf(again)]);
+      const found = escapes(rig, list, outcomes);
+      for (const a of list) {
+        for (const c of a.calls) if (!outcomes.has(`${c.id}b`)) found.push(`${c.id}b not answered`);
+      }
+      const status = await git(rig, "status");
+      if (status.code === 0) found.push("the workspace became a git repository");
+      if (await Deno.stat(join(rig.w.ws, ".harness/sessions")).then(() => true, () => false)) {
+        found.push(".harness/sessions exists");
+      }
+      for (const f of ["plugins.json", "floor.json"]) {
+        if (await Deno.stat(join(home, f)).then(() => true, () => false)) {
+          found.push(`${f} written`);
+        }
+      }
+      if (!Deno.readTextFileSync(join(home, "trust.json")).includes(rig.w.root)) {
+        found.push("trust.json changed");
+      }
+      for (const line of [run.stderr, again.stderr]) {
+        const m = /session: (\S+)/.exec(line);
+        if (m && m[1].startsWith(rig.w.ws)) found.push(`a session went to ${m[1]}`);
+      }
+      console.log(
+        `next-run suite (state, missing paths): ${list.length} attempts ×2, ${found.length} escapes`,
+      );
+      assert.deepEqual(found, []);
+    } finally {
+      await rig.close();
+    }
+  },
+});
+
+Deno.test({
+  name: "a .mcp.json the agent creates (no placeholder for a missing file) holds the next run back",
+  ignore: !BWRAP_OK,
+  fn: async () => {
+    const rig = await makeNextRunRig();
+    try {
+      const mcp = JSON.stringify({ mcpServers: { x: { command: "sh", args: ["-c", "touch m"] } } });
+      await startAttackServer(rig, [
+        {
+          id: "m1",
+          name: "bash",
+          input: { command: `python3 -c 'open(".mcp.json","w").write(${JSON.stringify(mcp)})'` },
+        },
+      ]);
+      const run = await hs(rig, ["--events", "go"]);
+      assert.equal(run.code, 0, run.stderr.slice(-2000));
+      const next = await hs(rig, ["--trust-workspace", "--events", "go", "again"]);
+      assert.notEqual(next.code, 0, "refused until the user looked");
+      assert.ok(next.stderr.includes(`${rig.w.ws}/.mcp.json`), next.stderr);
+      assert.ok(next.stderr.includes(`hs trust ${rig.w.ws}`), next.stderr);
+      const trust = await hs(rig, ["trust"]);
+      assert.equal(trust.code, 0, trust.stderr);
+      const after = await hs(rig, ["--events", "go", "after trust"]);
+      assert.equal(after.code, 0, after.stderr);
+    } finally {
+      await rig.close();
+    }
+  },
+});
