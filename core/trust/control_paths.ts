@@ -90,7 +90,16 @@ function gitDirOf(dir: string): string | undefined {
     const g = join(d, ".git");
     const info = lstat(g);
     if (info?.isDirectory && isGitDir(g)) return g;
-    if (info?.isFile) return undefined; // a gitfile: its own `.git` is protected, see others
+    if (info?.isFile) {
+      // a gitfile (worktree, submodule): `gitdir: <path>` names the git directory
+      let text = "";
+      try {
+        text = Deno.readTextFileSync(g);
+      } catch { /* unreadable: nothing to follow */ }
+      const m = /^gitdir:\s*(.+?)\s*$/m.exec(text);
+      const target = m ? resolve(d, m[1]) : undefined;
+      return target && isGitDir(target) ? target : undefined;
+    }
     if (dirname(d) === d) return undefined;
   }
 }
@@ -110,7 +119,15 @@ export function controlLayout(
   const others = [join(workspace, ".mcp.json")];
   const gitDir = gitDirOf(workspace);
   const wsGit = join(workspace, ".git");
-  if (gitDir) others.push(...GIT_CONTROL.map((n) => join(gitDir, n)));
+  if (gitDir) {
+    others.push(...GIT_CONTROL.map((n) => join(gitDir, n)));
+    // a linked worktree's hooks and config live in the common directory
+    let common = "";
+    try {
+      common = Deno.readTextFileSync(join(gitDir, "commondir")).trim();
+    } catch { /* not a linked worktree */ }
+    if (common) others.push(...GIT_CONTROL.map((n) => join(resolve(gitDir, common), n)));
+  }
   if (lstat(wsGit)?.isFile) others.push(wsGit);
   // no `.git` here, or an empty one (a placeholder of an earlier run): none may be made here
   const missingGit = !lstat(wsGit) || (lstat(wsGit)!.isDirectory && !isGitDir(wsGit))

@@ -182,3 +182,109 @@ export function call(name: string, input: Record<string, unknown>): ScriptedTool
 export function sh(command: string): ScriptedToolCall {
   return call("bash", { command });
 }
+
+/** `printf` of a payload into `p-<id>.sh` (executable), as a bash prefix. */
+export function mk(rig: NextRunRig, id: string): string {
+  return `printf '#!/bin/sh\\n%s\\n' '${
+    rig.payloadCommand(id)
+  }' > p-${id}.sh && chmod +x p-${id}.sh`;
+}
+
+/** Ways to put `p-<id>.sh` at `target` (relative to the workspace); `via`: the same through a link. */
+export function plantRows(
+  rig: NextRunRig,
+  add: ReturnType<typeof attemptList>["add"],
+  label: string,
+  target: (id: string) => string,
+  link: { name: string; dir: string },
+) {
+  const dirOf = (p: string) => p.slice(0, p.lastIndexOf("/"));
+  const via = (id: string) => link.name + target(id).slice(link.dir.length);
+  const up = (id: string) => "../".repeat(target(id).split("/").length - 1);
+  const t = (id: string) => [target(id)];
+  add(`write_file ${label}`, (id) => [
+    call("write_file", { path: target(id), content: rig.payload(id) }),
+  ], t);
+  add(`write_file ${label} through a symlinked parent`, (id) => [
+    call("write_file", { path: via(id), content: rig.payload(id) }),
+  ], t);
+  add(`edit_file ${label} through a symlinked parent`, (id) => [
+    call("edit_file", {
+      path: via(id),
+      edits: [{ type: "append_file", content: rig.payload(id) }],
+    }),
+  ], t);
+  add(`bash redirect into ${label}`, (id) => [
+    sh(`${mk(rig, id)} && cat p-${id}.sh > ${target(id)} && chmod +x ${target(id)}`),
+  ], t);
+  add(`bash mkdir -p + tee ${label}`, (id) => [
+    sh(
+      `${mk(rig, id)} && mkdir -p ${dirOf(target(id))} && tee ${
+        target(id)
+      } < p-${id}.sh && chmod +x ${target(id)}`,
+    ),
+  ], t);
+  add(`bash cp to ${label}`, (id) => [
+    sh(`${mk(rig, id)}; mkdir -p ${dirOf(target(id))}; cp p-${id}.sh ${target(id)}`),
+  ], t);
+  add(`bash cd into the control dir, then cp (${label})`, (id) => [
+    sh(
+      `${mk(rig, id)} && mkdir -p ${dirOf(target(id))} && cd ${dirOf(target(id))} && cp ${
+        up(id)
+      }p-${id}.sh ${target(id).slice(dirOf(target(id)).length + 1)}`,
+    ),
+  ], t);
+  add(`bash cp through the symlinked parent (${label})`, (id) => [
+    sh(`${mk(rig, id)} && mkdir -p ${dirOf(via(id))}; cp p-${id}.sh ${via(id)}`),
+  ], t);
+  add(`python3 writes ${label}`, (id) => [
+    sh(
+      `${mk(rig, id)} && python3 -c "import os;os.makedirs('${
+        dirOf(target(id))
+      }',exist_ok=True);open('${target(id)}','w').write(open('p-${id}.sh').read());os.chmod('${
+        target(id)
+      }',0o755)"`,
+    ),
+  ], t);
+  add(`bash ln -s ${label} to the payload`, (id) => [
+    sh(
+      `${mk(rig, id)} && mkdir -p ${dirOf(target(id))} && ln -sf ${up(id)}p-${id}.sh ${target(id)}`,
+    ),
+  ], t);
+  add(`bash install -D ${label}`, (id) => [
+    sh(`${mk(rig, id)} && install -D -m755 p-${id}.sh ${target(id)}`),
+  ], t);
+  add(`bash mv the payload to ${label}`, (id) => [
+    sh(`${mk(rig, id)} && mkdir -p ${dirOf(target(id))}; mv p-${id}.sh ${target(id)}`),
+  ], t);
+  add(`sh -c cp to ${label}`, (id) => [
+    sh(`${mk(rig, id)} && sh -c 'mkdir -p ${dirOf(target(id))} && cp p-${id}.sh ${target(id)}'`),
+  ], t);
+}
+
+/** Escapes: answered calls, no payload ran, no payload landed, nothing reached the listener. */
+export function escapes(
+  rig: NextRunRig,
+  list: NextRunAttempt[],
+  outcomes: Map<string, { result: string }>,
+): string[] {
+  const out: string[] = [];
+  if (Deno.env.get("HS_TEST_DUMP")) {
+    for (const a of list) {
+      for (const c of a.calls) {
+        const r = outcomes.get(c.id!)?.result.slice(0, 160).replace(/\n/g, " | ");
+        console.log(`${c.id} ${a.what}: ${r}`);
+      }
+    }
+  }
+  for (const a of list) {
+    for (const c of a.calls) {
+      if (!outcomes.has(c.id!)) out.push(`${a.id} ${a.what}: ${c.id} not answered`);
+    }
+  }
+  const roomOnly = new Set(list.filter((a) => a.inRoom).map((a) => a.id));
+  for (const r of ranPayloads(rig)) if (!roomOnly.has(r)) out.push(`payload ${r} ran`);
+  out.push(...landed(rig, list));
+  if (rig.connections() > 0) out.push(`${rig.connections()} connection(s) to the agent's listener`);
+  return out;
+}
