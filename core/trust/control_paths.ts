@@ -198,7 +198,10 @@ export function controlMountPlan(layout: ControlLayout): ControlMountPlan {
     // a missing `.harness` above the workspace, in a writable grant, stays missing
     if (h !== layout.workspaceHarness) placeholders.push(h);
   }
-  const ensure = AGENT_ROOMS.map((r) => join(layout.workspaceHarness, r));
+  // the workspace's rooms, made before the first child (not when the workspace is the home)
+  const ensure = layout.workspaceHarness === layout.home
+    ? []
+    : AGENT_ROOMS.map((r) => join(layout.workspaceHarness, r));
   if (layout.gitDir) {
     pinned.push(layout.gitDir);
     placeholders.push(join(layout.gitDir, "hooks"));
