@@ -79,6 +79,14 @@ function lstat(p: string): Deno.FileInfo | undefined {
   }
 }
 
+function realOrSelf(p: string): string {
+  try {
+    return Deno.realPathSync(p);
+  } catch {
+    return p;
+  }
+}
+
 /** True when `g` is a git directory (git skips a `.git` without `HEAD`, e.g. an empty one). */
 function isGitDir(g: string): boolean {
   return lstat(g)?.isDirectory === true && lstat(join(g, "HEAD")) !== undefined;
@@ -113,7 +121,12 @@ export function controlLayout(
   const harnessDirs: string[] = [];
   for (let d = workspace;; d = dirname(d)) {
     const h = join(d, ".harness");
-    if (h !== home) harnessDirs.push(h);
+    if (h !== home) {
+      harnessDirs.push(h);
+      // a `.harness` that is a link: where it points is the control directory too
+      const r = realOrSelf(h);
+      if (r !== h && r !== home) harnessDirs.push(r);
+    }
     if (dirname(d) === d) break;
   }
   const others = [join(workspace, ".mcp.json")];
@@ -141,7 +154,8 @@ export function controlLayout(
     others,
     gitDir,
     missingGit,
-    state: (places.state ?? []).map((p) => resolve(p)),
+    state: [...(places.state ?? []).map((p) => resolve(p)), realOrSelf(home)]
+      .filter((p, i, all) => p !== home && all.indexOf(p) === i),
   };
 }
 

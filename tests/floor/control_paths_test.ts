@@ -147,3 +147,24 @@ Deno.test("control mounts: .harness read-only with writable rooms, .git pinned, 
     await t.cleanup();
   }
 });
+
+Deno.test("control paths: a .harness or home that is a link is control where it points", async () => {
+  const t = await tree();
+  try {
+    const elsewhere = join(t.root, "dotfiles-harness");
+    await Deno.mkdir(join(elsewhere, "commands"), { recursive: true });
+    const ws2 = join(t.root, "ws2");
+    await Deno.mkdir(ws2);
+    await Deno.symlink(elsewhere, join(ws2, ".harness"));
+    const realHome = join(t.root, "real-home");
+    await Deno.mkdir(realHome);
+    const linkHome = join(t.root, "link-home");
+    await Deno.symlink(realHome, linkHome);
+    const l = controlLayout({ workspace: ws2, home: linkHome });
+    assert.equal(classifyPath(realPathOf(join(ws2, ".harness/commands/x")), l)?.kind, "project");
+    assert.equal(classifyPath(realPathOf(join(ws2, ".harness/tools/x")), l), undefined);
+    assert.equal(classifyPath(join(realHome, "trust.json"), l)?.kind, "home");
+  } finally {
+    await t.cleanup();
+  }
+});
