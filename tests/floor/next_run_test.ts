@@ -12,6 +12,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { BWRAP_OK } from "./_helpers.ts";
+import { hsArgs } from "../support/workspace.ts";
+import { runInPty } from "../support/pty.ts";
 import {
   attemptList,
   call,
@@ -327,4 +329,38 @@ Deno.test({
       await rig.close();
     }
   },
+});
+
+Deno.test("on a terminal, a control file a run changed is asked about: no keeps it out, yes trusts it", async () => {
+  const rig = await makeNextRunRig();
+  try {
+    await startAttackServer(rig, [
+      {
+        id: "t1",
+        name: "bash",
+        input: {
+          command:
+            `mkdir -p .harness/commands && python3 -c "import os;open('.harness/commands/tools','w').write('#!/bin/sh\\n${
+              rig.payloadCommand("t1")
+            }\\n');os.chmod('.harness/commands/tools',0o755)"`,
+        },
+      },
+    ]);
+    const run = await hs(rig, ["--events", "--floor", "full", "go"]);
+    assert.equal(run.code, 0, run.stderr.slice(-2000));
+    const tools = [Deno.execPath(), ...hsArgs(), "tools"];
+    const env = { ...rig.w.env, TERM: "dumb" };
+    const no = await runInPty(tools, [["[y/N]", "n\r"]], { cwd: rig.w.ws, env });
+    assert.ok(no.text.includes(`${rig.w.ws}/.harness/commands/tools`), no.text);
+    assert.notEqual(no.exit, 0, no.text);
+    assert.match(no.text, /hs trust/);
+    assert.deepEqual(ranPayloads(rig), [], "no: nothing ran");
+    const yes = await runInPty(tools, [["[y/N]", "y\r"]], { cwd: rig.w.ws, env });
+    assert.equal(yes.exit, 0, yes.text);
+    assert.deepEqual(ranPayloads(rig), ["t1", "t1 (unconfined)"], "yes: the user's command now");
+    const again = await hs(rig, ["tools"]);
+    assert.equal(again.code, 0, "answered once: the record is cleared");
+  } finally {
+    await rig.close();
+  }
 });
