@@ -18,7 +18,7 @@ const floor = EffectFloor.build({ warn: () => {} }, {
   isTrusted: () => true,
 });
 const call = (tool: string, input: unknown): EffectCall => ({
-  point: tool === "bash" ? "shell" : "read",
+  point: tool === "bash" ? "shell" : tool === "write_file" ? "write" : "read",
   tool,
   owner: { kind: "builtin", id: "core-tools" },
   principal: "main",
@@ -36,6 +36,12 @@ Deno.bench("floor: decide bash (shell analysis + rules)", { group: "decide" }, a
   await floor.decide(call("bash", { command: "git status && ls | wc -l" }));
 });
 
+Deno.bench("floor: decide write_file (resolved path + control classification)", {
+  group: "decide",
+}, async () => {
+  await floor.decide(call("write_file", { path: "sub/b.txt", content: "x" }));
+});
+
 Deno.bench("direct read (no floor)", { group: "file", baseline: true }, async () => {
   await Deno.readFile(join(ws, "a.txt"));
 });
@@ -44,6 +50,12 @@ Deno.bench("floor: decide + worker round trip (read_file)", { group: "file" }, a
   await floor.decide(call("read_file", { path: "a.txt" }));
   await fs.stat(join(ws, "a.txt"));
   await fs.readFile(join(ws, "a.txt"));
+});
+
+const data = new TextEncoder().encode("hello\n".repeat(50));
+Deno.bench("floor: decide + worker round trip (write_file)", { group: "file" }, async () => {
+  await floor.decide(call("write_file", { path: "b.txt", content: "x" }));
+  await fs.writeFileAtomic(join(ws, "b.txt"), data);
 });
 
 const probe = await probeBwrap(Deno.env.toObject());

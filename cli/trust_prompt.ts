@@ -12,6 +12,7 @@ import type { HarnessCore } from "../core/mod.ts";
 import { statOrUndefined } from "../core/base/mod.ts";
 import type { CliContext } from "./context.ts";
 import { sanitizeForTerminal as safe } from "./render.ts";
+import { handleRunChanges } from "./run_changes_prompt.ts";
 
 const CODE_DIRS = ["tools", "hooks.d", "commands", "providers", "plugins", "packs"];
 
@@ -40,6 +41,7 @@ function contents(dir: string): string[] {
  * source. Resolves once the answer is stored.
  */
 export async function handleTrust(h: HarnessCore, cli: CliContext): Promise<void> {
+  await handleRunChanges(h, cli);
   const untrusted = h.snapshot().untrusted;
   if (untrusted.length === 0) return;
   const changed = new Set(h.trust.changed().map((c) => c.harnessDir));

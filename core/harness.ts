@@ -33,7 +33,7 @@ import {
 } from "./base/mod.ts";
 import { type HarnessConfig, parseConfig } from "./config/mod.ts";
 import { Discovery, type Snapshot, walkHarnessDirs } from "./discovery/mod.ts";
-import { TrustStore } from "./trust/mod.ts";
+import { type RunWatch, TrustStore, watchRun } from "./trust/mod.ts";
 import { unconfined } from "./exec/mod.ts";
 import {
   AgentLineage,
@@ -249,6 +249,8 @@ export class HarnessCore {
   #runs = new Set<InFlight>();
   #boundMs: number;
   #loopEnd: NonNullable<HarnessOptions["loopEnd"]>;
+  /** The control paths' fingerprints at the start (what a run changed is recorded at close). */
+  #runWatch?: RunWatch;
 
   private constructor(
     opts: HarnessOptions,
@@ -287,6 +289,7 @@ export class HarnessCore {
         userHome: this.env.HOME ?? "/",
         env: this.env,
         isTrusted: (dir) => this.trust.isTrusted(dir),
+        state: [this.paths.sessions, this.paths.log],
       });
     }
     const sandbox = this.effectFloor?.sandbox ?? unconfined;
@@ -410,7 +413,9 @@ export class HarnessCore {
     await trust.verify(
       walkHarnessDirs(paths.cwd, paths.home).filter((d) => d.kind === "project").map((d) => d.dir),
     );
+    const watch = await watchRun(trust, paths.cwd, paths.home);
     const h = new HarnessCore(opts, env, trust);
+    h.#runWatch = watch;
     try {
       const configured = opts.config !== undefined
         ? parsePluginsConfig(opts.config, "HarnessOptions.config")
@@ -958,6 +963,9 @@ export class HarnessCore {
     try {
       await this.host.close();
     } finally {
+      await this.#runWatch?.finish(this.effectFloor).catch((e) =>
+        this.#log(`[trust] cannot record what the run changed: ${(e as Error).message}`)
+      );
       this.effectFloor?.close();
       this.#log.close?.();
     }

@@ -29,11 +29,18 @@ export class ConsentStore {
     return this.#asker !== undefined;
   }
 
-  /** Resolves an ask: remembered answer, `--yes`, the prompt, or (headless) no. */
-  async consent(key: string, question: string): Promise<boolean> {
+  /**
+   * Resolves an ask: remembered answer, `--yes` (unless `yesApproves: false`: a control
+   * path), the prompt, or (headless) no.
+   */
+  async consent(
+    key: string,
+    question: string,
+    opts: { yesApproves?: boolean } = {},
+  ): Promise<boolean> {
     const known = this.#memory.get(key);
     if (known) return known === "always";
-    if (this.#yes) return true;
+    if (this.#yes && opts.yesApproves !== false) return true;
     if (!this.#asker) return false;
     const a = await this.#asker(question);
     if (a === "always" || a === "never") this.#memory.set(key, a);

@@ -35,11 +35,12 @@ import {
 } from "./policy.ts";
 import { DEFAULT_RULES, evaluate, parseRules, type Rule, subjectOf } from "./rules.ts";
 import {
-  controlPathOf,
-  type ControlPaths,
-  controlPaths,
-  HOME_CONTROL_NAMES,
-  PROTECTED_NAMES,
+  AGENT_ROOMS,
+  type ControlLayout,
+  controlLayout,
+  controlMountPlan,
+  controlTarget,
+  shownPath,
 } from "./protect.ts";
 import { openWorkerFs, OsSandbox, type WorkerFs, type WorkerPermissions } from "../sandbox/mod.ts";
 
@@ -72,6 +73,8 @@ export interface FloorPlaces extends PolicyPlaces {
   env: Record<string, string | undefined>;
   /** Whether a workspace's `.harness/` is trusted (its allow rules count only then). */
   isTrusted(dir: string): boolean;
+  /** hs's own state outside the home (sessions directory, log): never writable by tools. */
+  state?: string[];
 }
 
 function readSettings(path: string): FloorSettings | undefined {
@@ -151,9 +154,12 @@ export class EffectFloor implements Floor {
   readonly narrower: boolean;
   /** File access and the sandbox, as tools get them. */
   readonly effects: ToolEffects;
-  /** The harness's control files: the home's are never written, the workspace's ask. */
-  readonly control: ControlPaths;
+  /** The control paths: the home's are never written, the others ask (never `--yes`). */
+  readonly control: ControlLayout;
   #consent: ConsentStore;
+  /** Real paths of control files the user approved a write to (at its ask). */
+  #approved = new Set<string>();
+  #toolCalls = 0;
   #fs?: WorkerFs;
   #processPartial: Effect[];
   #preset: string;
@@ -173,11 +179,13 @@ export class EffectFloor implements Floor {
     this.#preset = preset;
     this.narrower = narrowerThan(resolved.policy, resolved.layers[0].policy);
     this.#consent = new ConsentStore({ asker: req.asker, yes: req.yes });
-    this.control = controlPaths(places);
+    this.control = controlLayout(places);
+    const mounts = controlMountPlan(this.control);
     this.sandbox = new OsSandbox({
       policy: resolved.policy,
       narrower: this.narrower,
-      readOnly: this.control.project,
+      readOnly: [...mounts.readOnly, ...mounts.pinned],
+      control: mounts,
       env: places.env,
       userHome: places.userHome,
       unsandboxed: req.unsandboxed === true,
@@ -186,7 +194,7 @@ export class EffectFloor implements Floor {
     const fs: ToolFs = {
       stat: (p) => this.#workerFs().stat(p),
       readFile: (p) => this.#workerFs().readFile(p),
-      writeFileAtomic: (p, d) => this.#workerFs().writeFileAtomic(p, d),
+      writeFileAtomic: (p, d) => this.#workerFs().writeFileAtomic(p, d, [...this.#approved]),
     };
     this.effects = { fs, sandbox: this.sandbox };
   }
@@ -260,7 +268,17 @@ export class EffectFloor implements Floor {
       };
       this.#fs = openWorkerFs(
         perms,
-        { read: p.deny.read, write: p.deny.write },
+        {
+          read: p.deny.read,
+          write: p.deny.write,
+          control: {
+            home: this.control.home,
+            state: this.control.state,
+            harnessDirs: this.control.harnessDirs,
+            rooms: [...AGENT_ROOMS],
+            others: this.control.others,
+          },
+        },
         (kind, path, detail) => this.#explain(kind, path, detail),
       );
     }
@@ -269,6 +287,9 @@ export class EffectFloor implements Floor {
 
   #explain(kind: "read" | "write", path: string, detail: string): string {
     const p = this.resolved.policy;
+    if (/is a control path/.test(detail)) {
+      return `denied by the effect floor (rule floor.protect): ${detail}`;
+    }
     if (denied(kind, p.deny[kind], path) || /deny list/.test(detail)) {
       return `denied by the effect floor (rule floor.deny.${kind}: ${path} is a protected file)`;
     }
@@ -281,16 +302,14 @@ export class EffectFloor implements Floor {
   /** Path-level decision for a file effect, or undefined when the policy grants it. */
   #pathDecision(kind: "read" | "write", path: string): Decision | undefined {
     const p = this.resolved.policy;
-    if (kind === "write") {
-      const home = controlPathOf(path, this.control.home);
-      if (home) {
-        return {
-          decision: "deny",
-          rule: "floor.protect",
-          reason: `${path} is one of the harness's own settings (${home}); ` +
-            "tools never change them — edit it yourself if you mean to",
-        };
-      }
+    const target = kind === "write" ? controlTarget(path, this.control) : undefined;
+    if (target?.control?.kind === "home") {
+      return {
+        decision: "deny",
+        rule: "floor.protect",
+        reason: `${shownPath(target)} is the harness's own state (${target.control.root}); ` +
+          "tools never change it — edit it yourself if you mean to",
+      };
     }
     if (denied(kind, p.deny[kind], path)) {
       return {
@@ -301,16 +320,14 @@ export class EffectFloor implements Floor {
         } by tools)`,
       };
     }
-    if (kind === "write") {
-      const project = controlPathOf(path, this.control.project);
-      if (project && grants(kind, p[kind], path)) {
-        return {
-          decision: "ask",
-          rule: "floor.protect",
-          reason: `${project} controls what runs and what the floor allows ` +
-            "(a change to it also asks you to trust the workspace again)",
-        };
-      }
+    if (target?.control && grants(kind, p[kind], path)) {
+      return {
+        decision: "ask",
+        rule: "floor.protect",
+        reason: `${shownPath(target)} is a control path (${target.control.root}): it decides ` +
+          "what runs outside the sandbox or what the floor allows; only you can approve " +
+          "writing it (headless runs and --yes never do)",
+      };
     }
     if (!grants(kind, p[kind], path)) {
       return {
@@ -330,6 +347,7 @@ export class EffectFloor implements Floor {
     if (call.point === "turn" || call.point === "round") {
       return { decision: "allow", rule: "boundary" };
     }
+    this.#toolCalls++;
     const subject = subjectOf(call.tool, call.input, this.places);
     const p = this.resolved.policy;
     if (subject.path !== undefined) {
@@ -395,8 +413,21 @@ export class EffectFloor implements Floor {
   }
 
   /** Resolves an ask: the REPL prompts; headless denies unless `--yes`. */
-  ask(call: EffectCall, d: Decision): Promise<boolean> {
+  async ask(call: EffectCall, d: Decision): Promise<boolean> {
     const subject = subjectOf(call.tool, call.input, this.places);
+    if (d.rule === "floor.protect" && subject.path !== undefined) {
+      // a control path: asked with its resolved path, per path, and never approved by --yes
+      const t = controlTarget(subject.path, this.control);
+      const ok = await this.#consent.consent(
+        `${call.tool}\u0000${d.rule}\u0000${t.real}`,
+        `\nhs: the agent wants to ${call.tool} ${shownPath(t)}, a control path ` +
+          `(${t.control?.root ?? t.real}): what it holds runs outside the sandbox or decides ` +
+          "the floor.\nAllow? [o]nce / [a]lways this session / [n]ever: ",
+        { yesApproves: false },
+      );
+      if (ok) this.#approved.add(t.real);
+      return ok;
+    }
     const what = subject.shell
       ? `run \`${String((call.input as { command?: string }).command).slice(0, 200)}\``
       : subject.path
@@ -425,15 +456,12 @@ export class EffectFloor implements Floor {
     lines.push(
       `layers   ${this.resolved.layers.map((l) => `${l.name} (${l.origin})`).join(" → ")}`,
     );
-    const names = `{${PROTECTED_NAMES.join(",")}}`;
+    lines.push(`protect  deny writes to ${this.control.home} (the harness home, all of it)`);
     lines.push(
-      `protect  deny writes to ${this.places.home}/${names.slice(0, -1)},${
-        HOME_CONTROL_NAMES.join(",")
-      }}`,
-    );
-    lines.push(
-      `         ask before writing .harness/${names} of ${this.places.workspace} and above ` +
-        "(bash: read-only)",
+      `         ask before writing .harness/ of ${this.places.workspace} and above ` +
+        `but its rooms {${AGENT_ROOMS.join(",")}}, .mcp.json, ` +
+        `${this.control.gitDir ?? ".git"}/{hooks,config,info,…} ` +
+        "(resolved paths; --yes never approves; bash: read-only)",
     );
     lines.push(
       `children ${
@@ -445,6 +473,16 @@ export class EffectFloor implements Floor {
     lines.push("rules (deny first, then ask, then allow):");
     for (const r of this.rules) lines.push(`  ${r.verdict.padEnd(5)} ${r.text}  ← ${r.source}`);
     return lines;
+  }
+
+  /** Tool calls this floor decided (boundaries excluded): did the agent act at all? */
+  get toolCalls(): number {
+    return this.#toolCalls;
+  }
+
+  /** Real paths of control files the user approved writing (at their ask). */
+  approvedControlWrites(): string[] {
+    return [...this.#approved];
   }
 
   /** Releases the file worker. */

@@ -1,40 +1,55 @@
 /**
- * The harness's own control files. What they hold decides what runs and what
- * the floor allows, so the agent's tools must not change them silently:
- * those of `$HARNESS_HOME` are never writable by a tool, those of a
- * workspace's `.harness/` ask first (and bash sees them read-only). Files the
- * agent extends itself with — `tools/`, `hooks.d/<stage>/`, `commands/`,
- * `skills/`, `prompts/` — are not control files.
+ * The harness's control paths as the floor sees them (docs/security.md "Two
+ * kinds of paths"): `$HARNESS_HOME` is never writable by a tool; every other
+ * control path — a `.harness/` of the walk but its agent rooms (`tools/`,
+ * `skills/`, `prompts/`), the workspace's `.mcp.json`, the git directory's
+ * hooks and configuration — asks the user first, showing the resolved path,
+ * and `--yes` never answers for them. Decisions are made on resolved real
+ * paths (a link into a control directory is the control directory).
  *
  * @module
  */
-import { dirname, join } from "node:path";
-import { HOME_CONTROL_NAMES, PROTECTED_NAMES } from "../trust/mod.ts";
-import { within } from "./policy.ts";
+import {
+  AGENT_ROOMS,
+  classifyPath,
+  type ControlClass,
+  type ControlLayout,
+  controlLayout,
+  controlMountPlan,
+  HOME_CONTROL_NAMES,
+  PROTECTED_NAMES,
+  realPathOf,
+} from "../trust/mod.ts";
 
-export { HOME_CONTROL_NAMES, PROTECTED_NAMES };
+export {
+  AGENT_ROOMS,
+  classifyPath,
+  type ControlClass,
+  type ControlLayout,
+  controlLayout,
+  controlMountPlan,
+  HOME_CONTROL_NAMES,
+  PROTECTED_NAMES,
+  realPathOf,
+};
 
-/** The control paths of the home (never writable) and of the workspace's walk (ask). */
-export interface ControlPaths {
-  /** The home's control files (never writable). */
-  home: string[];
-  /** The control files of the workspace's `.harness` directories (writes ask). */
-  project: string[];
+/** A write's target: the path as given, its real path, and what that is. */
+export interface ControlTarget {
+  /** The path as the tool gave it. */
+  path: string;
+  /** Its real path (links resolved, also for parts that do not exist yet). */
+  real: string;
+  /** The control class of the real path (or of the given one), if it is a control path. */
+  control?: ControlClass;
 }
 
-/** Control paths for a workspace and a harness home. */
-export function controlPaths(places: { workspace: string; home: string }): ControlPaths {
-  const home = [...PROTECTED_NAMES, ...HOME_CONTROL_NAMES].map((n) => join(places.home, n));
-  const project: string[] = [];
-  for (let d = places.workspace;; d = dirname(d)) {
-    const h = join(d, ".harness");
-    if (h !== places.home) project.push(...PROTECTED_NAMES.map((n) => join(h, n)));
-    if (dirname(d) === d) break;
-  }
-  return { home, project };
+/** Resolves and classifies a write's target. */
+export function controlTarget(path: string, layout: ControlLayout): ControlTarget {
+  const real = realPathOf(path);
+  return { path, real, control: classifyPath(real, layout) ?? classifyPath(path, layout) };
 }
 
-/** The control path covering `path`, if any. */
-export function controlPathOf(path: string, list: string[]): string | undefined {
-  return list.find((c) => within(path, c));
+/** "p" or "p (resolves to r)". */
+export function shownPath(t: { path: string; real: string }): string {
+  return t.real === t.path ? t.path : `${t.path} (resolves to ${t.real})`;
 }

@@ -13,6 +13,7 @@
 import { dirname } from "node:path";
 import { SYSTEM_BIN_DIRS, systemBinary } from "../exec/mod.ts";
 import type { EffectPolicy } from "./policy.ts";
+import { controlMountArgs, type ControlMountPlan } from "./control_mounts.ts";
 
 /** Whether bubblewrap works here, and why not. */
 export interface SandboxProbe {
@@ -254,6 +255,8 @@ export interface BwrapExtras {
   sharesTerminal?: boolean;
   /** `--seccomp FD`: the fd the caller feeds the compiled filter on. */
   seccompFd?: number;
+  /** The control paths' mounts (read-only over the policy's writable grant). */
+  control?: ControlMountPlan;
 }
 
 /**
@@ -319,7 +322,14 @@ export function bwrapArgs(policy: EffectPolicy, extras: BwrapExtras): string[] {
   }
   a.push("--dev", "/dev", "--proc", "/proc");
   if (policy.write === "all") a.push("--bind", "/", "/");
-  for (const d of writable) if (look.info(d)) a.push("--bind-try", d, d);
+  for (const d of policy.write === "all" ? [] : policy.write) {
+    if (look.info(d)) a.push("--bind-try", d, d);
+  }
+  if (extras.control) a.push(...controlMountArgs(extras.control, policy.write));
+  // a hook's own files (its session, the log) stay writable inside a control directory
+  for (const d of policy.write === "all" ? [] : extras.writable) {
+    if (look.info(d)) a.push("--bind-try", d, d);
+  }
   // masks: unreadable paths become empty (files) or empty tmpfs (directories), read-only
   for (const d of new Set(policy.deny.read)) {
     const info = look.info(d);

@@ -43,6 +43,30 @@ export class FloorDenied extends Error {
   }
 }
 
+/** The control paths as the worker checks them (see `core/trust/control_paths.ts`). */
+export interface WorkerControl {
+  /** `$HARNESS_HOME`: all of it. */
+  home: string;
+  /** hs's own state outside the home. */
+  state?: string[];
+  /** `.harness` directories of the walk. */
+  harnessDirs: string[];
+  /** Agent rooms (names inside a `.harness`) that are not control paths. */
+  rooms: string[];
+  /** Other control paths. */
+  others: string[];
+}
+
+/** What the worker refuses whatever its permissions say. */
+export interface WorkerDenials {
+  /** Never readable. */
+  read: string[];
+  /** Never writable. */
+  write: string[];
+  /** Control paths: writable only where the user approved the write. */
+  control?: WorkerControl;
+}
+
 /** The worker body. Runs in the worker; must not reference anything outside itself. */
 function workerMain(): void {
   const scope = globalThis as unknown as {
@@ -51,6 +75,7 @@ function workerMain(): void {
   };
   let denyRead: string[] = [];
   let denyWrite: string[] = [];
+  let control: WorkerControl = { home: "", harnessDirs: [], rooms: [], others: [] };
   const within = (p: string, d: string) => p === d || p.startsWith(d === "/" ? "/" : d + "/");
   const notCapable = (kind: string, path: string, via?: string) => {
     const e = new Error(
@@ -70,22 +95,55 @@ function workerMain(): void {
     const state = Deno.permissions.querySync({ name: kind, path: real }).state;
     if (state !== "granted") throw notCapable(kind, real, real !== given ? given : undefined);
   };
-  /** Real path of `p`, or of its nearest existing ancestor joined with the rest. */
+  /**
+   * Real path of `p`, or of its nearest existing ancestor joined with the rest; a dangling
+   * link is followed to where it points (a write through it would land there).
+   */
   const realOf = (p: string): string => {
     let rest = "";
     let cur = p;
-    for (;;) {
+    for (let hops = 0;; hops++) {
       try {
         const r = Deno.realPathSync(cur);
         return rest ? (r === "/" ? "" : r) + rest : r;
       } catch (err) {
-        if ((err as Error).name !== "NotFound" || cur === "/") throw err;
+        if ((err as Error).name !== "NotFound" || cur === "/" || hops > 64) throw err;
+        let link: string | undefined;
+        try {
+          if (Deno.lstatSync(cur).isSymlink) link = Deno.readLinkSync(cur);
+        } catch { /* missing: go up */ }
+        if (link !== undefined) {
+          const joined = link.startsWith("/") ? link : `${dirOf(cur)}/${link}`;
+          const parts: string[] = [];
+          for (const x of joined.split("/")) {
+            if (x === "" || x === ".") continue;
+            if (x === "..") parts.pop();
+            else parts.push(x);
+          }
+          cur = "/" + parts.join("/");
+          continue;
+        }
         rest = cur.slice(cur.lastIndexOf("/")) + rest;
         cur = dirOf(cur);
       }
     }
   };
-  const ops: Record<string, (a: { path: string; data?: Uint8Array }) => Promise<unknown>> = {
+  /** The control root covering a real path (docs/security.md "Two kinds of paths"). */
+  const controlRoot = (real: string): string | undefined => {
+    if (control.home && within(real, control.home)) return control.home;
+    const state = (control.state ?? []).find((d) => within(real, d));
+    if (state) return state;
+    for (const h of control.harnessDirs) {
+      if (!within(real, h)) continue;
+      if (control.rooms.some((r) => within(real, `${h}/${r}`))) return undefined;
+      return h;
+    }
+    return control.others.find((o) => within(real, o));
+  };
+  const ops: Record<
+    string,
+    (a: { path: string; data?: Uint8Array; approved?: string[] }) => Promise<unknown>
+  > = {
     stat: async ({ path }) => {
       // a path the policy lets us write may be probed even when it is not readable
       const either = (real: string) => {
@@ -121,16 +179,29 @@ function workerMain(): void {
       check("read", realOf(path), path);
       return await Deno.readFile(path);
     },
-    write: async ({ path, data }) => {
+    write: async ({ path, data, approved }) => {
       check("write", path, path);
       const target = realOf(path);
       check("write", target, path);
+      const root = controlRoot(target);
+      if (root !== undefined && !(approved ?? []).includes(target)) {
+        const e = new Error(
+          `"${target}"${target !== path ? ` (the real path of ${path})` : ""} is a control ` +
+            `path (${root}): only a write the user approved may change it`,
+        );
+        e.name = "Denied";
+        throw e;
+      }
       const dir = dirOf(target);
       await Deno.mkdir(dir, { recursive: true });
       let mode: number | undefined;
       try {
         mode = (await Deno.stat(target)).mode ?? undefined;
-      } catch { /* new file */ }
+      } catch {
+        // a new script in a control path the user approved: bash cannot chmod it there
+        // (read-only to the agent), so the approval of a `#!` file makes it executable
+        if (root !== undefined && data![0] === 0x23 && data![1] === 0x21) mode = 0o755;
+      }
       const tmp = `${dir}/.${target.slice(dir.length + 1)}.${crypto.randomUUID().slice(0, 8)}.tmp`;
       try {
         const f = await Deno.open(tmp, {
@@ -158,11 +229,18 @@ function workerMain(): void {
     const { id, op, args } = e.data as {
       id: number;
       op: string;
-      args: { path: string; data?: Uint8Array; denyRead?: string[]; denyWrite?: string[] };
+      args: {
+        path: string;
+        data?: Uint8Array;
+        denyRead?: string[];
+        denyWrite?: string[];
+        control?: WorkerControl;
+      };
     };
     if (op === "init") {
       denyRead = args.denyRead ?? [];
       denyWrite = args.denyWrite ?? [];
+      control = args.control ?? control;
       scope.postMessage({ id, ok: true, value: null });
       return;
     }
@@ -203,7 +281,7 @@ class PolicyWorker {
   #pending = new Map<number, Pending>();
   #dead?: string;
 
-  constructor(key: string, perms: WorkerPermissions, deny: { read: string[]; write: string[] }) {
+  constructor(key: string, perms: WorkerPermissions, deny: WorkerDenials) {
     this.key = key;
     try {
       this.#worker = new Worker(workerUrl(), {
@@ -242,7 +320,12 @@ class PolicyWorker {
       }
       this.#pending.clear();
     };
-    this.call("init", { path: "", denyRead: deny.read, denyWrite: deny.write }).catch(() => {});
+    this.call("init", {
+      path: "",
+      denyRead: deny.read,
+      denyWrite: deny.write,
+      control: deny.control,
+    }).catch(() => {});
   }
 
   call(op: string, args: Record<string, unknown>): Promise<unknown> {
@@ -271,6 +354,8 @@ export type DenialExplainer = (kind: "read" | "write", path: string, detail: str
 
 /** A {@link ToolFs} backed by a shared warm worker; `close()` releases it. */
 export interface WorkerFs extends ToolFs {
+  /** Writes atomically; `approved`: real paths of control files the user approved writing. */
+  writeFileAtomic(path: string, data: Uint8Array, approved?: string[]): Promise<void>;
   /** Releases this handle on the shared worker. */
   close(): void;
 }
@@ -282,7 +367,7 @@ export interface WorkerFs extends ToolFs {
  */
 export function openWorkerFs(
   perms: WorkerPermissions,
-  deny: { read: string[]; write: string[] },
+  deny: WorkerDenials,
   explain: DenialExplainer,
 ): WorkerFs {
   const key = JSON.stringify([perms, deny]);
@@ -294,9 +379,15 @@ export function openWorkerFs(
   w.refs++;
   const worker = w;
   let closed = false;
-  const call = async (op: string, kind: "read" | "write", path: string, data?: Uint8Array) => {
+  const call = async (
+    op: string,
+    kind: "read" | "write",
+    path: string,
+    data?: Uint8Array,
+    approved?: string[],
+  ) => {
     try {
-      return await worker.call(op, data ? { path, data } : { path });
+      return await worker.call(op, data ? { path, data, approved } : { path });
     } catch (err) {
       const e = err as Error;
       if (e.name === "NotCapable" || e.name === "PermissionDenied" || e.name === "Denied") {
@@ -313,8 +404,8 @@ export function openWorkerFs(
     async readFile(path) {
       return (await call("read", "read", path)) as Uint8Array;
     },
-    async writeFileAtomic(path, data) {
-      await call("write", "write", path, data);
+    async writeFileAtomic(path, data, approved) {
+      await call("write", "write", path, data, approved);
     },
     close() {
       if (closed) return;

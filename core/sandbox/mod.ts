@@ -9,3 +9,4 @@ export * from "./policy.ts";
 export * from "./bwrap.ts";
 export * from "./fs_worker.ts";
 export * from "./os_sandbox.ts";
+export * from "./control_mounts.ts";

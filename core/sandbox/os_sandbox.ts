@@ -19,6 +19,7 @@ import {
   toolchainDirs,
 } from "./bwrap.ts";
 import { withTerminalFilter } from "./terminal.ts";
+import { type ControlMountPlan, ensureRooms } from "./control_mounts.ts";
 
 /** Options of {@link OsSandbox}. */
 export interface OsSandboxOptions {
@@ -34,6 +35,8 @@ export interface OsSandboxOptions {
   unsandboxed: boolean;
   /** Paths children see read-only even inside a writable grant (the harness's control files). */
   readOnly?: string[];
+  /** The control paths' mounts (see `control_mounts.ts`); replaces `readOnly`'s binds. */
+  control?: ControlMountPlan;
   /** Where the one-time notice and per-call warnings go. */
   warn(line: string): void;
 }
@@ -64,6 +67,7 @@ function ensureFile(path: string): boolean {
 export class OsSandbox implements ChildSandbox {
   #o: OsSandboxOptions;
   #told = false;
+  #roomsMade = false;
 
   /** Creates the sandbox of a policy. */
   constructor(opts: OsSandboxOptions) {
@@ -144,11 +148,17 @@ export class OsSandbox implements ChildSandbox {
       sourceDirOf(spec.command),
       ...(spec.readOnly ?? []),
     ];
+    const control = this.#o.control;
+    if (control && !this.#roomsMade) {
+      this.#roomsMade = true;
+      ensureRooms(control, policy.write);
+    }
     const extras = {
       readOnly,
       writable,
       cwd: spec.cwd,
-      protect: this.#o.readOnly ?? [],
+      protect: control ? [] : this.#o.readOnly ?? [],
+      control,
       userns: p.userns === true,
     };
     // its private /tmp, whatever TMPDIR the user has (it would not exist in there)

@@ -6,3 +6,5 @@
  */
 export * from "./trust.ts";
 export * from "./control.ts";
+export * from "./control_paths.ts";
+export * from "./run_changes.ts";

@@ -53,6 +53,8 @@ export class TrustStore {
   #session = new Set<string>();
   /** `.harness` directories whose control files changed (not trusted until answered). */
   #changed = new Map<string, ChangedControl>();
+  /** `.harness` directories a run changed (see `run_changes.ts`): untrusted, whatever else says. */
+  #held = new Set<string>();
 
   /** Opens the trust file of the harness home `home`. */
   constructor(home: string) {
@@ -86,6 +88,7 @@ export class TrustStore {
   isTrusted(harnessDir: string): boolean {
     const dir = resolve(harnessDir);
     const workspace = dirname(dir);
+    if (this.#held.has(dir)) return false;
     for (const t of this.#session) {
       if (workspace === t || workspace.startsWith(t.endsWith(sep) ? t : t + sep)) return true;
     }
@@ -124,6 +127,16 @@ export class TrustStore {
   /** `.harness` directories found changed by {@link verify}. */
   changed(): ChangedControl[] {
     return [...this.#changed.values()];
+  }
+
+  /** Holds `.harness` directories untrusted, `--trust-workspace` included, until {@link release}. */
+  hold(harnessDirs: string[]): void {
+    for (const d of harnessDirs) this.#held.add(resolve(d));
+  }
+
+  /** Lets held directories follow the ordinary rules again (the user answered). */
+  release(harnessDirs: string[]): void {
+    for (const d of harnessDirs) this.#held.delete(resolve(d));
   }
 
   /** Trusts a workspace for this process only. */

@@ -65,7 +65,10 @@ Deno.test("a project floor.json that says full widens nothing on the next run", 
   );
   try {
     assert.equal(r.code, 0, r.stderr);
-    assert.equal(done.get("w1")!.error, false, "approved with --yes");
+    assert.equal(done.get("w1")!.error, true, "--yes never approves a control path");
+    assert.match(done.get("w1")!.result, /floor\.protect/);
+    // the user writes it: still only a narrowing layer
+    await writeFile(join(t.w.ws, ".harness/floor.json"), '{"preset":"full"}');
     const floor = await runHs(["floor"], { cwd: t.w.ws, env: t.w.env });
     assert.equal(floor.code, 0, floor.stderr);
     assert.match(floor.stdout, /children OS sandbox required/);
@@ -94,8 +97,16 @@ Deno.test("bash cannot write control files (redirection denied, the files read-o
     assert.equal(r.code, 0, r.stderr);
     assert.equal(done.get("b1")!.error, true);
     assert.match(done.get("b1")!.result, /bash may not write it/);
+    if (!BWRAP_OK) {
+      // children unconfined (HARNESS_UNSANDBOXED): what bash changed is recorded at the run's
+      // end, and the next command refuses until the user has looked
+      const next = await runHs(["tools"], { cwd: t.w.ws, env: t.w.env });
+      assert.notEqual(next.code, 0);
+      assert.match(next.stderr, /changed during a run[\s\S]*providers\/evil\.conf/);
+      return;
+    }
     assert.equal(done.get("b2")!.error, true, done.get("b2")!.result);
-    if (BWRAP_OK) assert.match(done.get("b2")!.result, /Read-only file system/);
+    assert.match(done.get("b2")!.result, /Read-only file system/);
     assert.ok(
       await Deno.stat(join(t.w.ws, ".harness/providers/evil.conf")).then(() => false, () => true),
     );
@@ -141,7 +152,17 @@ Deno.test("control files changed after `hs trust` re-open the trust question", a
     assert.equal(trust.code, 0, trust.stderr);
     const r = await runHs(["--events", "go"], { cwd: t.w.ws, env: t.w.env });
     assert.equal(r.code, 0, r.stderr);
-    if (!BWRAP_OK) return; // without a sandbox bash was refused: nothing changed
+    if (!BWRAP_OK) return; // bash ran unconfined (HARNESS_UNSANDBOXED): see the test above
+    const p1 = r.stdout.split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l))
+      .find((e) => e.type === "tool_done" && e.id === "p1");
+    assert.equal(
+      p1.error,
+      true,
+      "the agent's bash cannot add a pack (the control path is read-only)",
+    );
+    assert.ok(await Deno.stat(join(t.w.ws, ".harness/packs/p/x")).then(() => false, () => true));
+    // the user adds one between runs: the ordinary trust rule asks again
+    await writeFile(join(t.w.ws, ".harness/packs/p/x"), "pack\n");
     const next = await runHs(["tools"], { cwd: t.w.ws, env: t.w.env });
     assert.match(
       next.stderr,
@@ -161,11 +182,11 @@ Deno.test("hs floor shows what is protected", async () => {
   try {
     const r = await runHs(["floor"], { cwd: t.w.ws, env: t.w.env });
     assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /protect {2}deny writes to .*\/home \(the harness home, all of it\)/);
     assert.match(
       r.stdout,
-      /protect {2}deny writes to .*\/home\/\{floor\.json,.*plugins\.json,trust\.json,guard-approvals\.json\}/,
+      /ask before writing \.harness\/ of .* but its rooms \{tools,skills,prompts\}, \.mcp\.json/,
     );
-    assert.match(r.stdout, /ask before writing \.harness\/\{floor\.json,.*settings\.conf\}/);
   } finally {
     await t.close();
   }
