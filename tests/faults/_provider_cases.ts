@@ -30,6 +30,11 @@ interface ProviderCase {
    * tests/e2e/provider_failures_test.ts resumes after every kind of stream failure).
    */
   resume?: boolean;
+  /**
+   * The case tests the first-token clock (`first_token_timeout=0.5` of FAST_CONF). Every
+   * other case gets 30 s, so that a loaded machine never turns its fault into a time-out.
+   */
+  firstTokenClock?: boolean;
 }
 
 const CASES: ProviderCase[] = [
@@ -46,6 +51,7 @@ const CASES: ProviderCase[] = [
   {
     name: "ping keep-alives and nothing else, forever",
     resume: true,
+    firstTokenClock: true,
     faults: [keepalives("ping")],
     stderr: [
       /no answer from the model within 0.5 s \(the server sent no content, only keep-alives/,
@@ -53,6 +59,7 @@ const CASES: ProviderCase[] = [
   },
   {
     name: "comment keep-alives and nothing else, forever",
+    firstTokenClock: true,
     faults: [keepalives("comment")],
     stderr: [/no answer from the model within 0.5 s/],
   },
@@ -120,7 +127,7 @@ const CASES: ProviderCase[] = [
 async function runCase(protocol: Protocol, c: ProviderCase): Promise<void> {
   const t = await hostileWorkspace([...c.faults, answer({ text: "resumed fine" })], {
     protocol,
-    conf: c.conf,
+    conf: (c.firstTokenClock ? "" : "first_token_timeout=30\n") + (c.conf ?? ""),
   });
   try {
     const r = await t.hs(["first", "question"]);

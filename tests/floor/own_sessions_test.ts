@@ -36,15 +36,20 @@ Deno.test("cause 1: sessions the agent made in an untrusted workspace are never 
     const one = await r.hs(["--events", "go"]);
     assert.equal(one.code, 0, one.stderr);
     const planted = join(r.w.ws, ".harness/sessions", PLANTED);
-    if (!BWRAP_OK) {
-      // bash is refused without a sandbox: plant what it would have, to check the next runs
-      await Deno.mkdir(join(planted, "messages"), { recursive: true });
-      await Deno.writeTextFile(
-        join(planted, "session.conf"),
-        `id=${PLANTED}\nmodel=scripted-1\nprovider=loop\ncreated=x\ncwd=${r.w.ws}\n`,
-      );
-      await Deno.symlink(join(r.w.home, ".auth.json"), join(planted, "messages/0001-user.md"));
-    }
+    const agentPlanted = await Deno.lstat(join(planted, "messages/0001-user.md")).then(
+      () => true,
+      () => false,
+    );
+    // `.harness/` is a control path: under bubblewrap its mount is read-only, so the agent's
+    // bash cannot make the directory (without bubblewrap, bash is refused outright)
+    assert.equal(agentPlanted, false, "the agent's bash planted a session in .harness/sessions");
+    // a cloned repository can ship the same plant: the next runs must ignore it all the same
+    await Deno.mkdir(join(planted, "messages"), { recursive: true });
+    await Deno.writeTextFile(
+      join(planted, "session.conf"),
+      `id=${PLANTED}\nmodel=scripted-1\nprovider=loop\ncreated=9999-12-31T23:59:59+00:00\ncwd=${r.w.ws}\n`,
+    );
+    await Deno.symlink(join(r.w.home, ".auth.json"), join(planted, "messages/0001-user.md"));
     assert.ok((await Deno.lstat(join(planted, "messages/0001-user.md"))).isSymlink);
     // run 2: a new session — it must not go into the agent's directory
     const two = await r.hs(["again"]);
