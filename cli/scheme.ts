@@ -1,6 +1,8 @@
 /**
  * `hs scheme [file]`: the sandboxed Scheme on its own — a file, a REPL on a
- * terminal, or form-by-form evaluation of a pipe (see docs/scheme.md).
+ * terminal, or form-by-form evaluation of a pipe (see docs/scheme.md). The command lives in
+ * scheme/cli/ (its fast path too); this entry in the command list hands it the arguments when
+ * the ordinary path runs.
  *
  * @module
  */

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { alloc, type Environment, NIL, Pair, R, schemeError, sym, tickCheck } from "./base/mod.ts";
+import { alloc, type Environment, NIL, Pair, R, schemeError, sym, tickCheck } from "../base/mod.ts";
 import {
   Alias,
   type Block,

@@ -22,9 +22,9 @@
  *
  * @module
  */
-import { apply, applyTail, Closure, type Lambda, NIL, type Node, Pair, R } from "./base/mod.ts";
-import { type Desc, descOf, type FastOperand, type SimpleOperand } from "./ir.ts";
-import { OPS, OPS1 } from "./fastops.ts";
+import { apply, applyTail, Closure, type Lambda, NIL, type Node, Pair, R } from "../base/mod.ts";
+import { type Desc, descOf, type FastOperand, type SimpleOperand } from "../nodes/mod.ts";
+import { OPS, OPS1 } from "../nodes/mod.ts";
 import {
   callErr,
   gref,
@@ -36,9 +36,9 @@ import {
   tailInvoke1,
   tailInvoke2,
   tailInvoke3,
-} from "./calls.ts";
-import { ifErr, letErr, seqErr, setErr } from "./resume.ts";
-import { INLINE_LIST_ENTRIES } from "./primitives/mod.ts";
+} from "../nodes/mod.ts";
+import { ifErr, letErr, seqErr, setErr } from "../nodes/mod.ts";
+import { INLINE_LIST_ENTRIES } from "../primitives/mod.ts";
 
 /** Calls of a procedure after which its body is compiled, unless the interpreter says otherwise. */
 export const DEFAULT_JIT_AFTER = 1000;

@@ -20,7 +20,7 @@ import {
   Sym,
   sym,
   tickCheck,
-} from "./base/mod.ts";
+} from "../base/mod.ts";
 import { Alias, type ExpandCtx, type Ident, isIdent, Macro, rootSym } from "./syntax.ts";
 import { spineItems, stripAll } from "./literals.ts";
 import {
@@ -30,8 +30,8 @@ import {
   libraryHooks,
   libraryState,
   TEST_LIBRARIES,
-} from "./libraries.ts";
-import { TEST_LIBRARY } from "./prelude.ts";
+} from "../lib/mod.ts";
+import { TEST_LIBRARY } from "../lib/mod.ts";
 
 /** A reference to global `name` that user bindings cannot capture. */
 function G(name: string): Alias {

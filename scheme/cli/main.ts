@@ -1,10 +1,10 @@
 /**
- * `deno run -A scheme/main.ts [options] [file]`: `hs scheme` without the harness, for measuring
+ * `deno run -A scheme/cli/main.ts [options] [file]`: `hs scheme` without the harness, for measuring
  * the whole-process start of the Scheme command and for running programs in a child process.
  *
  * @module
  */
-import { runSchemeCli } from "./cli.ts";
+import { runSchemeCli } from "./run.ts";
 
 const enc = new TextEncoder();
 function writeAll(w: { writeSync(p: Uint8Array): number }, s: string): void {

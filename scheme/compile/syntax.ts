@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { type Environment, type Loc, locations, Pair, Sym } from "./base/mod.ts";
+import { type Environment, type Loc, locations, Pair, Sym } from "../base/mod.ts";
 
 /** A compile-time lambda scope: counts the slots of its runtime frame. */
 export class LamScope {

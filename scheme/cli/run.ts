@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { Interpreter } from "./interpreter.ts";
+import { Interpreter } from "../interpreter/mod.ts";
 import {
   DEFAULT_LIMITS,
   EOF,
@@ -17,7 +17,7 @@ import {
   SchemeLimitError,
   toSchemeError,
   write,
-} from "./base/mod.ts";
+} from "../base/mod.ts";
 
 /** I/O capabilities given to the CLI by its caller. */
 export interface SchemeCliIO {

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { Capture, type Frame, KF, type Node } from "./base/mod.ts";
+import { Capture, type Frame, KF, type Node } from "../base/mod.ts";
 
 /** Runs `nodes[start..]` of a sequence on `f`; the last one's value is the sequence's. */
 export function seqFrom(f: Frame, nodes: Node[], start: number): unknown {

@@ -26,7 +26,7 @@ import {
   toSchemeError,
   UNBOUND,
   Values,
-} from "./base/mod.ts";
+} from "../base/mod.ts";
 import { type Desc, describe } from "./ir.ts";
 
 type Entry = (...a: unknown[]) => unknown;

@@ -6,9 +6,11 @@
  *
  * @module
  */
-import { type Environment, internSourceSymbols, type Sym, sym } from "./base/mod.ts";
-import { HASH_TABLE_NAMES } from "./primitives/mod.ts";
-import { HASH_TABLE_LIBRARY, LIST_LIBRARY, SORT_LIBRARY } from "./lib/mod.ts";
+import { type Environment, internSourceSymbols, type Sym, sym } from "../base/mod.ts";
+import { HASH_TABLE_NAMES } from "../primitives/mod.ts";
+import { HASH_TABLE_LIBRARY } from "./hash_table.ts";
+import { LIST_LIBRARY } from "./list.ts";
+import { SORT_LIBRARY } from "./sort.ts";
 
 /** The features `cond-expand` tests and `(features)` lists. */
 export const FEATURES: readonly string[] = [

@@ -14,7 +14,7 @@
  *
  * @module
  */
-import type { Cell, Node, Site } from "./base/mod.ts";
+import type { Cell, Node, Site } from "../base/mod.ts";
 import { OPS } from "./fastops.ts";
 import {
   callErr,

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { Cell, Node } from "./base/mod.ts";
+import type { Cell, Node } from "../base/mod.ts";
 import { describe, type SimpleOperand } from "./ir.ts";
 
 /** Where an operand comes from. */

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import type { Cell, Lambda, Node, Site } from "./base/mod.ts";
+import type { Cell, Lambda, Node, Site } from "../base/mod.ts";
 
 /** A simple operand of a fast operation: a local variable of this frame or its parent's, or a number. */
 export type SimpleOperand =
@@ -82,7 +82,7 @@ export type Desc =
     tail: boolean;
     site: Site;
   }
-  /** A non-tail call counting `w` more levels of depth (runtime.ts `weighted`). */
+  /** A non-tail call counting `w` more levels of depth (base/apply.ts `weighted`). */
   | { k: "weighted"; w: number; node: Node }
   /** `(begin …)` and bodies. */
   | { k: "seq"; nodes: Node[] }

@@ -7,21 +7,12 @@
  */
 import {
   apply,
-  applyHooks,
-  arityError,
   bindingKey,
-  callBody,
   Capture,
-  CaseLambda,
   Cell,
   CK,
-  Closure,
-  Continuation,
   DEFAULT_LIMITS,
   Environment,
-  EOF,
-  internSourceSymbols,
-  Keyword,
   KF,
   LazyDefinition,
   lazyHooks,
@@ -30,10 +21,7 @@ import {
   nested,
   NIL,
   Pair,
-  Parameter,
-  paramValue,
   Prim,
-  printHooks,
   R,
   Reader,
   Run,
@@ -41,7 +29,6 @@ import {
   schemeError,
   SchemeLimitError,
   setState,
-  splitDefinitions,
   State,
   Suspend,
   type Sym,
@@ -50,272 +37,31 @@ import {
   toSchemeError,
   typeError,
   UNBOUND,
-} from "./base/mod.ts";
-import { compileToplevel, initCompiler } from "./compiler.ts";
-import { defaultJitAfter } from "./jit.ts";
-import { SPECIALS } from "./syntax.ts";
-import { installDerivedForms } from "./expander.ts";
-import { LOCAL_PRELUDE, PRELUDE, TEST_LIBRARY } from "./prelude.ts";
+} from "../base/mod.ts";
+import { defaultJitAfter } from "../jit/mod.ts";
+import { def, installIO, installProcess, type StdPorts, str } from "../primitives/mod.ts";
+import { libraryState } from "../lib/mod.ts";
+
 import {
-  type Clock,
-  def,
-  dictRef,
-  installControl,
-  installDict,
-  installHashTables,
-  installIO,
-  installLists,
-  installNumbers,
-  installProcess,
-  installStrings,
-  installVectors,
-  type PrimTable,
-  type ProcessContext,
-  type StdPorts,
-  str,
-} from "./primitives/mod.ts";
-import { LAZY, type LazyLibrary, libraryHooks, libraryState } from "./libraries.ts";
-
-initCompiler(SPECIALS.get("lambda")!, SPECIALS.get("letrec")!);
-
-applyHooks.other = (fn, args) => {
-  if (fn instanceof Keyword) {
-    if (args.length < 1 || args.length > 2) arityError(":" + fn.name, args.length);
-    return dictRef(args[0], fn, args[1]);
-  }
-  if (fn instanceof Parameter) {
-    if (args.length !== 0) arityError("parameter", args.length);
-    return paramValue(fn, fn.value);
-  }
-  throw schemeError("type", "not a procedure:", [fn]);
-};
-
-printHooks.procName = (x) => {
-  if (x instanceof Closure) return `#<procedure ${x.lam.name}>`;
-  if (x instanceof Prim) return `#<procedure ${x.name}>`;
-  if (x instanceof CaseLambda) return `#<procedure ${x.name}>`;
-  if (x instanceof Continuation) return "#<continuation>";
-  if (typeof x === "object" && x && x.constructor?.name === "Port") return "#<port>";
-  return null;
-};
-
-/** A host primitive: receives Scheme values, returns a Scheme value or a Promise of one. */
-export type HostPrimitive = (...args: unknown[]) => unknown;
-
-/** A host primitive with explicit arity. */
-export interface HostPrimitiveSpec {
-  /** The implementation. */
-  fn: HostPrimitive;
-  /** Minimum argument count (default 0). */
-  minArgs?: number;
-  /** Maximum argument count (default unlimited). */
-  maxArgs?: number;
-  /**
-   * The time the host takes to settle a Promise this primitive returns is the host's, not
-   * the program's: it is not charged to the evaluation's deadline (e.g. a guard's `invoke`,
-   * which runs the guarded tool). Fuel and memory limits still apply to the program.
-   */
-  untimed?: boolean;
-}
+  copyEnv,
+  evalDatum,
+  evalForms,
+  installLazy,
+  LOCAL_DEFINITIONS,
+  setPrim,
+  sharedBase,
+} from "./environment.ts";
+import type {
+  EvalOptions,
+  HostPrimitive,
+  HostPrimitiveSpec,
+  InterpreterOptions,
+  LoadedModule,
+  ModuleLoader,
+} from "./options.ts";
 
 /** Promises of `untimed` primitives: awaiting them does not run the deadline. */
 const untimedPromises = new WeakSet<Promise<unknown>>();
-
-/** What a module loader returns: source text and the file name used in locations. */
-export interface LoadedModule {
-  /** Scheme source. */
-  source: string;
-  /** File name for locations and backtraces. */
-  file: string;
-}
-
-/**
- * Host hook resolving `(require "name")`; `fromFile` is the file name of the evaluation that
- * called `require`. Resolution, jailing and de-duplication are the host's job.
- */
-export type ModuleLoader = (
-  name: string,
-  fromFile: string | undefined,
-) => LoadedModule | null | Promise<LoadedModule | null>;
-
-/** Options for {@link Interpreter}. */
-export interface InterpreterOptions {
-  /** Host primitives, by Scheme name. */
-  primitives?: Record<string, HostPrimitive | HostPrimitiveSpec>;
-  /** Default sandbox limits for every evaluation. */
-  limits?: Limits;
-  /** Sink for `current-output-port` (default: discard). */
-  stdout?: (s: string) => void;
-  /** Sink for `current-error-port` (default: discard). */
-  stderr?: (s: string) => void;
-  /** Module loader for `require` (absent: `require` raises). */
-  loader?: ModuleLoader;
-  /** What `command-line` and `get-environment-variable(s)` answer (default: nothing). */
-  processContext?: ProcessContext;
-  /** The clock `current-jiffy` and `current-second` read (default: none, they raise). */
-  clock?: Clock;
-  /** Libraries the host grants: `"name parts"` (e.g. `"harness tools"`) → Scheme source. */
-  libraries?: Record<string, string>;
-  /**
-   * The body compiler (scheme/jit.ts): a procedure's body becomes one JavaScript function after
-   * this many calls (default 1,000); `false` or `0` keeps every body a tree
-   * of nodes. The program's results, errors, limits and continuations are the same either way.
-   */
-  jit?: number | false;
-}
-
-/** Per-call evaluation options. */
-export interface EvalOptions {
-  /** File name used in source locations (default `<eval>`). */
-  file?: string;
-  /** Limits overriding the interpreter defaults for this evaluation. */
-  limits?: Limits;
-}
-
-// ------------------------------------------------------------------------------------------
-// The shared base environment (stateless primitives, derived forms, prelude)
-
-let baseEnv: Environment | null = null;
-
-/** Installs the stateless primitives straight into `env` (no table in between). */
-function installStateless(env: Environment): void {
-  const t: PrimTable = { set: (name, p) => setPrim(env, name, p) };
-  installLists(t);
-  installNumbers(t);
-  installStrings(t);
-  installVectors(t);
-  installControl(t);
-  installDict(t);
-}
-
-function buildBase(): Environment {
-  const env = new Environment(null, "base");
-  // forEach, not for…of: no iterator result and entry array per binding (fewer objects for the
-  // first collection, which often comes during start-up, to look at)
-  SPECIALS.forEach((sp, name) => env.table.set(bindingKey(name), sp));
-  installDerivedForms(env);
-  installStateless(env);
-  installLazy(env, PRELUDE_DEFINITIONS);
-  return env;
-}
-
-const PRELUDE_DEFINITIONS = splitDefinitions(PRELUDE);
-const LOCAL_DEFINITIONS = splitDefinitions(LOCAL_PRELUDE);
-internSourceSymbols(PRELUDE);
-internSourceSymbols(LOCAL_PRELUDE);
-internSourceSymbols(TEST_LIBRARY);
-
-/** Binds the standard name `name` to primitive `p` in `env`. */
-function setPrim(env: Environment, name: string, p: unknown): void {
-  const k = bindingKey(name);
-  env.table.set(k, new Cell(p, k));
-}
-
-/** Installs each definition of `defs` in `env` as a {@link LazyDefinition}. */
-function installLazy(env: Environment, defs: Map<string, string>): void {
-  defs.forEach((src, name) => {
-    const k = bindingKey(name);
-    env.table.set(k, new Cell(new LazyDefinition(src, env), k));
-  });
-}
-
-/** Runs `thunk` under a fresh state with generous limits (library code, not the program's). */
-function asLibrary<T>(thunk: () => T): T {
-  const st = new State();
-  st.reset({ ...DEFAULT_LIMITS, timeoutMs: 60_000 });
-  const prev = R;
-  setState(st);
-  try {
-    const r = new Run().run(thunk);
-    if (r instanceof Suspend) throw schemeError("error", "library code suspended");
-    return r as T;
-  } finally {
-    setState(prev);
-  }
-}
-
-lazyHooks.force = (cell) => {
-  const def = cell.value as LazyDefinition;
-  const home = def.home.table.get(cell.name) as Cell;
-  if (home.value instanceof LazyDefinition) {
-    home.value = UNBOUND; // the definition may refer to itself
-    try {
-      asLibrary(() =>
-        evalDatum(new Reader(def.source, "<prelude>", { internal: true }).read(), def.home)
-      );
-    } catch (e) {
-      home.value = def;
-      throw e;
-    }
-  }
-  cell.value = home.value;
-};
-
-const libraryExports = new Map<LazyLibrary, Map<Sym, unknown>>();
-/** Compiles a lazy library once per process (in a copy of the base environment). */
-function loadLibrary(name: string): Map<Sym, unknown> {
-  const lib = LAZY[name];
-  let exports = libraryExports.get(lib);
-  if (exports) return exports;
-  const env = copyEnv(baseEnv!, `library ${name}`);
-
-  if (lib.hashTables) {
-    const t = new Map<string, Prim>();
-    installHashTables(t);
-    for (const [n, p] of t) env.table.set(bindingKey(n), new Cell(p, bindingKey(n)));
-  }
-  asLibrary(() => evalForms(new Reader(lib.source, `<library ${name}>`, { internal: true }), env));
-  exports = new Map();
-  for (const [k, v] of env.table) {
-    if (env.inherited.has(k)) continue;
-    const hidden = k.name.startsWith("%") && k === bindingKey(k.name);
-    if (v instanceof Cell && !hidden) exports.set(k, v.value);
-  }
-  libraryExports.set(lib, exports);
-  return exports;
-}
-libraryHooks.load = loadLibrary;
-
-/** A new environment inheriting (lazily, see {@link Environment.get}) from `from`. */
-function copyEnv(from: Environment, name: string): Environment {
-  return new Environment(from, name);
-}
-
-/** Evaluates all data from `reader` as top-level forms in `env` (resumable). */
-function evalForms(reader: Reader, env: Environment): unknown {
-  let last: unknown = undefined;
-  const step = (): unknown => {
-    for (;;) {
-      const d = reader.read();
-      if (d === EOF) return last;
-      const { node, size } = compileToplevel(d, env);
-      const frame = new Array(size);
-      frame[0] = null;
-      try {
-        last = callBody(node, frame);
-      } catch (e) {
-        if (e instanceof Capture) {
-          e.frames.push(
-            new KF((v) => {
-              last = v;
-              return step();
-            }),
-          );
-        }
-        throw e;
-      }
-    }
-  };
-  return step();
-}
-
-/** Evaluates one datum as a top-level form in `env`. */
-function evalDatum(d: unknown, env: Environment): unknown {
-  const { node, size } = compileToplevel(d, env);
-  const frame = new Array(size);
-  frame[0] = null;
-  return callBody(node, frame);
-}
 
 /** An embeddable, sandboxed Scheme interpreter. */
 export class Interpreter {
@@ -333,8 +79,7 @@ export class Interpreter {
 
   /** Creates an interpreter with the standard library plus the given host primitives. */
   constructor(opts: InterpreterOptions = {}) {
-    baseEnv ??= buildBase();
-    this.env = copyEnv(baseEnv, "interaction");
+    this.env = copyEnv(sharedBase(), "interaction");
     this.limits = { ...DEFAULT_LIMITS, ...opts.limits };
     this.state.owner = this;
     this.state.symbols = this.symbols;
@@ -423,7 +168,7 @@ export class Interpreter {
     });
     def(t, "interaction-environment", 0, 0, () => this.env);
     const fresh = () => {
-      const e = copyEnv(baseEnv!, "environment");
+      const e = copyEnv(sharedBase(), "environment");
       for (const [k, v] of t) e.table.set(bindingKey(k), new Cell(v, bindingKey(k)));
       return e;
     };

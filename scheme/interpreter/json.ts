@@ -31,7 +31,7 @@ import {
   Sym,
   toFloat,
   typeError,
-} from "./base/mod.ts";
+} from "../base/mod.ts";
 
 /** A JSON value. */
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };

@@ -125,7 +125,7 @@ function processIO(): {
 
 /** Runs `hs scheme ARGS` in this process (the interpreter loads now); resolves to the exit code. */
 export async function runScheme(args: string[]): Promise<number> {
-  const { runSchemeCli } = await import("../../../scheme/mod.ts");
+  const { runSchemeCli } = await import("./run.ts");
   return await runSchemeCli(args, processIO());
 }
 
@@ -151,7 +151,7 @@ export async function runSchemeConfined(args: string[], cwd: string): Promise<nu
       failure = e;
     }
   }
-  const { runSchemeCli } = await import("../../../scheme/mod.ts");
+  const { runSchemeCli } = await import("./run.ts");
   for (const name of PERMISSIONS) {
     let state: Deno.PermissionState;
     try {

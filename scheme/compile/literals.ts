@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { alloc, immutableBytes, NIL, Pair, schemeError, work } from "./base/mod.ts";
+import { alloc, immutableBytes, NIL, Pair, schemeError, work } from "../base/mod.ts";
 import { Alias, rootSym } from "./syntax.ts";
 
 /** True if a macro alias is reachable from `x` (each pair and vector visited once). */
