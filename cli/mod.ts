@@ -3,7 +3,7 @@
  *
  * @module
  */
-export { type CliContext, writeAllSync } from "./context.ts";
+export { type CliContext, writeAllSync } from "./base/mod.ts";
 export { buildProgram, BUILTIN_COMMANDS } from "./program.ts";
-export { reportError } from "./errors.ts";
+export { reportError } from "./view/mod.ts";
 export { runCli } from "./run_cli.ts";

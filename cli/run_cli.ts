@@ -3,8 +3,8 @@
  *
  * @module
  */
-import type { CliContext } from "./context.ts";
-import { reportError } from "./errors.ts";
+import type { CliContext } from "./base/mod.ts";
+import { reportError } from "./view/mod.ts";
 import { dispatch } from "./program.ts";
 
 /** Parses argv and runs; resolves to the exit code (errors are printed, never thrown). */

@@ -77,10 +77,21 @@ export function modCode(text: string): string | undefined {
 /** The folder holding the command files: a command is a leaf, it imports no other command. */
 export const COMMANDS_DIR = "cli/commands/";
 
-/** Edges from one command to another (`cli/commands/mod.ts`, the list of them, may import them). */
+/**
+ * The command a file of `cli/commands/` belongs to: its file (`run.ts` → `run`) or its folder
+ * (`packs/state.ts` → `packs`); undefined outside, and for `cli/commands/mod.ts`, the list.
+ */
+export function commandOf(path: string): string | undefined {
+  if (!path.startsWith(COMMANDS_DIR) || path === `${COMMANDS_DIR}mod.ts`) return undefined;
+  return path.slice(COMMANDS_DIR.length).split("/")[0].replace(/\.ts$/, "");
+}
+
+/** Edges from one command to another (the files of one command's folder may import each other). */
 export function commandImports(edges: { from: string; to: string }[]): ShapeViolation[] {
-  const isCommand = (f: string) => f.startsWith(COMMANDS_DIR) && f !== `${COMMANDS_DIR}mod.ts`;
-  return edges.filter((e) => isCommand(e.from) && isCommand(e.to) && e.from !== e.to).map((e) => ({
+  return edges.filter((e) => {
+    const a = commandOf(e.from), b = commandOf(e.to);
+    return a !== undefined && b !== undefined && a !== b;
+  }).map((e) => ({
     rule: "command import" as const,
     message: `${e.from} imports the command ${e.to}: a command is a leaf; move what they share ` +
       `into a room both import (cli/view/, cli/prompts/, …)`,

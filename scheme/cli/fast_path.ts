@@ -3,7 +3,7 @@
  * the rest of the CLI loads (commander, zod, every command, the grant computation), so running a
  * Scheme program costs little more than loading the interpreter. It is taken only when nothing
  * replaces the built-in command (an executable `commands/scheme` in a `.harness/` of the walk
- * may, see cli/commands.ts); otherwise the callers go the ordinary way.
+ * may, see cli/external/commands.ts); otherwise the callers go the ordinary way.
  *
  * Through the launcher the program runs in the launcher's own process (one Deno process, not
  * two), which first reads the program file and loads the interpreter, then gives up every

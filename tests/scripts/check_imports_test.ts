@@ -129,6 +129,12 @@ Deno.test("commandImports: a command imports no other command; the list may impo
     "command import",
   ]);
   assert.deepEqual(rules([["cli/commands/mod.ts", "cli/commands/run.ts"]]), []);
+  // one command's folder is one command: its files may import each other
+  assert.deepEqual(rules([["cli/commands/packs/packs.ts", "cli/commands/packs/state.ts"]]), []);
+  assert.deepEqual(rules([["cli/commands/packs/mod.ts", "cli/commands/packs/packs.ts"]]), []);
+  assert.deepEqual(rules([["cli/commands/run.ts", "cli/commands/packs/mod.ts"]]), [
+    "command import",
+  ]);
   assert.deepEqual(rules([["cli/commands/run.ts", "cli/view/mod.ts"]]), []);
   assert.deepEqual(rules([["cli/repl/repl.ts", "cli/commands/mod.ts"]]), []);
 });
