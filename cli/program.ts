@@ -8,10 +8,13 @@
  */
 import { Command } from "@commander-js/extra-typings";
 import type { CliContext } from "./base/mod.ts";
-import type { CommandContext, RegisterCommand } from "./harness/mod.ts";
+import {
+  type CommandContext,
+  harnessFlagsOf,
+  type RegisterCommand,
+  withHarness,
+} from "./harness/mod.ts";
 import { scanArgs } from "./launch/mod.ts";
-import { harnessFlagsOf } from "./harness/mod.ts";
-import { withHarness } from "./harness/mod.ts";
 import { externalCommands, mayBeExternal, runExternal } from "./external/mod.ts";
 import {
   agent,

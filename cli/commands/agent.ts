@@ -8,8 +8,7 @@
  * @module
  */
 import type { Command } from "@commander-js/extra-typings";
-import type { CommandContext } from "../harness/mod.ts";
-import { addAgentFlags } from "../harness/mod.ts";
+import { addAgentFlags, type CommandContext } from "../harness/mod.ts";
 import { agentCommand } from "../repl/mod.ts";
 
 /** Registers `hs agent`. */

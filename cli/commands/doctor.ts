@@ -9,8 +9,7 @@ import type { HarnessCore } from "../../core/mod.ts";
 import { ownerLabel } from "../../core/base/mod.ts";
 import type { CliContext } from "../base/mod.ts";
 import type { CommandContext } from "../harness/mod.ts";
-import { colorEnabled, sanitizeForTerminal as safe, styles } from "../view/mod.ts";
-import { printFloor } from "../view/mod.ts";
+import { colorEnabled, printFloor, sanitizeForTerminal as safe, styles } from "../view/mod.ts";
 
 /** Prints the diagnosis; exit code 0 (problems are reported, not fatal). */
 export async function runDoctor(h: HarnessCore, cli: CliContext): Promise<number> {

@@ -5,8 +5,7 @@
  * @module
  */
 import type { Command } from "@commander-js/extra-typings";
-import type { CommandContext } from "../harness/mod.ts";
-import { addFloorFlags, type FloorFlags } from "../harness/mod.ts";
+import { addFloorFlags, type CommandContext, type FloorFlags } from "../harness/mod.ts";
 import { printFloor } from "../view/mod.ts";
 
 /** `hs floor`: the effective policy and where each part came from. */

@@ -9,8 +9,7 @@
  */
 import type { Command } from "@commander-js/extra-typings";
 import type { CommandContext } from "../harness/mod.ts";
-import { colorEnabled, jsonForTerminal } from "../view/mod.ts";
-import { pluginLines, pluginReports } from "../view/mod.ts";
+import { colorEnabled, jsonForTerminal, pluginLines, pluginReports } from "../view/mod.ts";
 
 /** Registers `hs plugins`. */
 export function register(program: Command, ctx: CommandContext): void {

@@ -7,10 +7,8 @@
 import type { Command } from "@commander-js/extra-typings";
 import { HarnessError, resolvePaths } from "../../core/base/mod.ts";
 import { listSessions } from "../../core/session/mod.ts";
-import type { CommandContext } from "../harness/mod.ts";
-import { agentCommand } from "../repl/mod.ts";
-import { addAgentFlags } from "../harness/mod.ts";
-import { runRepl } from "../repl/mod.ts";
+import { addAgentFlags, type CommandContext } from "../harness/mod.ts";
+import { agentCommand, runRepl } from "../repl/mod.ts";
 
 /** Registers `hs resume`. */
 export function register(program: Command, ctx: CommandContext): void {

@@ -24,9 +24,8 @@ import {
 import type { HarnessCore } from "../../core/mod.ts";
 import type { CliContext } from "../base/mod.ts";
 import type { CommandContext } from "../harness/mod.ts";
-import { colorEnabled, sanitizeForTerminal as safe, styles } from "../view/mod.ts";
+import { colorEnabled, rewoundText, sanitizeForTerminal as safe, styles } from "../view/mod.ts";
 import { sessionUsage, statusText } from "../repl/mod.ts";
-import { rewoundText } from "../view/mod.ts";
 
 /** Registers `hs session`. */
 export function register(program: Command, ctx: CommandContext): void {

@@ -12,9 +12,7 @@ import type { Command } from "@commander-js/extra-typings";
 import type { HarnessCore } from "../../core/mod.ts";
 import { HarnessError } from "../../core/base/mod.ts";
 import type { CliContext } from "../base/mod.ts";
-import type { CommandContext } from "../harness/mod.ts";
-import { floorRequestOf } from "../harness/mod.ts";
-import { addRunFlags, type RunFlags } from "../harness/mod.ts";
+import { addRunFlags, type CommandContext, floorRequestOf, type RunFlags } from "../harness/mod.ts";
 import { handleTrust } from "../prompts/mod.ts";
 import { isLoopback, newToken, startWebServer, WebRuns, type WebServer } from "../web/mod.ts";
 

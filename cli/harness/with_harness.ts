@@ -7,8 +7,7 @@
 import type { HarnessCore, HarnessOptions } from "../../core/mod.ts";
 import type { CliContext } from "../base/mod.ts";
 import { type FloorFlags, floorRequestOf } from "./floor_flags.ts";
-import { handleTrust } from "../prompts/mod.ts";
-import { handleConsent } from "../prompts/mod.ts";
+import { handleConsent, handleTrust } from "../prompts/mod.ts";
 
 /** Flags that shape a command's harness. */
 export type HarnessFlags = FloorFlags & {

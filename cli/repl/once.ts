@@ -8,10 +8,8 @@
 import { join } from "node:path";
 import type { HarnessCore, HarnessEvent, RunResult } from "../../core/mod.ts";
 import { HarnessError, resolvePaths, statOrUndefined } from "../../core/base/mod.ts";
-import type { CliContext } from "../base/mod.ts";
-import type { CommandContext } from "../harness/mod.ts";
-import type { AgentFlags } from "../harness/mod.ts";
-import { cancelOnInterrupt } from "../base/mod.ts";
+import { cancelOnInterrupt, type CliContext } from "../base/mod.ts";
+import type { AgentFlags, CommandContext } from "../harness/mod.ts";
 import {
   colorEnabled,
   jsonForTerminal,

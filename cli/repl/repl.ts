@@ -13,11 +13,14 @@ import { join } from "node:path";
 import stringWidth from "string-width";
 import type { HarnessCore } from "../../core/mod.ts";
 import { readTextOrUndefined } from "../../core/base/mod.ts";
-import type { CliContext } from "../base/mod.ts";
-import { cancelOnInterrupt } from "../base/mod.ts";
-import { pluginLines } from "../view/mod.ts";
-import { colorEnabled, sanitizeForTerminal, styles } from "../view/mod.ts";
-import { loadMarkdown } from "../view/mod.ts";
+import { cancelOnInterrupt, type CliContext } from "../base/mod.ts";
+import {
+  colorEnabled,
+  loadMarkdown,
+  pluginLines,
+  sanitizeForTerminal,
+  styles,
+} from "../view/mod.ts";
 import {
   LONG_SESSION_COMMANDS,
   LONG_SESSION_HELP,

@@ -6,19 +6,17 @@
  *
  * @module
  */
-import type { HarnessCore } from "../../core/mod.ts";
 import {
   type ContextReport,
   formatTokens,
+  type HarnessCore,
   type HarnessEvent,
   type Pricing,
   resolvePricing,
   type Usage,
 } from "../../core/mod.ts";
-import type { CliContext } from "../base/mod.ts";
-import { cancelOnInterrupt } from "../base/mod.ts";
-import { sanitizeForTerminal as safe, type Styles } from "../view/mod.ts";
-import { toolsCommand } from "../view/mod.ts";
+import { cancelOnInterrupt, type CliContext } from "../base/mod.ts";
+import { sanitizeForTerminal as safe, type Styles, toolsCommand } from "../view/mod.ts";
 
 /** What the REPL's commands read and change. */
 export interface ReplState {

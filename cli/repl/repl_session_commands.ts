@@ -14,9 +14,12 @@ import { join } from "node:path";
 import type { HarnessCore, SessionRef } from "../../core/mod.ts";
 import { forkSession, rewindSession, Session, sessionTurns } from "../../core/session/mod.ts";
 import type { CliContext } from "../base/mod.ts";
-import { runPackCommand } from "../view/mod.ts";
-import { rewoundText } from "../view/mod.ts";
-import { sanitizeForTerminal as safe, type Styles } from "../view/mod.ts";
+import {
+  rewoundText,
+  runPackCommand,
+  sanitizeForTerminal as safe,
+  type Styles,
+} from "../view/mod.ts";
 
 /** Help lines of these commands. */
 export const REPL_COMMANDS_HELP = `/turns           the session's turns

@@ -8,8 +8,7 @@
  */
 import type { HarnessEvent } from "../../core/mod.ts";
 import { isAsking } from "../prompts/mod.ts";
-import { MarkdownStream, visibleControls } from "../view/mod.ts";
-import { type Styles, TranscriptRenderer } from "../view/mod.ts";
+import { MarkdownStream, type Styles, TranscriptRenderer, visibleControls } from "../view/mod.ts";
 
 const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 

@@ -6,8 +6,7 @@
  *
  * @module
  */
-import type { Key } from "./keys.ts";
-import { KeyDecoder } from "./keys.ts";
+import { type Key, KeyDecoder } from "./keys.ts";
 import { LineEditor, type WidthOf } from "./line_editor.ts";
 
 /** The outcome of one input. */

@@ -19,11 +19,24 @@ import {
   weighted,
 } from "../base/mod.ts";
 import { type Block, isIdent, rootSym } from "./syntax.ts";
-import { fastIf1, fastOp, isFastOp, isFastTest1, type Shape } from "../nodes/mod.ts";
-import { callAt, callErr, callNode, primCallNode, tailAt } from "../nodes/mod.ts";
-import { fusedCallNode, isFusableOp, type OperandShape, type SimpleShape } from "../nodes/mod.ts";
-import { describe } from "../nodes/mod.ts";
-import { ifErr } from "../nodes/mod.ts";
+import {
+  callAt,
+  callErr,
+  callNode,
+  describe,
+  fastIf1,
+  fastOp,
+  fusedCallNode,
+  ifErr,
+  isFastOp,
+  isFastTest1,
+  isFusableOp,
+  type OperandShape,
+  primCallNode,
+  type Shape,
+  type SimpleShape,
+  tailAt,
+} from "../nodes/mod.ts";
 import { compile, type Ctx, listItems, locOf, lookup } from "./compiler.ts";
 
 // ------------------------------------------------------------------------------------------

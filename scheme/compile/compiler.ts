@@ -43,9 +43,7 @@ import {
 } from "./syntax.ts";
 import { makeSyntaxRules } from "./syntax_rules.ts";
 import { codeItems, freezeLiteral, stripAll } from "./literals.ts";
-import { unbound } from "../nodes/mod.ts";
-import { describe } from "../nodes/mod.ts";
-import { seqErr, seqFrom, setErr } from "../nodes/mod.ts";
+import { describe, seqErr, seqFrom, setErr, unbound } from "../nodes/mod.ts";
 
 /** Compile context. */
 export interface Ctx {

@@ -30,8 +30,8 @@ import {
   libraryHooks,
   libraryState,
   TEST_LIBRARIES,
+  TEST_LIBRARY,
 } from "../lib/mod.ts";
-import { TEST_LIBRARY } from "../lib/mod.ts";
 
 /** A reference to global `name` that user bindings cannot capture. */
 function G(name: string): Alias {

@@ -31,10 +31,7 @@ import {
 import { freezeLiteral, stripAll } from "./literals.ts";
 import { libraryState } from "../lib/mod.ts";
 import { libraryKey } from "./expander.ts";
-import { fastIf } from "../nodes/mod.ts";
-import type { SimpleShape } from "../nodes/mod.ts";
-import { describe } from "../nodes/mod.ts";
-import { ifErr, letErr, letFrom } from "../nodes/mod.ts";
+import { describe, fastIf, ifErr, letErr, letFrom, type SimpleShape } from "../nodes/mod.ts";
 import { warmUp } from "../jit/mod.ts";
 import {
   assignNode,

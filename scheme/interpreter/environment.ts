@@ -39,10 +39,15 @@ import {
   type Sym,
   UNBOUND,
 } from "../base/mod.ts";
-import { compileToplevel, initCompiler } from "../compile/mod.ts";
-import { SPECIALS } from "../compile/mod.ts";
-import { installDerivedForms } from "../compile/mod.ts";
-import { LOCAL_PRELUDE, PRELUDE, TEST_LIBRARY } from "../lib/mod.ts";
+import { compileToplevel, initCompiler, installDerivedForms, SPECIALS } from "../compile/mod.ts";
+import {
+  LAZY,
+  type LazyLibrary,
+  libraryHooks,
+  LOCAL_PRELUDE,
+  PRELUDE,
+  TEST_LIBRARY,
+} from "../lib/mod.ts";
 import {
   dictRef,
   installControl,
@@ -54,7 +59,6 @@ import {
   installVectors,
   type PrimTable,
 } from "../primitives/mod.ts";
-import { LAZY, type LazyLibrary, libraryHooks } from "../lib/mod.ts";
 
 initCompiler(SPECIALS.get("lambda")!, SPECIALS.get("letrec")!);
 

@@ -23,21 +23,28 @@
  * @module
  */
 import { apply, applyTail, Closure, type Lambda, NIL, type Node, Pair, R } from "../base/mod.ts";
-import { type Desc, descOf, type FastOperand, type SimpleOperand } from "../nodes/mod.ts";
-import { OPS, OPS1 } from "../nodes/mod.ts";
 import {
   callErr,
+  type Desc,
+  descOf,
+  type FastOperand,
   gref,
+  ifErr,
   invoke0,
   invoke1,
   invoke2,
   invoke3,
+  letErr,
+  OPS,
+  OPS1,
+  seqErr,
+  setErr,
+  type SimpleOperand,
   tailInvoke0,
   tailInvoke1,
   tailInvoke2,
   tailInvoke3,
 } from "../nodes/mod.ts";
-import { ifErr, letErr, seqErr, setErr } from "../nodes/mod.ts";
 import { INLINE_LIST_ENTRIES } from "../primitives/mod.ts";
 
 /** Calls of a procedure after which its body is compiled, unless the interpreter says otherwise. */

@@ -17,10 +17,11 @@
 import type { Command } from "@commander-js/extra-typings";
 import { type HarnessCore, HarnessError, type Json, type SessionRef } from "../../../core/mod.ts";
 import type { CommandContext } from "../../harness/mod.ts";
-import { renderResult, runPackCommand } from "../../view/mod.ts";
 import {
   colorEnabled,
   jsonForTerminal,
+  renderResult,
+  runPackCommand,
   sanitizeForTerminal as safe,
   styles,
 } from "../../view/mod.ts";
