@@ -3,7 +3,7 @@
  * the harness may touch (see cli/launch/grant.ts) and runs `main.ts` with
  * exactly those Deno permissions — never `-A`. It loads no plugin, runs no
  * hook, answers `hs version` itself and runs `hs scheme` in its own process
- * after giving up every permission (cli/launch/scheme/).
+ * after giving up every permission (scheme/cli/).
  *
  * @module
  */
@@ -21,9 +21,9 @@ if (import.meta.main) {
     Deno.exit(0);
   }
   if (args[0] === "scheme") {
-    // `hs scheme` runs here, with every permission revoked first (cli/launch/scheme/)
-    const schemePath = "./cli/launch/scheme/mod.ts";
-    const fast = await import(schemePath) as typeof import("./cli/launch/scheme/mod.ts");
+    // `hs scheme` runs here, with every permission revoked first (scheme/cli/)
+    const schemePath = "./scheme/cli/mod.ts";
+    const fast = await import(schemePath) as typeof import("./scheme/cli/mod.ts");
     const cwd = Deno.env.get("INIT_CWD") || Deno.cwd();
     if (fast.schemeFastPathApplies(args, Deno.env.toObject(), cwd)) {
       Deno.exit(await fast.runSchemeConfined(args.slice(1), cwd));

@@ -3,7 +3,7 @@
  * plugins (from `mod.ts`) and this process's streams. `deno task hs` runs it
  * through the permission-scoped launcher (`launch.ts`). `hs version` answers
  * before anything else is loaded; `hs scheme` loads only the interpreter
- * (cli/launch/scheme/).
+ * (scheme/cli/).
  *
  * @module
  */
@@ -18,7 +18,7 @@ async function main(args: string[]): Promise<number> {
   }
   if (args[0] === "scheme") {
     // `hs scheme` skips the CLI (commander, zod, every command) unless a command replaces it
-    const fast = await import("./cli/launch/scheme/mod.ts");
+    const fast = await import("./scheme/cli/mod.ts");
     let applies = false;
     try {
       applies = fast.schemeFastPathApplies(args, Deno.env.toObject(), Deno.cwd());
@@ -30,7 +30,7 @@ async function main(args: string[]): Promise<number> {
   const err = (s: string) => writeAllSync(Deno.stderr, s);
   return await runCli(args, {
     // the harness and its plugins load only for commands that use one
-    createHarness: async (opts) => (await import("./mod.ts")).Harness.create(opts),
+    createHarness: async (opts) => (await import("./plugins/mod.ts")).Harness.create(opts),
     stdout: out,
     stderr: err,
     stdinIsTerminal: Deno.stdin.isTerminal(),

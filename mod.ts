@@ -12,19 +12,85 @@
  * }
  * ```
  *
+ * The library has two faces, and exports nothing else of the kernel:
+ *
+ * - **embedding**: {@link Harness}`.create`, its options, what a run takes and returns;
+ * - **the plugin API**: the `RuntimePlugin` contract and its context, stage hooks, lifecycle
+ *   events, and the contracts they speak (core/contracts/: tools, providers, the
+ *   conversation, stream events, audit, prompt sections), plus the built-in plugins an
+ *   embedder may register.
+ *
+ * Inside this repository, the kernel's folders are reached through their own `mod.ts`
+ * (`core/mod.ts` for the front ends); see docs/plugins.md, "Changes", for what the root
+ * stopped exporting.
+ *
  * @module
  */
-import {
-  HarnessCore,
-  type HarnessOptions,
-  keySourceFor,
-  lookupKeyFor,
-  resolvePaths,
-} from "./core/mod.ts";
-import { builtinPlugins, providerFactory } from "./plugins/mod.ts";
-import { evaluateCommand, programLoader, stateLoader } from "./stdlib-harness/mod.ts";
 
-export * from "./core/mod.ts";
+// Embedding
+export {
+  type EmbeddedHarness,
+  Embedding as Harness,
+  type EmbeddingOptions,
+  type PluginContributions,
+} from "./plugins/mod.ts";
+export type { RunOptions, RunResult, SessionRef } from "./core/mod.ts";
+export { errorMessage, HarnessError, ProviderError, VERSION } from "./core/mod.ts";
+
+// The plugin API: the contracts
+export * from "./core/contracts/mod.ts";
+// … the runtime plugin and its context
+export {
+  API_VERSION,
+  type AuditSinkOptions,
+  type CommandDefinition,
+  type PageAction,
+  type PageContext,
+  type PageDefinition,
+  type PluginContext,
+  type PluginLogger,
+  type PluginStatus,
+  type RuntimePlugin,
+  type RuntimePluginEntry,
+} from "./core/mod.ts";
+// … stage hooks
+export {
+  type AuthSetContext,
+  type ContextOf,
+  KNOWN_STAGES,
+  type ResolveApi,
+  type ResolveContext,
+  type SourcesContext,
+  type StageContext,
+  type StageHook,
+  stageHook,
+  type ToolCall,
+  type TurnApi,
+  type TurnContext,
+  type TurnStage,
+  type TypedStageHook,
+} from "./core/mod.ts";
+// … lifecycle events
+export {
+  LIFECYCLE_EVENTS,
+  type LifecycleEvent,
+  type LifecycleEvents,
+  type LifecycleHandler,
+  type LifecycleSubscription,
+  type TurnScope,
+} from "./core/mod.ts";
+// … and what a stage hook's context hands out: the session, its notes, the providers
+export { type Continuation, type Note, type NoteKind } from "./core/mod.ts";
+export type {
+  LockOptions,
+  ProviderInfo,
+  ResolvedLimits,
+  Session,
+  SessionConf,
+  SessionEntry,
+  SummaryRecord,
+} from "./core/mod.ts";
+// … and the built-in plugins an embedder may register
 export {
   type CloudConfig,
   cloudConnectorPlugin,
@@ -46,37 +112,3 @@ export {
   type MemoryConfig,
   memoryPlugin,
 } from "./plugins/mod.ts";
-
-/**
- * The harness with its built-in plugins: providers, core tools, memory, the opt-in
- * `audit-jsonl` and `mcp`, and `connector-cloud` outside ephemeral instances.
- */
-export const Harness: { create(opts?: HarnessOptions): Promise<HarnessCore> } = {
-  /** Creates a harness: built-in plugins, then `runtimePlugins`, then user `plugins.json`. */
-  async create(opts: HarnessOptions = {}): Promise<HarnessCore> {
-    const env = opts.env ?? Deno.env.toObject();
-    const cwd = opts.cwd ?? Deno.cwd();
-    // Stored keys, then the auth providers of runtime plugins (ctx.auth.register).
-    const ref: { core?: HarnessCore } = {};
-    const authProviders = () => ref.core?.registries.auth.values() ?? [];
-    const deps = {
-      env,
-      lookupKey: lookupKeyFor(env, cwd, authProviders),
-      keySource: keySourceFor(env, cwd, authProviders),
-    };
-    ref.core = await HarnessCore.create({
-      ...opts,
-      env,
-      builtinPlugins: opts.builtinPlugins ?? builtinPlugins(deps, {
-        home: resolvePaths(env, cwd).home,
-        cwd,
-        ephemeral: opts.ephemeral,
-        cloudConnectors: opts.cloudConnectors,
-      }),
-      providerFactory: opts.providerFactory ?? providerFactory(deps),
-      programLoader: opts.programLoader ?? programLoader,
-      packRuntime: opts.packRuntime ?? { loadState: stateLoader, evaluateCommand },
-    });
-    return ref.core;
-  },
-};

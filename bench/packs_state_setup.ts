@@ -8,7 +8,7 @@
  * @module
  */
 import { join } from "node:path";
-import { Harness } from "../mod.ts";
+import { Harness } from "../plugins/mod.ts"; // the kernel with its built-in plugins
 import { type HarnessCore, StateHost, type ToolDefinition } from "../core/mod.ts";
 import { stateLoader } from "../stdlib-harness/mod.ts";
 import { writeLogDir } from "../core/session/mod.ts";

@@ -10,7 +10,7 @@
  * and once at the bottom of a recursion 150 levels deep; the difference over the depth reached
  * (the interpreter's own depth counter, read where `(room)` runs) is the bytes per level. `cold` measures each path on its
  * first recursion, each path in a fresh process (the engine's interpreter: the biggest frames);
- * `cold-jit` the same with every body compiled to JS on its first call (scheme/jit.ts); `hot`
+ * `cold-jit` the same with every body compiled to JS on its first call (scheme/jit/); `hot`
  * after 300 warm-up runs (by then the bodies are compiled).
  *
  * @module

@@ -6,7 +6,8 @@
  * medians of wall time and of CPU time of the whole process tree (`perf stat -e task-clock`:
  * every thread and child, e.g. the launcher's Scheme process); without perf, CPU is omitted.
  *
- * Variants per checkout: `scheme/main.ts` (the interpreter alone), `main.ts scheme`, `deno task
+ * Variants per checkout: `scheme/cli/main.ts` (the interpreter alone; `scheme/main.ts` in a
+ * checkout from before the Scheme's rooms), `main.ts scheme`, `deno task
  * hs scheme` (the launcher) and the bundle (`deno bundle main.ts`, what `deno task bundle`
  * builds, written to a temporary directory, not dist/) run with the release's baked flags
  * (`scripts/build.ts flags`): the closest to the compiled executable that can be run here.
@@ -24,6 +25,15 @@ function arg(name: string, fallback: string): string {
 }
 const RUNS = Number(arg("--runs", "15"));
 const BASE = arg("--base", "");
+
+function exists(path: string): boolean {
+  try {
+    Deno.statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 const tmp = await Deno.makeTempDir({ prefix: "hs-scheme-startup-" });
 const empty = join(tmp, "empty.ts");
@@ -77,10 +87,14 @@ for (const [label, dir] of builds) {
       cwd: tmp,
     });
   }
+  // scheme/main.ts moved to scheme/cli/main.ts with the Scheme's rooms (an older --base has it)
+  const schemeMain = exists(join(dir, "scheme/cli/main.ts"))
+    ? "scheme/cli/main.ts"
+    : "scheme/main.ts";
   variants.push(
     {
-      name: `\`deno run -A scheme/main.ts one.scm\` (${label})`,
-      args: ["run", "-A", join(dir, "scheme/main.ts"), one],
+      name: `\`deno run -A ${schemeMain} one.scm\` (${label})`,
+      args: ["run", "-A", join(dir, schemeMain), one],
       cwd: tmp,
     },
     {

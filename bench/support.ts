@@ -6,7 +6,7 @@
  * @module
  */
 import { join } from "node:path";
-import { Harness } from "../mod.ts";
+import { Harness } from "../plugins/mod.ts"; // the kernel with its built-in plugins
 import { type HarnessCore, type RuntimePlugin, Session, textResult } from "../core/mod.ts";
 
 const enc = new TextEncoder();

@@ -23,11 +23,11 @@ import { isAbsolute, resolve } from "node:path";
 import type * as Acp from "@agentclientprotocol/sdk";
 import type { Answer, ConversationMessage, HarnessCore, HarnessEvent } from "../core/mod.ts";
 import { errorMessage, HarnessError, permissionDenied, VERSION } from "../core/base/mod.ts";
-import type { CliContext } from "./context.ts";
-import type { CommandContext } from "./command.ts";
-import { floorRequestOf } from "./floor_flags.ts";
-import { addRunFlags, type RunFlags } from "./flags.ts";
-import { handleTrust } from "./trust_prompt.ts";
+import type { CliContext } from "./base/mod.ts";
+import type { CommandContext } from "./harness/mod.ts";
+import { floorRequestOf } from "./harness/mod.ts";
+import { addRunFlags, type RunFlags } from "./harness/mod.ts";
+import { handleTrust } from "./prompts/mod.ts";
 import { idOfHead, limitLines, sharedOutput, tooLargeAnswer } from "./acp_limit.ts";
 
 /** Flags of `hs acp`. */

@@ -7,31 +7,37 @@
  * @module
  */
 import { Command } from "@commander-js/extra-typings";
-import type { CliContext } from "./context.ts";
-import type { CommandContext, RegisterCommand } from "./command.ts";
+import type { CliContext } from "./base/mod.ts";
+import {
+  type CommandContext,
+  harnessFlagsOf,
+  type RegisterCommand,
+  withHarness,
+} from "./harness/mod.ts";
 import { scanArgs } from "./launch/mod.ts";
-import { harnessFlagsOf } from "./flags.ts";
-import { withHarness } from "./with_harness.ts";
-import { externalCommands, mayBeExternal, runExternal } from "./commands.ts";
-import { register as agent } from "./agent.ts";
-import { register as repl } from "./repl.ts";
-import { register as resume } from "./resume.ts";
-import { register as session } from "./session.ts";
-import { register as tools } from "./tools.ts";
-import { register as hooks } from "./hooks.ts";
-import { register as skills } from "./skills.ts";
-import { register as plugins } from "./plugins.ts";
-import { register as doctor } from "./doctor.ts";
-import { register as floor } from "./floor.ts";
-import { register as trust } from "./trust.ts";
-import { register as providers } from "./providers.ts";
-import { register as packs } from "./packs.ts";
-import { register as auth } from "./auth.ts";
-import { register as version, versionText } from "./version.ts";
-import { register as scheme } from "./scheme.ts";
-import { register as help } from "./help.ts";
+import { externalCommands, mayBeExternal, runExternal } from "./external/mod.ts";
+import {
+  agent,
+  auth,
+  doctor,
+  floor,
+  help,
+  hooks,
+  packs,
+  plugins,
+  providers,
+  repl,
+  resume,
+  scheme,
+  session,
+  skills,
+  tools,
+  trust,
+  version,
+  versionText,
+  web,
+} from "./commands/mod.ts";
 import { register as acp } from "./acp.ts";
-import { register as web } from "./web.ts";
 
 /** The built-in commands, in the order `hs help` lists them. */
 const COMMANDS: [string, RegisterCommand][] = [

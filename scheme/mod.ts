@@ -22,7 +22,7 @@ export {
   schemeString,
   symbol,
   toList,
-} from "./interpreter.ts";
+} from "./interpreter/mod.ts";
 export { DEFAULT_LIMITS, type Limits } from "./base/mod.ts";
 export type { Clock, ProcessContext } from "./primitives/mod.ts";
 export {
@@ -34,7 +34,7 @@ export {
   SchemeLimitError,
   type TraceFrame,
 } from "./base/mod.ts";
-export { fromJS, fromJson, type Json, toJS, toJson } from "./json.ts";
+export { fromJS, fromJson, type Json, toJS, toJson } from "./interpreter/mod.ts";
 export { display, type PrintMode, type PrintOptions, toStr, write } from "./base/mod.ts";
 export { readAll, Reader, type ReaderOptions, ReadError } from "./base/mod.ts";
 export {
@@ -65,4 +65,4 @@ export {
   SymbolTable,
   Values,
 } from "./base/mod.ts";
-export { runSchemeCli, type SchemeCliIO } from "./cli.ts";
+export { runSchemeCli, type SchemeCliIO } from "./cli/mod.ts";

@@ -8,7 +8,10 @@
  *   subfolder's parent composes it, not the reverse);
  * - a layering breach: `scheme/` imports nothing of the harness, `core/` only
  *   `scheme/`, `stdlib-harness/` only `core/` and `scheme/`, `plugins/` not
- *   `cli/`, and nothing imports the root entry points.
+ *   `cli/`, and nothing imports the root entry points;
+ * - and the shape rules of scripts/shape_rules.ts: a `mod.ts` with code, a command importing a
+ *   command, a file over 600 lines, a function over 120 lines (with a short allow-list that
+ *   names the reason of each file not split yet).
  *
  * Tests, benchmarks, the demo and scripts may reach inside folders (they test
  * behaviour where it lives) and are not checked.
@@ -17,6 +20,16 @@
  *
  * @module
  */
+
+import { shapeViolations } from "./shape_rules.ts";
+export {
+  ALLOWED_LONG,
+  codeLineStarts,
+  commandImports,
+  longFunctions,
+  modCode,
+  shapeViolations,
+} from "./shape_rules.ts";
 
 /** One relative import edge. */
 export interface ImportEdge {
@@ -181,14 +194,19 @@ function sourceFiles(root: string): string[] {
 
 if (import.meta.main) {
   const root = Deno.args[0] ?? Deno.cwd();
-  const edges = sourceFiles(root).flatMap((f) =>
-    importsOf(f, Deno.readTextFileSync(`${root}/${f}`))
-  );
-  const found = violations(edges);
+  const files = sourceFiles(root).map((path) => ({
+    path,
+    text: Deno.readTextFileSync(`${root}/${path}`),
+  }));
+  const edges = files.flatMap((f) => importsOf(f.path, f.text));
+  const found = [...violations(edges), ...shapeViolations(files, edges)];
   for (const v of found) console.error(`${v.rule}: ${v.message}`);
   if (found.length) {
-    console.error(`\n${found.length} import rule violation(s) (see scripts/check_imports.ts)`);
+    console.error(`\n${found.length} rule violation(s) (see scripts/check_imports.ts)`);
     Deno.exit(1);
   }
-  console.log(`imports ok: ${edges.length} edges, no cycle, no deep or upward import`);
+  console.log(
+    `imports ok: ${edges.length} edges, no cycle, no deep or upward import; ` +
+      `shape ok: ${files.length} files`,
+  );
 }

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { StopReason, Usage } from "./types.ts";
+import type { StopReason, Usage } from "../contracts/mod.ts";
 
 /** Fields every turn-scoped payload has. */
 export interface TurnScope {

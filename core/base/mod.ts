@@ -1,11 +1,12 @@
 /**
- * The kernel's foundation: shared types, errors, settings, paths, the log
- * and small file and text helpers. Every other core folder builds on it; it
- * imports nothing of the harness.
+ * The kernel's foundation: errors, settings, paths, the log and small file
+ * and text helpers, and the contracts (core/contracts/, re-exported here so
+ * that every core folder finds them where it always did). Every other core
+ * folder builds on it; it imports nothing of the harness but the contracts.
  *
  * @module
  */
-export * from "./types.ts";
+export * from "../contracts/mod.ts";
 export * from "./errors.ts";
 export * from "./paths.ts";
 export * from "./log.ts";

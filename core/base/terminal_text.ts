@@ -3,7 +3,7 @@
  * stderr: text and SGR colour sequences (`ESC [ … m`), nothing else. OSC (titles,
  * hyperlinks, clipboard), every other CSI (cursor moves, clear-screen, modes), the other C0
  * controls, C1 and the bidi overrides are shown as pictures, the way the CLI shows what a
- * model or a tool wrote (`cli/render.ts`).
+ * model or a tool wrote (`cli/view/render.ts`).
  *
  * @module
  */

@@ -5,7 +5,8 @@
  *
  * @module
  */
-import { type AuditEvent, Harness, type RunResult } from "../../mod.ts";
+import { Harness } from "../../plugins/mod.ts"; // the kernel with its built-in plugins
+import type { AuditEvent, RunResult } from "../../mod.ts";
 import {
   auditObserverPlugin,
   localToolPlugin,

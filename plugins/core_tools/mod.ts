@@ -5,14 +5,6 @@
  *
  * @module
  */
-import type { RuntimePlugin, ToolDefinition } from "../../core/mod.ts";
-import { agentTool } from "./agent.ts";
-import { bashTool } from "./bash.ts";
-import { editFileTool } from "./edit_file.ts";
-import { readFileTool } from "./read_file.ts";
-import { skillTool } from "./skill.ts";
-import { writeFileTool } from "./write_file.ts";
-
 export { agentTool } from "./agent.ts";
 export { bashTool, DEFAULT_TIMEOUT_SECONDS } from "./bash.ts";
 export { editFileTool, PRINT_BACK_MAX_LINES } from "./edit_file.ts";
@@ -31,23 +23,4 @@ export {
   splitLineBytes,
   stripAnchorPrefix,
 } from "./hashline.ts";
-
-/** Every core tool, in a stable order. */
-export const coreTools: readonly ToolDefinition[] = [
-  bashTool,
-  readFileTool,
-  writeFileTool,
-  editFileTool,
-  skillTool,
-  agentTool,
-];
-
-/** Runtime plugin registering the core tools (`id: "core-tools"`). */
-export const coreToolsPlugin: RuntimePlugin = {
-  id: "core-tools",
-  version: "0.1.0",
-  apiVersion: 1,
-  setup(ctx) {
-    for (const tool of coreTools) ctx.tools.register(tool);
-  },
-};
+export { coreTools, coreToolsPlugin } from "./plugin.ts";

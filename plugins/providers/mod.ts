@@ -5,12 +5,6 @@
  *
  * @module
  */
-import type { RuntimePlugin } from "../../core/mod.ts";
-import { getAdapter, PROTOCOLS } from "./adapters.ts";
-import { bundledConfs } from "./bundled/mod.ts";
-import { confProvider, parseConf, type ProviderDeps } from "./conf.ts";
-import { envProviders } from "./env_providers.ts";
-
 export { getAdapter, type ProtocolName, PROTOCOLS } from "./adapters.ts";
 export { bundledConfs } from "./bundled/mod.ts";
 export {
@@ -59,26 +53,4 @@ export {
   RESPONSES_STOPS,
   ResponsesStream,
 } from "./openai_responses.ts";
-
-/**
- * The `providers` runtime plugin: registers the three protocol adapters, the
- * `anthropic` / `openai` env providers and the bundled `.conf` providers.
- */
-export function providersPlugin(deps: ProviderDeps): RuntimePlugin {
-  return {
-    id: "providers",
-    version: "0.1.0",
-    apiVersion: 1,
-    setup(ctx) {
-      for (const p of PROTOCOLS) {
-        ctx.models.registerProtocol(
-          deps.adapterOptions ? getAdapter(p, deps.adapterOptions) : getAdapter(p),
-        );
-      }
-      for (const provider of envProviders(deps)) ctx.models.register(provider);
-      for (const [name, text] of Object.entries(bundledConfs)) {
-        ctx.models.register(confProvider(name, parseConf(text, `builtin:${name}.conf`), deps));
-      }
-    },
-  };
-}
+export { providersPlugin } from "./plugin.ts";

@@ -43,7 +43,7 @@ export const errorHooks: { write: (x: unknown, max?: number) => string } = {
   write: (x) => String(x),
 };
 
-/** Hook set by runtime.ts: the Scheme backtrace at this moment (innermost first). */
+/** Hook set by state.ts: the Scheme backtrace at this moment (innermost first). */
 export const traceHooks: { snapshot: () => TraceFrame[] } = { snapshot: () => [] };
 
 /** Longest message text an error formats (irritants are cut with `…` past it). */

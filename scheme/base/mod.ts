@@ -8,7 +8,13 @@
  */
 export * from "./types.ts";
 export * from "./errors.ts";
-export * from "./runtime.ts";
+export * from "./procedures.ts";
+export * from "./state.ts";
+export * from "./apply.ts";
+export * from "./dynamic.ts";
+export * from "./driver.ts";
 export * from "./numbers.ts";
+export * from "./number_functions.ts";
+export * from "./number_syntax.ts";
 export * from "./printer.ts";
 export * from "./reader.ts";

@@ -24,8 +24,8 @@ import {
   Values,
 } from "./types.ts";
 import { errorHooks, ErrorObject, SchemeLimitError } from "./errors.ts";
-import { work } from "./runtime.ts";
-import { numberToString, parseNumber } from "./numbers.ts";
+import { work } from "./state.ts";
+import { numberToString, parseNumber } from "./number_syntax.ts";
 
 /** Printing modes. */
 export type PrintMode = "write" | "display" | "shared" | "simple";

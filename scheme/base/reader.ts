@@ -17,9 +17,9 @@ import {
   type Sym,
   sym,
 } from "./types.ts";
-import type { SymbolTable } from "./runtime.ts";
+import type { SymbolTable } from "./state.ts";
 import { ErrorObject, SchemeError, SchemeLimitError } from "./errors.ts";
-import { parseNumber } from "./numbers.ts";
+import { parseNumber } from "./number_syntax.ts";
 
 /** Named characters accepted after `#\`. */
 export const CHAR_NAMES: Record<string, number> = {

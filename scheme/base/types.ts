@@ -41,7 +41,7 @@ const symtab = new Map<string, Sym>();
 /**
  * Returns the process-wide (static) symbol named `name`: the names of the standard library and
  * those a host makes. Programs intern their own symbols in their interpreter's table (see
- * `SymbolTable` in runtime.ts), which finds the static symbol first, so both agree.
+ * `SymbolTable` in state.ts), which finds the static symbol first, so both agree.
  */
 export function sym(name: string): Sym {
   let s = symtab.get(name);
@@ -91,7 +91,7 @@ export function keyword(name: string): Keyword {
   return k;
 }
 
-/** Read access to the static tables, for the per-interpreter symbol tables of runtime.ts. */
+/** Read access to the static tables, for the per-interpreter symbol tables of state.ts. */
 export const symbolTableHooks: {
   staticSym: (name: string) => Sym | undefined;
   staticKeyword: (name: string) => Keyword | undefined;

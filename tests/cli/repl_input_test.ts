@@ -5,10 +5,10 @@
  * streaming Markdown renderer, and the long-session report helpers.
  */
 import assert from "node:assert/strict";
-import { KeyDecoder } from "../../cli/keys.ts";
-import { LineEditor } from "../../cli/line_editor.ts";
-import { loadMarkdown, MarkdownStream } from "../../cli/markdown.ts";
-import { costOf, sessionUsage, statusText } from "../../cli/repl_commands.ts";
+import { KeyDecoder } from "../../cli/repl/keys.ts";
+import { LineEditor } from "../../cli/repl/line_editor.ts";
+import { loadMarkdown, MarkdownStream } from "../../cli/view/markdown.ts";
+import { costOf, sessionUsage, statusText } from "../../cli/repl/repl_commands.ts";
 import type { ContextReport } from "../../core/mod.ts";
 
 function type(editor: LineEditor, raw: string) {

@@ -6,7 +6,7 @@
  * Usage: deno run -A _state_writer.ts <scope> [session-dir]
  */
 import { basename } from "node:path";
-import { Harness } from "../../mod.ts";
+import { Harness } from "../../plugins/mod.ts"; // the kernel with its built-in plugins
 
 const [scope, sessionDir] = Deno.args;
 const h = await Harness.create({ cwd: Deno.cwd(), env: Deno.env.toObject() });

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { startScriptedServer } from "../../plugins/scripted/mod.ts";
 import type { ScriptedServer } from "../../plugins/scripted/mod.ts";
-import { Harness } from "../../mod.ts";
+import { Harness } from "../../plugins/mod.ts"; // the kernel with its built-in plugins
 import type { ModelProvider, RuntimePlugin, SendPayload } from "../../mod.ts";
 import {
   loopbackConf,

@@ -1,5 +1,5 @@
 /**
- * `hs scheme` through its fast path (cli/launch/scheme/): `main.ts` and the launcher recognise
+ * `hs scheme` through its fast path (scheme/cli/fast_path.ts): `main.ts` and the launcher recognise
  * the word before loading the CLI. Every case runs the real entry (`deno task hs`, and
  * `main.ts` where noted) and checks what a user sees; the grant is checked as flags.
  */
@@ -9,9 +9,9 @@ import { resolvePaths, statOrUndefined } from "../../core/base/mod.ts";
 import { walkHarnessDirs } from "../../core/discovery/mod.ts";
 import { hsArgs, makeWorkspace, runHs, writeExe } from "../support/workspace.ts";
 import { runInPty } from "../support/pty.ts";
-import { schemeFastPathApplies, schemeFile } from "../../cli/launch/scheme/mod.ts";
+import { schemeFastPathApplies, schemeFile } from "../../scheme/cli/fast_path.ts";
 
-const MODULE = new URL("../../cli/launch/scheme/mod.ts", import.meta.url).href;
+const MODULE = new URL("../../scheme/cli/fast_path.ts", import.meta.url).href;
 
 /** What a user must never see: Deno's own permission wording or warnings. */
 function assertNoDenoWording(text: string): void {

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { Harness } from "../../mod.ts";
+import { Harness } from "../../plugins/mod.ts"; // the kernel with its built-in plugins
 import type { AuditEvent } from "../../core/mod.ts";
 import { startScriptedServer } from "../../plugins/scripted/mod.ts";
 import { loopbackConf, writeFile } from "../support/workspace.ts";

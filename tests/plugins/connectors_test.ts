@@ -6,7 +6,8 @@
  * calls against a loopback service.
  */
 import assert from "node:assert/strict";
-import { createConnectorPlugin, Harness } from "../../mod.ts";
+import { Harness } from "../../plugins/mod.ts"; // the kernel with its built-in plugins
+import { createConnectorPlugin } from "../../mod.ts";
 import { cloudConnectorPlugin } from "../../plugins/mod.ts";
 import { textResult } from "../../core/mod.ts";
 import { makeRig, modelPlugin, scriptedModel } from "../core/plugins/_helpers.ts";

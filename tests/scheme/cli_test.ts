@@ -1,6 +1,6 @@
 // `hs scheme`: file mode, pipe mode (error per form, continue), REPL mode.
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
-import { runSchemeCli } from "../../scheme/cli.ts";
+import { runSchemeCli } from "../../scheme/cli/run.ts";
 
 function stream(text: string): ReadableStream<Uint8Array> {
   const bytes = new TextEncoder().encode(text);

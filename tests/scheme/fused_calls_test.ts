@@ -1,4 +1,4 @@
-// Fused call nodes (scheme/fused_calls.ts): a call whose simple operands — locals, number
+// Fused call nodes (scheme/nodes/fused_calls.ts): a call whose simple operands — locals, number
 // constants, `+ - < > <= >= =` on those — are evaluated inside the call node. Each test is about
 // a way the inlined operand could differ from the plain call node and checks it does not.
 import { deepStrictEqual as assertEquals, match } from "node:assert/strict";

@@ -3,7 +3,7 @@
 // 2× its deadline.
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import type { LimitKind } from "../../scheme/mod.ts";
-import { runSchemeCli } from "../../scheme/cli.ts";
+import { runSchemeCli } from "../../scheme/cli/run.ts";
 import { HOSTILE, type HostileCase, settleBoundMs } from "./hostile_cases.ts";
 
 const FLAG: Record<LimitKind, string> = {

@@ -1,11 +1,11 @@
-// The memory bombs of the hostile suite, each run as a whole process (`scheme/main.ts`, the
+// The memory bombs of the hostile suite, each run as a whole process (`scheme/cli/main.ts`, the
 // `hs scheme FILE` command without the harness) under the default limits and a capped V8 heap:
 // a sandbox that lets a program exhaust the heap would crash the child (exit 133), not end it
 // with the limit error.
 import { ok } from "node:assert/strict";
 import { HOSTILE, type HostileCase } from "./hostile_cases.ts";
 
-const MAIN = new URL("../../scheme/main.ts", import.meta.url).pathname;
+const MAIN = new URL("../../scheme/cli/main.ts", import.meta.url).pathname;
 const HEAP_MB = 1536;
 
 async function runChild(c: HostileCase, dir: string, i: number): Promise<string | null> {

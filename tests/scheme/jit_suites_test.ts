@@ -1,10 +1,10 @@
 // The Scheme suites once more with every procedure body compiled to JavaScript at its first call
-// (scheme/jit.ts): conformance, control (continuations, dynamic-wind, exceptions), errors and
+// (scheme/jit/): conformance, control (continuations, dynamic-wind, exceptions), errors and
 // backtraces, tail calls, deep recursion, the hostile programs and the sandbox must all hold
 // whether a body runs as a tree of nodes or as generated code. The last test checks that the
 // bodies really were compiled, and that the writer knew every shape it met.
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
-import { jitStats, setDefaultJitAfter } from "../../scheme/jit.ts";
+import { jitStats, setDefaultJitAfter } from "../../scheme/jit/jit.ts";
 
 setDefaultJitAfter(1);
 

@@ -1,4 +1,4 @@
-// The body compiler (scheme/jit.ts): a hot procedure body becomes one generated JS function, and
+// The body compiler (scheme/jit/): a hot procedure body becomes one generated JS function, and
 // nothing a program can observe changes — values, output, errors and backtraces, continuations
 // re-entered at every kind of point, limits, redefined operators. Each program below runs in an
 // interpreter that never compiles (`jit: false`) and in one that compiles every body at its first
@@ -13,7 +13,7 @@ import {
   SchemeLimitError,
   write,
 } from "../../scheme/mod.ts";
-import { compiledSource, jitStats } from "../../scheme/jit.ts";
+import { compiledSource, jitStats } from "../../scheme/jit/jit.ts";
 
 interface Outcome {
   values: string[];
@@ -307,7 +307,7 @@ Deno.test("a body that captures leave at nearly every call goes back to the tree
 });
 
 Deno.test("one interpreter compiles at most MAX_BODIES bodies", async () => {
-  const { MAX_BODIES } = await import("../../scheme/jit.ts");
+  const { MAX_BODIES } = await import("../../scheme/jit/jit.ts");
   const it = new Interpreter({ jit: 1 });
   const before = jitStats.compiled;
   const n = MAX_BODIES + 50;

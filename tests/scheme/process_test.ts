@@ -2,7 +2,7 @@
 // one; `exit` ends the evaluation with a SchemeExit the host reads; the CLI limit flags.
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { Interpreter, SchemeExit, write } from "../../scheme/mod.ts";
-import { runSchemeCli } from "../../scheme/cli.ts";
+import { runSchemeCli } from "../../scheme/cli/run.ts";
 
 Deno.test("process context answers from the host's view", () => {
   const s = new Interpreter({

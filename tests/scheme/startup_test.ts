@@ -1,8 +1,8 @@
 // What the interpreter does at start-up, checked against the plain definitions it replaced.
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { splitDefinitions } from "../../scheme/base/types.ts";
-import { parseNumber } from "../../scheme/base/numbers.ts";
-import { LOCAL_PRELUDE, PRELUDE, TEST_LIBRARY } from "../../scheme/prelude.ts";
+import { parseNumber } from "../../scheme/base/number_syntax.ts";
+import { LOCAL_PRELUDE, PRELUDE, TEST_LIBRARY } from "../../scheme/lib/prelude.ts";
 import { HASH_TABLE_LIBRARY, LIST_LIBRARY, SORT_LIBRARY } from "../../scheme/lib/mod.ts";
 
 /** The definition splitDefinitions had: every line starting `(define name` or `(define (name`. */

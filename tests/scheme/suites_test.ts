@@ -1,7 +1,7 @@
 // The chibi-style suites in tests/scheme/suites/*.scm, run through `hs scheme FILE`: every
 // `(test …)` must pass (the (chibi test) subset prints FAIL lines and errors at test-end).
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
-import { runSchemeCli } from "../../scheme/cli.ts";
+import { runSchemeCli } from "../../scheme/cli/run.ts";
 
 const dir = new URL("./suites/", import.meta.url);
 for (const entry of Deno.readDirSync(dir)) {

@@ -11,7 +11,7 @@ import type {
   RuntimePlugin,
   SendOptions,
 } from "../../../core/mod.ts";
-import { Harness } from "../../../mod.ts";
+import { Harness } from "../../../plugins/mod.ts"; // the kernel with its built-in plugins
 import { makeWorkspace, type Workspace } from "../../support/workspace.ts";
 
 /** One scripted answer: text and tool calls. */

@@ -11,7 +11,7 @@ import {
   type RuntimePlugin,
   textResult,
 } from "../../../core/mod.ts";
-import { Harness } from "../../../mod.ts";
+import { Harness } from "../../../plugins/mod.ts"; // the kernel with its built-in plugins
 import { makeWorkspace, writeFile } from "../../support/workspace.ts";
 import { makeRig, modelPlugin, scriptedModel } from "./_helpers.ts";
 

@@ -1,0 +1,103 @@
+/**
+ * `hs doctor`: what was discovered, from where, and why anything was skipped.
+ * Names, paths and reasons are shown with their control characters as pictures.
+ *
+ * @module
+ */
+import type { Command } from "@commander-js/extra-typings";
+import type { HarnessCore } from "../../core/mod.ts";
+import { ownerLabel } from "../../core/base/mod.ts";
+import type { CliContext } from "../base/mod.ts";
+import type { CommandContext } from "../harness/mod.ts";
+import { colorEnabled, printFloor, sanitizeForTerminal as safe, styles } from "../view/mod.ts";
+
+/** Prints the diagnosis; exit code 0 (problems are reported, not fatal). */
+export async function runDoctor(h: HarnessCore, cli: CliContext): Promise<number> {
+  const st = styles(colorEnabled(cli.stdoutIsTerminal));
+  const out = (s = "") => cli.stdout(s + "\n");
+  const snap = h.snapshot();
+  out(st.bold("paths"));
+  out(safe(`  cwd        ${h.paths.cwd}`));
+  out(safe(`  home       ${h.paths.home}`));
+  out(safe(`  sessions   ${h.paths.sessions}`));
+  out(safe(`  log        ${h.paths.log}`));
+  out(st.bold("\nsources (lowest priority first)"));
+  if (h.builtinSource) {
+    out(
+      `  ${"built-in".padEnd(8)} ${safe(h.builtinSource)} ${
+        st.dim("(generated for HARNESS_SOURCES)")
+      }`,
+    );
+  }
+  if (snap.allSources.length === 0) out("  (none: only built-in plugins)");
+  for (const s of snap.allSources) {
+    const scoped = snap.sources.includes(s) ? "" : st.dim(" (provider plugin, inactive)");
+    out(`  ${s.kind.padEnd(8)} ${safe(s.dir)}${scoped}`);
+  }
+  out(st.bold("\nruntime plugins"));
+  for (const p of h.runtimePluginStatus()) {
+    out(
+      safe(
+        `  ${p.id.padEnd(16)} ${p.version.padEnd(8)} ${p.state}${p.reason ? ` — ${p.reason}` : ""}`,
+      ),
+    );
+  }
+  out(st.bold("\ntools"));
+  const { tools, problems } = await h.executableToolSchemas(snap);
+  const names = new Set([...h.registries.tools.entries().map((e) => e.key), ...tools.keys()]);
+  for (const n of [...names].sort()) {
+    const t = tools.get(n);
+    const where = t ? t.path : ownerLabel(h.registries.tools.entry(n)!.owner);
+    out(`  ${safe(n.padEnd(16))} ${st.dim(safe(where))}`);
+  }
+  out(st.bold("\nhooks"));
+  for (const [stage, m] of snap.hooks) {
+    for (const [n, f] of m) out(`  ${safe(`${stage}/${n.padEnd(16)}`)} ${st.dim(safe(f.path))}`);
+  }
+  if (snap.hooks.size === 0) out("  (built-in only)");
+  out(st.bold("\ncommands"));
+  for (const [n, f] of snap.commands) out(`  ${safe(n.padEnd(16))} ${st.dim(safe(f.path))}`);
+  if (snap.commands.size === 0) out("  (none)");
+  out(st.bold("\nproviders"));
+  for (const p of await h.providers(snap)) {
+    let ready = "?";
+    try {
+      const r = await p.provider.ready();
+      ready = r.ready ? st.green("ready") : st.dim(safe(`not ready: ${r.reason}`));
+    } catch {
+      ready = st.red("readiness check failed");
+    }
+    out(`  ${safe(p.name.padEnd(16))} ${ready} ${st.dim(safe(p.origin))}`);
+  }
+  const { skills, problems: skillProblems } = h.skills();
+  out(st.bold("\nskills"));
+  for (const s of skills) out(`  ${safe(s.name.padEnd(16))} ${st.dim(safe(s.path || s.source))}`);
+  if (skills.length === 0) out("  (none)");
+
+  const issues = [
+    ...snap.skipped,
+    ...problems.map((p) => ({ path: p.path, reason: `tool rejected: ${p.reason}` })),
+    ...skillProblems.map((p) => ({ path: p.path, reason: `skill skipped: ${p.reason}` })),
+    ...h.confProblems().map((p) => ({
+      path: p.path,
+      reason: `provider variant rejected: ${p.reason}`,
+    })),
+  ];
+  out(st.bold("\nskipped"));
+  if (issues.length === 0) out("  nothing");
+  for (const i of issues) out(`  ${st.yellow(safe(i.path))}\n    ${safe(i.reason)}`);
+  out(st.bold("\neffect floor (details: hs floor)"));
+  await printFloor(h, out);
+  return 0;
+}
+
+/** Registers `hs doctor`. */
+export function register(program: Command, ctx: CommandContext): void {
+  program.command("doctor").description(
+    "explain what was discovered, and why something was skipped",
+  )
+    .option("--trust-workspace", "include this workspace's executables")
+    .action(async (o) => {
+      await ctx.run(o, (h) => runDoctor(h, ctx.cli));
+    });
+}

@@ -1,0 +1,26 @@
+/**
+ * The built-in commands, one file each (a folder for one with several files): each is a leaf —
+ * it imports no other command (`deno task check` rejects that, scripts/shape_rules.ts); what
+ * two commands share lives in a room both import (cli/repl/, cli/view/, cli/prompts/,
+ * cli/harness/). `hs acp` is still cli/acp.ts (being reworked for containment).
+ *
+ * @module
+ */
+export { register as agent } from "./agent.ts";
+export { register as auth } from "./auth.ts";
+export { register as doctor } from "./doctor.ts";
+export { register as floor } from "./floor.ts";
+export { register as help } from "./help.ts";
+export { register as hooks } from "./hooks.ts";
+export { register as packs } from "./packs/mod.ts";
+export { register as plugins } from "./plugins.ts";
+export { register as providers } from "./providers.ts";
+export { register as repl } from "./repl.ts";
+export { register as resume } from "./resume.ts";
+export { register as scheme } from "./scheme.ts";
+export { register as session } from "./session.ts";
+export { register as skills } from "./skills.ts";
+export { register as tools } from "./tools.ts";
+export { register as trust } from "./trust.ts";
+export { register as version, versionText } from "./version.ts";
+export { register as web } from "./web.ts";

@@ -1,0 +1,29 @@
+/**
+ * `hs plugins` (and `/plugins` in the REPL): every runtime plugin with its id,
+ * version, state, what it contributed (tools, skills, prompt sections, hooks,
+ * pages, …) and, for a failure, the host's reason — never the plugin's own
+ * exception text. `--json` prints the same as data. What a plugin named is
+ * shown with its control characters as pictures.
+ *
+ * @module
+ */
+import type { Command } from "@commander-js/extra-typings";
+import type { CommandContext } from "../harness/mod.ts";
+import { colorEnabled, jsonForTerminal, pluginLines, pluginReports } from "../view/mod.ts";
+
+/** Registers `hs plugins`. */
+export function register(program: Command, ctx: CommandContext): void {
+  const cli = ctx.cli;
+  program.command("plugins").description(
+    "list runtime plugins: state, contributions, and why one failed",
+  )
+    .option("--json", "print the list as JSON")
+    .option("--trust-workspace", "include this workspace's sources")
+    .action(async (o) => {
+      await ctx.run(o, (h) => {
+        if (o.json) cli.stdout(jsonForTerminal(pluginReports(h), 2) + "\n");
+        else cli.stdout(pluginLines(h, colorEnabled(cli.stdoutIsTerminal)).join("\n") + "\n");
+        return Promise.resolve(0);
+      });
+    });
+}

@@ -1,0 +1,229 @@
+/**
+ * `hs session list | show <id> | dir [id] | turns <id> | rewind <id> <turn> |
+ * fork <id> [turn]`: the sessions of this workspace (the nearest
+ * `.harness/sessions`, else `$HARNESS_HOME/sessions`). A rewind restores a
+ * session's messages and session-scope pack states to a turn's record and
+ * keeps everything after it under `<session>/rewound/` (`--undo` puts it
+ * back); project and global states are never rolled back. A fork copies a
+ * session as it stood at a turn into a new one.
+ *
+ * @module
+ */
+import type { Command } from "@commander-js/extra-typings";
+import { join } from "node:path";
+import { HarnessError, resolvePaths, statOrUndefined } from "../../core/base/mod.ts";
+import {
+  forkSession,
+  formatTokens,
+  listSessions,
+  rewindSession,
+  Session,
+  sessionTurns,
+  undoRewind,
+} from "../../core/session/mod.ts";
+import type { HarnessCore } from "../../core/mod.ts";
+import type { CliContext } from "../base/mod.ts";
+import type { CommandContext } from "../harness/mod.ts";
+import { colorEnabled, rewoundText, sanitizeForTerminal as safe, styles } from "../view/mod.ts";
+import { sessionUsage, statusText } from "../repl/mod.ts";
+
+/** Registers `hs session`. */
+export function register(program: Command, ctx: CommandContext): void {
+  const cli = ctx.cli;
+  const sessions = () => resolvePaths(cli.env, cli.cwd).sessions;
+  const session = program.command("session").description("list and inspect sessions");
+  session.command("list").description("list sessions, newest first")
+    .option("-n, --limit <n>", "how many", "20")
+    .action((o) => {
+      ctx.done(sessionList(sessions(), Number.parseInt(o.limit, 10) || 20, cli));
+    });
+  session.command("show")
+    .description("print a session's messages, then its context budget and usage")
+    .argument("<id>")
+    .action(async (id) => {
+      const dir = sessionDir(sessions(), id);
+      await ctx.run({}, async (h) => {
+        const code = sessionShow(dir, cli);
+        cli.stdout(await budgetLines(h, dir, cli));
+        return code;
+      });
+    });
+  session.command("dir").description("print a session's directory (latest by default)")
+    .argument("[id]")
+    .action((id) => {
+      const sid = id ?? listSessions(sessions())[0];
+      if (!sid) throw new HarnessError("no sessions yet", "start one with: hs <message>");
+      cli.stdout(sessionDir(sessions(), sid) + "\n");
+      ctx.done(0);
+    });
+  session.command("turns").description("list a session's turns (what rewind and fork take)")
+    .argument("<id>")
+    .action((id) => {
+      ctx.done(turnList(sessionDir(sessions(), id), cli));
+    });
+  session.command("rewind")
+    .description(
+      "restore a session's messages and session states to the end of a turn (0: the start); " +
+        "what follows is kept under <session>/rewound/",
+    )
+    .argument("<id>")
+    .argument("[turn]", "the turn to stand at (default: the one before the last)")
+    .option("--undo", "undo the latest rewind (when nothing happened since)")
+    .action((id, turn, o) => {
+      const dir = sessionDir(sessions(), id);
+      if (o.undo) {
+        const r = undoRewind(dir);
+        cli.stdout(`${id}: the rewind is undone; the session stands at turn ${r.turn} again\n`);
+        ctx.done(0);
+        return;
+      }
+      const t = turn === undefined
+        ? Math.max(0, (sessionTurns(dir).at(-1)?.turn ?? 0) - 1)
+        : turnNumber(turn);
+      cli.stdout(rewoundText(id, rewindSession(dir, t)));
+      ctx.done(0);
+    });
+  session.command("fork").description("copy a session as it stood at a turn into a new session")
+    .argument("<id>")
+    .argument("[turn]", "the turn (default: the last)")
+    .action((id, turn) => {
+      const dir = sessionDir(sessions(), id);
+      const t = turn === undefined ? (sessionTurns(dir).at(-1)?.turn ?? 0) : turnNumber(turn);
+      const s = forkSession(dir, t);
+      cli.stdout(`${s.id}\n`);
+      cli.stderr(`forked ${id} at turn ${t}: resume it with: hs ${s.id} <message>\n`);
+      ctx.done(0);
+    });
+}
+
+function turnNumber(text: string): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 0) {
+    throw new HarnessError(
+      `"${text}" is not a turn number`,
+      "list the turns: hs session turns <id>",
+    );
+  }
+  return n;
+}
+
+function turnList(dir: string, cli: CliContext): number {
+  const turns = sessionTurns(dir);
+  if (turns.length === 0) cli.stdout("no turns yet\n");
+  for (const t of turns) {
+    const logs = Object.entries(t.logs).map(([p, r]) => `${p}@${r}`).join(" ");
+    cli.stdout(
+      `turn ${String(t.turn).padStart(3)}  ${t.at || "(derived)"}  ${
+        String(t.messages.length).padStart(4)
+      } files${logs ? `  ${logs}` : ""}\n`,
+    );
+  }
+  return 0;
+}
+
+/** A session's directory from an id or a path; a HarnessError when there is none. */
+function sessionDir(sessionsDir: string, id: string): string {
+  const dir = id.includes("/") ? id : join(sessionsDir, id);
+  if (!statOrUndefined(join(dir, "session.conf"))) {
+    throw new HarnessError(
+      `no session "${id}" in ${sessionsDir}`,
+      "list them with: hs session list",
+    );
+  }
+  return dir;
+}
+
+function sessionList(dir: string, limit: number, cli: CliContext): number {
+  const ids = listSessions(dir).slice(0, limit);
+  for (const id of ids) {
+    try {
+      const s = Session.open(join(dir, id));
+      const m = s.messages().find((x) => x.role === "user");
+      const first = m && m.role === "user" ? m.text.split("\n")[0].slice(0, 60) : "";
+      cli.stdout(
+        safe(`${id}  ${String(s.count).padStart(4)} msgs  ${s.conf.provider || "-"}  ${first}`) +
+          "\n",
+      );
+    } catch {
+      cli.stdout(`${id}  (unreadable)\n`);
+    }
+  }
+  if (ids.length === 0) cli.stdout(`no sessions in ${dir}\n`);
+  return 0;
+}
+
+/**
+ * Prints a session. What models, tools and users wrote is shown with its
+ * control characters made visible (the files keep them).
+ */
+function sessionShow(dir: string, cli: CliContext): number {
+  const s = Session.open(dir);
+  const st = styles(colorEnabled(cli.stdoutIsTerminal));
+  cli.stdout(
+    st.dim(
+      safe(`session ${s.id}  provider=${s.conf.provider} model=${s.conf.model} cwd=${s.conf.cwd}`) +
+        "\n",
+    ),
+  );
+  for (const e of s.entries()) {
+    const m = e.message;
+    const pad = (n: number) => String(n).padStart(4, "0");
+    // compacted messages stay on disk: shown, marked with the summary that replaced them
+    const mark = e.compacted !== undefined ? st.dim(` (compacted into ${pad(e.compacted)})`) : "";
+    if (e.summarizes) {
+      const [a, b] = e.summarizes;
+      cli.stdout(
+        `\n${st.bold(`summary of ${pad(a)}-${pad(b)}`)}\n${
+          m.role === "user" ? safe(m.text) : ""
+        }\n`,
+      );
+    } else if (m.role === "user") cli.stdout(`\n${st.bold("user")}${mark}\n${safe(m.text)}\n`);
+    else if (m.role === "assistant") {
+      cli.stdout(`\n${st.bold("assistant")}${mark}\n`);
+      for (const b of m.blocks) {
+        if (b.type === "text") cli.stdout(safe(b.text) + "\n");
+        else if (b.type === "thinking") cli.stdout(st.dim(`thinking: ${safe(b.text)}\n`));
+        else {
+          cli.stdout(`${st.cyan("●")} ${safe(b.name)} ${st.dim(safe(JSON.stringify(b.input)))}\n`);
+        }
+      }
+    } else {
+      const ok = m.error ? st.red("✗") : st.green("✓");
+      cli.stdout(`${ok}${mark} ${st.dim(safe(m.text.split("\n").slice(0, 3).join("\n  ")))}\n`);
+    }
+  }
+  return 0;
+}
+
+/**
+ * The budget of the session's next request (its own provider and model: tokens against the
+ * window) and the usage recorded in its message files, compacted ones included.
+ */
+async function budgetLines(h: HarnessCore, dir: string, cli: CliContext): Promise<string> {
+  const st = styles(colorEnabled(cli.stdoutIsTerminal));
+  const s = Session.open(dir);
+  let out = "\n";
+  try {
+    const r = await h.contextReport({
+      session: dir,
+      provider: s.conf.provider || undefined,
+      model: s.conf.model || undefined,
+    });
+    out += `${st.bold("budget")}  ${statusText(r)}\n`;
+  } catch (err) {
+    out += `${st.bold("budget")}  ${st.dim(`unknown: ${safe((err as Error).message)}`)}\n`;
+  }
+  for (const row of sessionUsage(s.entries()).values()) {
+    const u = row.usage;
+    out +=
+      `${st.bold("usage")}   ${
+        safe(`${row.provider || "?"} · ${row.model || "?"}`)
+      }: ${row.requests} ` +
+      `request${row.requests === 1 ? "" : "s"}, in ${formatTokens(u.input_tokens)}, out ${
+        formatTokens(u.output_tokens)
+      }, cache read ${formatTokens(u.cache_read_input_tokens ?? 0)}, cache write ${
+        formatTokens(u.cache_creation_input_tokens ?? 0)
+      }\n`;
+  }
+  return out;
+}

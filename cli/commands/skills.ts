@@ -1,0 +1,31 @@
+/**
+ * `hs skills`: the skill catalog the model sees, and skipped `SKILL.md` files.
+ *
+ * @module
+ */
+import type { Command } from "@commander-js/extra-typings";
+import type { CommandContext } from "../harness/mod.ts";
+import { colorEnabled, sanitizeForTerminal as safe, styles } from "../view/mod.ts";
+
+/** Registers `hs skills`. */
+export function register(program: Command, ctx: CommandContext): void {
+  const cli = ctx.cli;
+  program.command("skills").description("list skills (the catalog the model sees)")
+    .option("--trust-workspace", "include this workspace's sources")
+    .action(async (o) => {
+      await ctx.run(o, (h) => {
+        const { skills, problems } = h.skills();
+        const st = styles(colorEnabled(cli.stdoutIsTerminal));
+        for (const s of skills.sort((a, b) => (a.name < b.name ? -1 : 1))) {
+          cli.stdout(
+            `${st.bold(safe(s.name.padEnd(24)))} ${safe(s.description)}\n${
+              st.dim(safe(`  ${s.path || s.source}`))
+            }\n`,
+          );
+        }
+        for (const p of problems) cli.stdout(st.yellow(safe(`skipped ${p.path}: ${p.reason}\n`)));
+        if (skills.length === 0) cli.stdout("no skills found\n");
+        return Promise.resolve(0);
+      });
+    });
+}

@@ -1,0 +1,127 @@
+/**
+ * Commands besides the built-ins: `commands/<name>` executables of the
+ * `.harness/` walk (most local wins; an executable also replaces a built-in
+ * of the same name, since built-ins are the lowest source) and commands
+ * registered by runtime plugins (`ctx.commands.register`).
+ *
+ * An executable command gets the terminal (stdin, stdout, stderr) and the
+ * filtered child environment; Ctrl-C is its to handle.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import type { CommandDefinition, HarnessCore } from "../../core/mod.ts";
+import {
+  childKind,
+  dirEntries,
+  ownerLabel,
+  readTextOrUndefined,
+  resolvePaths,
+  statOrUndefined,
+} from "../../core/base/mod.ts";
+import { walkHarnessDirs } from "../../core/discovery/mod.ts";
+import { runExecutable, unconfined } from "../../core/exec/mod.ts";
+import type { CliContext } from "../base/mod.ts";
+
+/** A command `hs <name>` may run besides the built-ins. */
+export type ExternalCommand =
+  | { name: string; kind: "executable"; path: string }
+  | { name: string; kind: "plugin"; command: CommandDefinition; owner: string };
+
+/**
+ * True when `hs <name>` could be an external command: a `commands/<name>` exists on the
+ * walk (trusted or not), or `plugins.json` lists plugins that may register one. Cheap: no
+ * harness is made.
+ */
+export function mayBeExternal(name: string, cli: CliContext, pluginsToo = true): boolean {
+  const home = resolvePaths(cli.env, cli.cwd).home;
+  if (walkHarnessDirs(cli.cwd, home).some((d) => statOrUndefined(join(d.dir, "commands", name)))) {
+    return true;
+  }
+  return pluginsToo && hasUserPlugins(home);
+}
+
+/**
+ * True when some `.harness/` of the walk (or a pack in one) has a `commands/` directory,
+ * or `plugins.json` lists plugins: only then can `hs help` have more to list.
+ */
+export function mayHaveCommands(cli: CliContext): boolean {
+  const home = resolvePaths(cli.env, cli.cwd).home;
+  for (const d of walkHarnessDirs(cli.cwd, home)) {
+    if (childKind(d.dir, "commands") === "dir") return true;
+    for (const pack of dirEntries(join(d.dir, "plugins"))?.dirs ?? []) {
+      if (childKind(join(d.dir, "plugins", pack), "commands") === "dir") return true;
+    }
+  }
+  return hasUserPlugins(home);
+}
+
+/** True when `$HARNESS_HOME/plugins.json` lists at least one enabled runtime plugin. */
+export function hasUserPlugins(home: string): boolean {
+  const text = readTextOrUndefined(join(home, "plugins.json"));
+  if (text === undefined) return false;
+  try {
+    const list = (JSON.parse(text) as { runtimePlugins?: unknown }).runtimePlugins;
+    return Array.isArray(list) && list.some((e) => (e as { enabled?: unknown })?.enabled !== false);
+  } catch {
+    return true; // let the harness report the broken file
+  }
+}
+
+/** Every external command of a harness: executables win over plugin commands of a name. */
+export function externalCommands(h: HarnessCore): Map<string, ExternalCommand> {
+  const out = new Map<string, ExternalCommand>();
+  for (const e of h.registries.commands.entries()) {
+    out.set(e.key, {
+      name: e.key,
+      kind: "plugin",
+      command: e.value,
+      owner: ownerLabel(e.owner),
+    });
+  }
+  for (const [name, f] of h.snapshot().commands) {
+    out.set(name, { name, kind: "executable", path: f.path });
+  }
+  return out;
+}
+
+/** One-line description of a command (`--describe`, run in the floor's sandbox). */
+export async function describeCommand(h: HarnessCore, c: ExternalCommand): Promise<string> {
+  if (c.kind === "plugin") return c.command.describe.split("\n")[0];
+  const r = await runExecutable(c.path, {
+    args: ["--describe"],
+    env: h.childEnv({ stage: "command" }),
+    cwd: h.paths.cwd,
+    timeoutMs: 5000,
+    sandbox: h.effectFloor?.sandbox ?? unconfined,
+    what: `command ${c.path}`,
+  });
+  return r.code === 0 ? r.stdout.trim().split("\n")[0] ?? "" : "";
+}
+
+/** Runs a command with the remaining arguments; resolves to its exit code. */
+export async function runExternal(
+  h: HarnessCore,
+  c: ExternalCommand,
+  args: string[],
+): Promise<number> {
+  if (c.kind === "plugin") return await c.command.run(args);
+  // The command owns the terminal: Ctrl-C is for it, not for hs.
+  const ignore = () => {};
+  Deno.addSignalListener("SIGINT", ignore);
+  try {
+    const child = new Deno.Command(c.path, {
+      args,
+      cwd: h.paths.cwd,
+      env: h.childEnv({ stage: "command" }),
+      clearEnv: true,
+      stdin: "inherit",
+      stdout: "inherit",
+      stderr: "inherit",
+    }).spawn();
+    const status = await child.status;
+    return status.signal ? 128 + (status.signal === "SIGINT" ? 2 : 15) : status.code;
+  } finally {
+    Deno.removeSignalListener("SIGINT", ignore);
+  }
+}

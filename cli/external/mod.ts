@@ -1,0 +1,13 @@
+/**
+ * Commands from outside the built-ins: executables in `.harness/commands/` and plugin commands
+ * (which may replace a built-in of their name).
+ *
+ * @module
+ */
+export {
+  describeCommand,
+  externalCommands,
+  mayBeExternal,
+  mayHaveCommands,
+  runExternal,
+} from "./commands.ts";

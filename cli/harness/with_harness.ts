@@ -1,0 +1,46 @@
+/**
+ * A harness for one command: created with the command's floor flags, the
+ * trust question asked first, closed afterwards whatever happens.
+ *
+ * @module
+ */
+import type { HarnessCore, HarnessOptions } from "../../core/mod.ts";
+import type { CliContext } from "../base/mod.ts";
+import { type FloorFlags, floorRequestOf } from "./floor_flags.ts";
+import { handleConsent, handleTrust } from "../prompts/mod.ts";
+import { printSessionsNotice } from "./sessions_notice.ts";
+
+/** Flags that shape a command's harness. */
+export type HarnessFlags = FloorFlags & {
+  trustWorkspace?: boolean;
+  /** Prompt for the floor's `ask` decisions on this terminal. */
+  interactive?: boolean;
+};
+
+/** Runs `fn` with a fresh harness; resolves to its exit code. */
+export async function withHarness(
+  cli: CliContext,
+  flags: HarnessFlags,
+  fn: (h: HarnessCore) => Promise<number>,
+  extra: HarnessOptions = {},
+): Promise<number> {
+  const h = await cli.createHarness({
+    cwd: cli.cwd,
+    env: cli.env,
+    trustWorkspace: flags.trustWorkspace === true,
+    floorRequest: floorRequestOf(flags, cli, flags.interactive === true),
+    // interactive hooks (auth-set, tool_exec gates) may use the terminal hs runs on
+    terminal: cli.stdinIsTerminal || cli.stdoutIsTerminal,
+    ...extra,
+  });
+  try {
+    await handleTrust(h, cli);
+    printSessionsNotice(h.paths, cli);
+    // a workspace trusted just now may bring `sources` hooks of its own
+    await h.refreshSources();
+    await handleConsent(h, cli);
+    return await fn(h);
+  } finally {
+    await h.close();
+  }
+}

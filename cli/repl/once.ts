@@ -1,0 +1,129 @@
+/**
+ * One message, headless (`hs agent`, `hs <message…>`, `hs resume ID <message…>`): the
+ * message from the words or stdin, the streamed transcript on a terminal, the answer (or JSON,
+ * or events) on a pipe; Ctrl-C cancels the turn and keeps the session.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import type { HarnessCore, HarnessEvent, RunResult } from "../../core/mod.ts";
+import { HarnessError, resolvePaths, statOrUndefined } from "../../core/base/mod.ts";
+import { cancelOnInterrupt, type CliContext } from "../base/mod.ts";
+import type { AgentFlags, CommandContext } from "../harness/mod.ts";
+import {
+  colorEnabled,
+  jsonForTerminal,
+  sanitizeForTerminal,
+  styles,
+  TranscriptRenderer,
+} from "../view/mod.ts";
+import { runRepl } from "./repl.ts";
+
+/** Runs one message (a session id first resumes it). */
+export async function agentCommand(
+  words: string[],
+  flags: AgentFlags,
+  ctx: CommandContext,
+): Promise<void> {
+  const cli = ctx.cli;
+  const paths = resolvePaths(cli.env, cli.cwd);
+  let sessionId: string | undefined;
+  if (
+    words.length > 0 && /^[\w.-]+$/.test(words[0]) &&
+    statOrUndefined(join(paths.sessions, words[0], "session.conf"))
+  ) {
+    sessionId = words[0];
+    words = words.slice(1);
+  }
+  let message = words.join(" ");
+  if (!message && !cli.stdinIsTerminal) {
+    message = (await new Response(Deno.stdin.readable).text()).trim();
+  }
+  if (!message) {
+    if (sessionId && cli.stdinIsTerminal) {
+      await ctx.run(
+        { ...flags, interactive: true },
+        (h) => runRepl(h, cli, { session: sessionId, ...flags }),
+      );
+      return;
+    }
+    throw new HarnessError(
+      "no message given",
+      "usage: hs [session-id] <message…>   or   echo message | hs",
+    );
+  }
+  await ctx.run(flags, (h) => runOnce(h, cli, message, sessionId, flags));
+}
+
+/** One turn with the CLI's output modes; resolves to the exit code. */
+async function runOnce(
+  h: HarnessCore,
+  cli: CliContext,
+  message: string,
+  sessionId: string | undefined,
+  flags: AgentFlags,
+): Promise<number> {
+  const controller = new AbortController();
+  const stopListening = cancelOnInterrupt(
+    controller,
+    () => cli.stderr("\ncancelling… (Ctrl-C again to quit)\n"),
+  );
+  const live = !flags.json && !flags.events &&
+    (cli.stdoutIsTerminal || flags.transcript === true);
+  const renderer = live
+    ? new TranscriptRenderer(cli.stdout, styles(colorEnabled(cli.stdoutIsTerminal)))
+    : undefined;
+  const onEvent = (e: HarnessEvent) => {
+    if (flags.events) cli.stdout(jsonForTerminal(e) + "\n");
+    renderer?.on(e);
+    if (e.type === "session" && !sessionId && !flags.json && !flags.events) {
+      cli.stderr(`session: ${e.dir}\n`);
+    }
+    if (e.type === "retry" && !live && !flags.events) {
+      const reason = sanitizeForTerminal(e.reason);
+      cli.stderr(`hs: retrying (${reason}) in ${Math.round(e.delayMs / 100) / 10} s\n`);
+    }
+    if (e.type === "notice" && !live && !flags.events) {
+      cli.stderr(`hs: ${sanitizeForTerminal(e.message)}\n`);
+    }
+  };
+  let r: RunResult;
+  try {
+    r = await h.run({
+      message,
+      session: sessionId,
+      provider: flags.provider,
+      model: flags.model,
+      bot: flags.bot,
+      signal: controller.signal,
+      onEvent,
+    });
+  } finally {
+    stopListening();
+  }
+  if (flags.json) {
+    cli.stdout(
+      JSON.stringify({
+        output: r.output,
+        error: r.error ? r.message ?? "error" : null,
+        session: r.sessionId,
+        session_dir: r.sessionDir,
+        provider: r.provider,
+        model: r.model,
+        usage: r.usage,
+      }) + "\n",
+    );
+  } else if (!live && !flags.events && !r.error && r.output) {
+    cli.stdout(r.output.endsWith("\n") ? r.output : r.output + "\n");
+  }
+  if (r.cancelled) {
+    cli.stderr(`hs: cancelled; the session is kept: ${r.sessionDir}\n`);
+    return 130;
+  }
+  if (r.error) {
+    if (!live) cli.stderr(`hs: error: ${sanitizeForTerminal(r.message ?? "")}\n`);
+    cli.stderr(`hint: the session is kept and can be resumed: hs ${r.sessionId} <message>\n`);
+    return 1;
+  }
+  return 0;
+}

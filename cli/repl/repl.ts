@@ -1,0 +1,179 @@
+/**
+ * The REPL (default on a terminal): answers rendered as Markdown as they
+ * arrive (`--plain`: raw text), tool calls with a short result and a progress
+ * line past a second, Ctrl-C cancels the running turn (a second one within two
+ * seconds exits), `/help`, `/session`, `/new`, `/quit`, the long-session
+ * commands of `repl_commands.ts`, a status line before the prompt, a line
+ * editor with multi-line input and Ctrl-R history search, and a history kept
+ * in `$HARNESS_HOME/history`.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import stringWidth from "string-width";
+import type { HarnessCore } from "../../core/mod.ts";
+import { readTextOrUndefined } from "../../core/base/mod.ts";
+import { cancelOnInterrupt, type CliContext } from "../base/mod.ts";
+import {
+  colorEnabled,
+  loadMarkdown,
+  pluginLines,
+  sanitizeForTerminal,
+  styles,
+} from "../view/mod.ts";
+import {
+  LONG_SESSION_COMMANDS,
+  LONG_SESSION_HELP,
+  longSessionCommand,
+  type ReplState,
+  statusLine,
+} from "./repl_commands.ts";
+import { ReplView } from "./repl_view.ts";
+import { readInput, terminalColumns } from "./terminal_input.ts";
+import { REPL_COMMANDS_HELP, replCommand } from "./repl_session_commands.ts";
+
+const HELP = `/help            this help
+/session         the current session id and directory
+/plugins         runtime plugins: state, contributions, failures
+/new             start a new session
+${LONG_SESSION_HELP}
+${REPL_COMMANDS_HELP}
+/quit            exit (or Ctrl-D)
+Ctrl-C           cancel the running turn; twice at the prompt to exit
+Shift-Enter      a new line (also Alt-Enter, Ctrl-J, or \\ before Enter)
+Ctrl-R           search the history`;
+
+const COMMANDS = ["/help", "/session", "/plugins", "/new", "/quit", ...LONG_SESSION_COMMANDS];
+
+/** History entries: one a line; a multi-line entry as a JSON string. */
+function readHistory(text: string): string[] {
+  return text.split("\n").filter(Boolean).map((l) => {
+    if (!l.startsWith('"')) return l;
+    try {
+      const v = JSON.parse(l);
+      return typeof v === "string" ? v : l;
+    } catch {
+      return l;
+    }
+  }).slice(-500);
+}
+
+/** Runs the REPL until /quit or Ctrl-D. */
+export async function runRepl(
+  h: HarnessCore,
+  cli: CliContext,
+  opts: { session?: string; provider?: string; model?: string; plain?: boolean },
+): Promise<number> {
+  const color = colorEnabled(cli.stdoutIsTerminal);
+  const st = styles(color);
+  const markdown = color && !opts.plain;
+  if (markdown) await loadMarkdown().catch(() => {/* answers stay plain */});
+  const historyFile = join(h.paths.home, "history");
+  const history = readHistory(readTextOrUndefined(historyFile) ?? "");
+  // the session, provider and model the next request uses (/new, /model, /provider change them)
+  const state: ReplState = { session: opts.session, provider: opts.provider, model: opts.model };
+  let lastInterrupt = 0;
+  cli.stdout(
+    st.dim(
+      `hs — type a message, /help for commands${
+        state.session ? `, resuming ${state.session}` : ""
+      }\n`,
+    ),
+  );
+
+  for (;;) {
+    try {
+      cli.stdout(st.dim(`${await statusLine({ h, cli, st, state })}\n`));
+    } catch { /* the status line is informative only */ }
+    const r = await readInput({
+      write: cli.stdout,
+      prompt: st.cyan("› "),
+      cont: st.dim("· "),
+      history,
+      commands: COMMANDS,
+      widthOf: (s) => stringWidth(s),
+    });
+    if (r.kind === "eof") {
+      cli.stdout("\n");
+      return 0;
+    }
+    if (r.kind === "interrupt") {
+      const now = Date.now();
+      if (now - lastInterrupt < 2000) {
+        cli.stdout("\n");
+        return 0;
+      }
+      lastInterrupt = now;
+      cli.stdout(st.dim("\n(Ctrl-C again to exit)\n"));
+      continue;
+    }
+    let line = r.text.trim();
+    if (!line) continue;
+    if (history.at(-1) !== line) history.push(line);
+    try {
+      Deno.mkdirSync(h.paths.home, { recursive: true });
+      const entry = line.includes("\n") ? JSON.stringify(line) : line;
+      Deno.writeTextFileSync(historyFile, entry + "\n", { append: true });
+    } catch { /* history is best effort */ }
+    if (line === "/quit" || line === "/exit") return 0;
+    if (line === "/help") {
+      cli.stdout(HELP + "\n");
+      continue;
+    }
+    if (line === "/session") {
+      const session = state.session;
+      cli.stdout(session ? `${session}\n${join(h.paths.sessions, session)}\n` : "no session yet\n");
+      continue;
+    }
+    if (line === "/plugins") {
+      cli.stdout(pluginLines(h, colorEnabled(cli.stdoutIsTerminal)).join("\n") + "\n");
+      continue;
+    }
+    if (line === "/new") {
+      state.session = undefined;
+      cli.stdout(st.dim("new session on the next message\n"));
+      continue;
+    }
+    const view = () => new ReplView(cli.stdout, st, { markdown, width: terminalColumns });
+    if (await longSessionCommand(line, { h, cli, st, state, view })) continue;
+    if (line.startsWith("/")) {
+      // sessions (/turns, /rewind, /fork) and pack commands (/goal, /plan, …)
+      const extra = await replCommand(h, cli, st, line, state).catch((err) => {
+        cli.stdout(st.red(`error: ${sanitizeForTerminal((err as Error).message)}\n`));
+        return { handled: true, message: undefined };
+      });
+      if (!extra.handled) {
+        cli.stdout(
+          `unknown command ${sanitizeForTerminal(line.split(" ")[0])} — /help lists them\n`,
+        );
+      }
+      if (extra.message === undefined) continue;
+      line = extra.message;
+    }
+
+    const controller = new AbortController();
+    const stopListening = cancelOnInterrupt(
+      controller,
+      () => cli.stdout(st.yellow("\n^C cancelling the turn…\n")),
+    );
+    const renderer = new ReplView(cli.stdout, st, { markdown, width: terminalColumns });
+    try {
+      const res = await h.run({
+        message: line,
+        session: state.session,
+        provider: state.provider,
+        model: state.model,
+        signal: controller.signal,
+        onEvent: (e) => renderer.on(e),
+      });
+      state.session = res.sessionId;
+      if (res.cancelled) cli.stdout(st.dim("(cancelled; the session is kept)\n"));
+      else if (res.error) cli.stdout(st.red(`error: ${sanitizeForTerminal(res.message ?? "")}\n`));
+    } catch (err) {
+      cli.stdout(st.red(`error: ${sanitizeForTerminal((err as Error).message)}\n`));
+    } finally {
+      renderer.stop();
+      stopListening();
+    }
+  }
+}

@@ -1,0 +1,17 @@
+/**
+ * `runCli`: parses argv and runs the command; every error is printed, never thrown.
+ *
+ * @module
+ */
+import type { CliContext } from "./base/mod.ts";
+import { reportError } from "./view/mod.ts";
+import { dispatch } from "./program.ts";
+
+/** Parses argv and runs; resolves to the exit code (errors are printed, never thrown). */
+export async function runCli(argv: string[], cli: CliContext): Promise<number> {
+  try {
+    return await dispatch(argv, cli);
+  } catch (err) {
+    return reportError(err, cli.stderr);
+  }
+}

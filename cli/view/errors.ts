@@ -1,0 +1,25 @@
+/**
+ * Errors at the CLI edge: one line `hs: <what failed>` and, when there is one,
+ * `hint: <how to fix it>`. A permission the process was not given (a run
+ * narrowed by the launcher) is said in hs's words with the hs flag that grants
+ * it — never Deno's "run again with the --allow-* flag".
+ *
+ * @module
+ */
+import { CommanderError } from "@commander-js/extra-typings";
+import { HarnessError, permissionDenied } from "../../core/base/mod.ts";
+import { sanitizeForTerminal as safe } from "./render.ts";
+
+/** Prints an error; returns the exit code. */
+export function reportError(err: unknown, stderr: (s: string) => void): number {
+  if (err instanceof CommanderError) return err.exitCode;
+  if (err instanceof Deno.errors.BrokenPipe) return 0; // the reader went away (| head)
+  const e = permissionDenied(err) ?? err;
+  if (e instanceof HarnessError) {
+    stderr(`hs: ${safe(e.message)}\n`);
+    if (e.hint) stderr(`hint: ${safe(e.hint)}\n`);
+    return e.exitCode || 1;
+  }
+  stderr(`hs: ${safe((e as Error)?.message ?? String(e))}\n`);
+  return 1;
+}

@@ -1,0 +1,71 @@
+/**
+ * The built-in plugins as one list (`builtinPlugins`) and the factory of `.conf` providers (`providerFactory`), both handed the provider dependencies (environment, stored keys).
+ *
+ * @module
+ */
+import type { ProviderFactory, RuntimePluginEntry } from "../core/mod.ts";
+import { jsonlAuditPlugin } from "./audit_jsonl/mod.ts";
+import { cloudConnectorPlugin } from "./connector_cloud/mod.ts";
+import { mcpPlugin } from "./connectors/mod.ts";
+import { coreToolsPlugin } from "./core_tools/mod.ts";
+import { memoryPlugin } from "./memory/mod.ts";
+import { confProvider, parseConf, type ProviderDeps, providersPlugin } from "./providers/mod.ts";
+
+/** Where and how the built-ins run. */
+export interface BuiltinOptions {
+  /** HARNESS_HOME (memory lives there). */
+  home: string;
+  /** The working directory (stdio MCP servers start there). */
+  cwd: string;
+  /** An ephemeral instance: no hosted connector. */
+  ephemeral?: boolean;
+  /** False: no hosted connector (`connector-cloud`). */
+  cloudConnectors?: boolean;
+}
+
+type Entry = RuntimePluginEntry["plugin"];
+
+/**
+ * Built-in plugin entries for a harness with the given environment and key lookup:
+ * providers, core tools, memory, then the opt-in ones (`audit-jsonl`, `mcp`: off until
+ * plugins.json or `HarnessOptions.config` names them), then `connector-cloud`
+ * (outside ephemeral instances, unless `cloudConnectors: false`).
+ */
+export function builtinPlugins(deps: ProviderDeps, opts?: BuiltinOptions): RuntimePluginEntry[] {
+  const entries: RuntimePluginEntry[] = [
+    { plugin: providersPlugin(deps) as Entry, required: true },
+    { plugin: coreToolsPlugin as Entry, required: true },
+  ];
+  if (!opts) return entries;
+  entries.push(
+    { plugin: memoryPlugin({ home: opts.home }) as Entry, required: true },
+    { plugin: jsonlAuditPlugin as Entry, required: true, enabled: false, optIn: true },
+    {
+      plugin: mcpPlugin({ env: deps.env, cwd: opts.cwd }) as Entry,
+      required: true,
+      enabled: false,
+      optIn: true,
+    },
+  );
+  if (!opts.ephemeral && opts.cloudConnectors !== false) {
+    entries.push({
+      plugin: cloudConnectorPlugin({ env: deps.env }) as Entry,
+      required: false,
+    });
+  }
+  return entries;
+}
+
+/** `.conf` support for discovered provider variants. */
+export function providerFactory(deps: ProviderDeps): ProviderFactory {
+  return {
+    fromConf: (name, text, path) => confProvider(name, parseConf(text, path), deps),
+    authEnvOf: (text) => {
+      for (const line of text.split("\n")) {
+        const m = /^auth_env=(.*)$/.exec(line.trim());
+        if (m) return m[1].trim() || undefined;
+      }
+      return undefined;
+    },
+  };
+}

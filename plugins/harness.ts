@@ -1,0 +1,50 @@
+/**
+ * `Harness`: the harness with its built-in plugins — what the library's embedding face
+ * (`Harness.create`) and the CLI start. It hands the kernel (core/harness.ts) the built-in
+ * plugins, the `.conf` provider factory and the behavior packs' runtime (stdlib-harness/).
+ *
+ * @module
+ */
+import {
+  HarnessCore,
+  type HarnessOptions,
+  keySourceFor,
+  lookupKeyFor,
+  resolvePaths,
+} from "../core/mod.ts";
+import { builtinPlugins, providerFactory } from "./builtins.ts";
+import { evaluateCommand, programLoader, stateLoader } from "../stdlib-harness/mod.ts";
+
+/**
+ * The harness with its built-in plugins: providers, core tools, memory, the opt-in
+ * `audit-jsonl` and `mcp`, and `connector-cloud` outside ephemeral instances.
+ */
+export const Harness: { create(opts?: HarnessOptions): Promise<HarnessCore> } = {
+  /** Creates a harness: built-in plugins, then `runtimePlugins`, then user `plugins.json`. */
+  async create(opts: HarnessOptions = {}): Promise<HarnessCore> {
+    const env = opts.env ?? Deno.env.toObject();
+    const cwd = opts.cwd ?? Deno.cwd();
+    // Stored keys, then the auth providers of runtime plugins (ctx.auth.register).
+    const ref: { core?: HarnessCore } = {};
+    const authProviders = () => ref.core?.registries.auth.values() ?? [];
+    const deps = {
+      env,
+      lookupKey: lookupKeyFor(env, cwd, authProviders),
+      keySource: keySourceFor(env, cwd, authProviders),
+    };
+    ref.core = await HarnessCore.create({
+      ...opts,
+      env,
+      builtinPlugins: opts.builtinPlugins ?? builtinPlugins(deps, {
+        home: resolvePaths(env, cwd).home,
+        cwd,
+        ephemeral: opts.ephemeral,
+        cloudConnectors: opts.cloudConnectors,
+      }),
+      providerFactory: opts.providerFactory ?? providerFactory(deps),
+      programLoader: opts.programLoader ?? programLoader,
+      packRuntime: opts.packRuntime ?? { loadState: stateLoader, evaluateCommand },
+    });
+    return ref.core;
+  },
+};
