@@ -65,33 +65,62 @@ export function makeSyntaxRules(
     }
     rules.push([rule.car, rule.cdr.car]);
   }
-  const ellipsisIsLiteral = literals.some((l) => rootSym(l) === rootSym(ellipsis));
-  const isEllipsis = (x: unknown): boolean =>
-    !ellipsisIsLiteral &&
-    isIdent(x) &&
-    (x === ellipsis ||
-      (rootSym(x as Ident) === rootSym(ellipsis) && !literals.includes(x as Ident)));
-  const isLiteral = (x: Ident): boolean => literals.some((l) => l === x);
+  const rs = new Rules(ellipsis, literals, block, env, name);
+  return new Macro(name, (form: Pair, _ctx: ExpandCtx) => {
+    for (const [pat, tmpl] of rules) {
+      const b: Binds = new Map();
+      if (pat instanceof Pair && rs.match(pat.cdr, form.cdr, b)) {
+        return rs.expand(tmpl, b, new Map(), false);
+      }
+    }
+    throw schemeError("syntax", `no matching syntax rule for ${name}:`, [stripAll(form)]);
+  });
+}
 
-  function patternVars(p: unknown, out: Ident[]): Ident[] {
+/** One `syntax-rules` spec's matcher and template expander: its ellipsis and literals. */
+class Rules {
+  readonly #ellipsisIsLiteral: boolean;
+  /** Creates the rules of macro `name`, whose templates' free identifiers refer to `block` of `env`. */
+  constructor(
+    readonly ellipsis: Ident,
+    readonly literals: Ident[],
+    readonly block: Block | null,
+    readonly env: Environment,
+    readonly name: string,
+  ) {
+    this.#ellipsisIsLiteral = literals.some((l) => rootSym(l) === rootSym(ellipsis));
+  }
+
+  isEllipsis(x: unknown): boolean {
+    return !this.#ellipsisIsLiteral &&
+      isIdent(x) &&
+      (x === this.ellipsis ||
+        (rootSym(x as Ident) === rootSym(this.ellipsis) && !this.literals.includes(x as Ident)));
+  }
+
+  isLiteral(x: Ident): boolean {
+    return this.literals.some((l) => l === x);
+  }
+
+  patternVars(p: unknown, out: Ident[]): Ident[] {
     if (isIdent(p)) {
-      if (!isLiteral(p) && !isEllipsis(p) && p !== UNDERSCORE) out.push(p);
+      if (!this.isLiteral(p) && !this.isEllipsis(p) && p !== UNDERSCORE) out.push(p);
     } else if (p instanceof Pair) {
-      patternVars(p.car, out);
-      patternVars(p.cdr, out);
-    } else if (Array.isArray(p)) { for (const x of p) patternVars(x, out); }
+      this.patternVars(p.car, out);
+      this.patternVars(p.cdr, out);
+    } else if (Array.isArray(p)) { for (const x of p) this.patternVars(x, out); }
     return out;
   }
 
-  function match(p: unknown, f: unknown, b: Binds): boolean {
+  match(p: unknown, f: unknown, b: Binds): boolean {
     if (isIdent(p)) {
-      if (isLiteral(p)) return isIdent(f) && sameId(f, p);
+      if (this.isLiteral(p)) return isIdent(f) && sameId(f, p);
       if (p === UNDERSCORE) return true;
       b.set(p, f);
       return true;
     }
     if (p instanceof Pair) {
-      if (p.cdr instanceof Pair && isEllipsis(p.cdr.car)) {
+      if (p.cdr instanceof Pair && this.isEllipsis(p.cdr.car)) {
         const after = p.cdr.cdr;
         const minAfter = listLen(after);
         const spine = spineItems(f);
@@ -103,30 +132,30 @@ export function makeSyntaxRules(
         for (let i = 0; i < n; i++) {
           if (--R.tick < 0) tickCheck();
           const mb: Binds = new Map();
-          if (!match(p.car, (cur as Pair).car, mb)) return false;
+          if (!this.match(p.car, (cur as Pair).car, mb)) return false;
           seq.push(mb);
           cur = (cur as Pair).cdr;
         }
-        for (const v of patternVars(p.car, [])) b.set(v, new Seq(seq));
-        return match(after, cur, b);
+        for (const v of this.patternVars(p.car, [])) b.set(v, new Seq(seq));
+        return this.match(after, cur, b);
       }
       if (!(f instanceof Pair)) return false;
-      return match(p.car, f.car, b) && match(p.cdr, f.cdr, b);
+      return this.match(p.car, f.car, b) && this.match(p.cdr, f.cdr, b);
     }
     if (p === NIL) return f === NIL;
     if (Array.isArray(p)) {
       if (!Array.isArray(f)) return false;
-      return match(arrToList(p), arrToList(f), b);
+      return this.match(arrToList(p), arrToList(f), b);
     }
     return equalDatum(p, f);
   }
 
-  function expand(t: unknown, b: Binds, renames: Map<Ident, Alias>, escaped: boolean): unknown {
+  expand(t: unknown, b: Binds, renames: Map<Ident, Alias>, escaped: boolean): unknown {
     if (isIdent(t)) {
       if (b.has(t)) {
         const v = b.get(t);
         if (v instanceof Seq) {
-          throw schemeError("syntax", `${name}: pattern variable used without ellipsis:`, [
+          throw schemeError("syntax", `${this.name}: pattern variable used without ellipsis:`, [
             rootSym(t),
           ]);
         }
@@ -134,7 +163,7 @@ export function makeSyntaxRules(
       }
       let a = renames.get(t);
       if (!a) {
-        a = new Alias(t, block, env);
+        a = new Alias(t, this.block, this.env);
         renames.set(t, a);
       }
       return a;
@@ -142,26 +171,29 @@ export function makeSyntaxRules(
     if (t instanceof Pair) {
       alloc(1);
       if (--R.tick < 0) tickCheck();
-      if (!escaped && isEllipsis(t.car) && t.cdr instanceof Pair) {
-        return expand(t.cdr.car, b, renames, true);
+      if (!escaped && this.isEllipsis(t.car) && t.cdr instanceof Pair) {
+        return this.expand(t.cdr.car, b, renames, true);
       }
-      if (!escaped && t.cdr instanceof Pair && isEllipsis(t.cdr.car)) {
+      if (!escaped && t.cdr instanceof Pair && this.isEllipsis(t.cdr.car)) {
         let after = t.cdr.cdr;
         let depth = 1;
-        while (after instanceof Pair && isEllipsis(after.car)) {
+        while (after instanceof Pair && this.isEllipsis(after.car)) {
           depth++;
           after = after.cdr;
         }
-        const results = expandEllipsis(t.car, b, renames, depth);
-        let tail = expand(after, b, renames, escaped);
+        const results = this.expandEllipsis(t.car, b, renames, depth);
+        let tail = this.expand(after, b, renames, escaped);
         for (let i = results.length - 1; i >= 0; i--) tail = new Pair(results[i], tail);
         alloc(results.length);
         return tail;
       }
-      return new Pair(expand(t.car, b, renames, escaped), expand(t.cdr, b, renames, escaped));
+      return new Pair(
+        this.expand(t.car, b, renames, escaped),
+        this.expand(t.cdr, b, renames, escaped),
+      );
     }
     if (Array.isArray(t)) {
-      const l = expand(arrToList(t), b, renames, escaped);
+      const l = this.expand(arrToList(t), b, renames, escaped);
       const out: unknown[] = [];
       for (let x = l; x instanceof Pair; x = x.cdr) out.push(x.car);
       return out;
@@ -169,15 +201,15 @@ export function makeSyntaxRules(
     return t;
   }
 
-  function expandEllipsis(
+  expandEllipsis(
     sub: unknown,
     b: Binds,
     renames: Map<Ident, Alias>,
     depth: number,
   ): unknown[] {
-    const vars = patternVars(sub, []).filter((v) => b.get(v) instanceof Seq);
+    const vars = this.patternVars(sub, []).filter((v) => b.get(v) instanceof Seq);
     if (vars.length === 0) {
-      throw schemeError("syntax", `${name}: no pattern variable before ellipsis`);
+      throw schemeError("syntax", `${this.name}: no pattern variable before ellipsis`);
     }
     let n = -1;
     for (const v of vars) {
@@ -193,21 +225,11 @@ export function makeSyntaxRules(
         const m = (b.get(v) as Seq).items[i];
         for (const [k, val] of m) nb.set(k, val);
       }
-      if (depth > 1) out.push(...expandEllipsis(sub, nb, renames, depth - 1));
-      else out.push(expand(sub, nb, renames, false));
+      if (depth > 1) out.push(...this.expandEllipsis(sub, nb, renames, depth - 1));
+      else out.push(this.expand(sub, nb, renames, false));
     }
     return out;
   }
-
-  return new Macro(name, (form: Pair, _ctx: ExpandCtx) => {
-    for (const [pat, tmpl] of rules) {
-      const b: Binds = new Map();
-      if (pat instanceof Pair && match(pat.cdr, form.cdr, b)) {
-        return expand(tmpl, b, new Map(), false);
-      }
-    }
-    throw schemeError("syntax", `no matching syntax rule for ${name}:`, [stripAll(form)]);
-  });
 }
 
 function arrToList(a: unknown[]): unknown {
