@@ -36,7 +36,7 @@ export async function withHarness(
   try {
     await handleTrust(h, cli);
     // a workspace trusted just now may bring `sources` hooks of its own
-    await h.refreshSources();
+    await h.catalog.refreshSources();
     await handleConsent(h, cli);
     return await fn(h);
   } finally {

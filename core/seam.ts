@@ -1,0 +1,48 @@
+/**
+ * The effect seam of a harness, wired: the dispatcher with the embedder's and
+ * the packs' guards and hooks, the bots' tool ceilings (boundaries pass them
+ * unasked), the floor and the audit bus.
+ *
+ * @module
+ */
+import { allowAllFloor, Dispatcher, type Floor, type Guard, type Hook } from "./guards/mod.ts";
+import type { Packs } from "./packs/mod.ts";
+import type { AuditBus } from "./plugins/mod.ts";
+import { isBoundary } from "./boundaries.ts";
+
+/** What the seam is built from. */
+export interface SeamInit {
+  /** The embedder's extra guards and observer hooks. */
+  guards?: Guard[];
+  /** The embedder's extra observer hooks. */
+  hooks?: Hook[];
+  /** The packs: their guards, hooks and bots' ceilings. */
+  packs: Pick<Packs, "guards" | "hooks" | "ceiling">;
+  /** The effect floor (default: allow all). */
+  floor?: Floor;
+  /** The audit bus. */
+  audit: AuditBus;
+  /** HARNESS_LOG. */
+  log(line: string): void;
+}
+
+/** The dispatcher of a harness. */
+export function effectSeam(o: SeamInit): Dispatcher {
+  const extraGuards = o.guards ?? [];
+  const extraHooks = o.hooks ?? [];
+  const { packs, audit } = o;
+  return new Dispatcher({
+    guards: () => [...extraGuards, ...packs.guards()],
+    hooks: () => [...extraHooks, ...packs.hooks()],
+    // a tool its bot's ceiling omits does not enter (checked before any guard)
+    ceiling: (call) => isBoundary(call) || (packs.ceiling(call.principal)?.has(call.tool) ?? true),
+    floor: o.floor ?? allowAllFloor,
+    audit: (e) => audit.emit(e),
+    record: (e) => {
+      if (audit.hasFailClosed) return audit.record(e);
+      audit.emit(e);
+      return Promise.resolve(true);
+    },
+    onHookError: (id, m) => o.log(`[seam] ${id}: ${m}`),
+  });
+}
