@@ -92,8 +92,8 @@ export interface RunsInit {
   sources: Pick<Sources, "refresh">;
   /** Discovery snapshots. */
   discovery: Pick<Discovery, "current">;
-  /** Protocol adapters and prompt sections of plugins. */
-  registries: Pick<Registries, "protocols" | "prompts">;
+  /** Protocol adapters, prompt sections, tools scoped to an agent, principals' ceilings. */
+  registries: Pick<Registries, "protocols" | "prompts" | "tools" | "principals">;
   /** The tools of a snapshot: registered ones and executables. */
   tools: Pick<ToolCatalog, "resolve">;
   /** The effect seam. */
@@ -351,9 +351,10 @@ export class Runs {
       dispatch: (call, core) => o.dispatcher.dispatch(call, core),
       childEnv: (req) => o.children.envFor(req),
       promptSources: (principal) => {
-        const all = safePromptSources(o.registries.prompts, o.log);
-        const bot = o.packs.prompt(principal);
-        return bot ? [...all, bot] : all;
+        const prompts = o.registries.prompts;
+        const own = prompts.scoped(principal);
+        const all = safePromptSources(prompts, o.log);
+        return own.length ? [...all, ...own.map((e) => e.value)] : all;
       },
       lifecycle: (event, payload) => lifecycle.emit(event, payload),
       ...boundarySeam(o.dispatcher),
@@ -362,23 +363,18 @@ export class Runs {
     };
   }
 
-  /** The tools an agent may call: its bot's own, the rest, within its bot's ceiling. */
+  /** The tools an agent may call: its own (scoped to it), the rest, within its ceiling. */
   async #toolsFor(snap: Snapshot, principal: string): Promise<Map<string, ResolvedTool>> {
-    const packs = this.#o.packs;
+    const { registries } = this.#o;
     const all = await this.#o.tools.resolve(snap);
-    for (const t of packs.tools()) {
-      if (t.principal !== principal) continue;
-      all.set(t.def.name, {
-        def: t.def,
-        owner: t.owner,
-        schema: {
-          name: t.def.name,
-          description: t.def.description,
-          input_schema: t.def.inputSchema,
-        },
+    for (const { value: def, owner } of registries.tools.scoped(principal)) {
+      all.set(def.name, {
+        def,
+        owner,
+        schema: { name: def.name, description: def.description, input_schema: def.inputSchema },
       });
     }
-    const ceiling = packs.ceiling(principal);
+    const ceiling = registries.principals.get(principal)?.ceiling;
     if (ceiling) { for (const name of [...all.keys()]) if (!ceiling.has(name)) all.delete(name); }
     return all;
   }

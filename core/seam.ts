@@ -1,13 +1,12 @@
 /**
- * The effect seam of a harness, wired: the dispatcher with the embedder's and
- * the packs' guards and hooks, the bots' tool ceilings (boundaries pass them
- * unasked), the floor and the audit bus.
+ * The effect seam of a harness, wired: the dispatcher with the embedder's
+ * guards and hooks and those registered (the packs' bots'), the principals'
+ * tool ceilings (boundaries pass them unasked), the floor and the audit bus.
  *
  * @module
  */
 import { allowAllFloor, Dispatcher, type Floor, type Guard, type Hook } from "./guards/mod.ts";
-import type { Packs } from "./packs/mod.ts";
-import type { AuditBus } from "./plugins/mod.ts";
+import type { AuditBus, Registries } from "./plugins/mod.ts";
 import { isBoundary } from "./boundaries.ts";
 
 /** What the seam is built from. */
@@ -16,8 +15,8 @@ export interface SeamInit {
   guards?: Guard[];
   /** The embedder's extra observer hooks. */
   hooks?: Hook[];
-  /** The packs: their guards, hooks and bots' ceilings. */
-  packs: Pick<Packs, "guards" | "hooks" | "ceiling">;
+  /** The registered guards, hooks and principals (their ceilings). */
+  registries: Pick<Registries, "guards" | "effectHooks" | "principals">;
   /** The effect floor (default: allow all). */
   floor?: Floor;
   /** The audit bus. */
@@ -30,12 +29,14 @@ export interface SeamInit {
 export function effectSeam(o: SeamInit): Dispatcher {
   const extraGuards = o.guards ?? [];
   const extraHooks = o.hooks ?? [];
-  const { packs, audit } = o;
+  const { registries, audit } = o;
+  const { guards, effectHooks, principals } = registries;
   return new Dispatcher({
-    guards: () => [...extraGuards, ...packs.guards()],
-    hooks: () => [...extraHooks, ...packs.hooks()],
-    // a tool its bot's ceiling omits does not enter (checked before any guard)
-    ceiling: (call) => isBoundary(call) || (packs.ceiling(call.principal)?.has(call.tool) ?? true),
+    guards: () => [...extraGuards, ...guards.values()],
+    hooks: () => [...extraHooks, ...effectHooks.values()],
+    // a tool its principal's ceiling omits does not enter (checked before any guard)
+    ceiling: (call) =>
+      isBoundary(call) || (principals.get(call.principal)?.ceiling?.has(call.tool) ?? true),
     floor: o.floor ?? allowAllFloor,
     audit: (e) => audit.emit(e),
     record: (e) => {

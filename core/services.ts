@@ -111,6 +111,7 @@ export function wireServices(
     home,
     project: projectRoot(cwd, home),
     runtime: opts.packRuntime,
+    registries,
   });
   const skillCatalog = new SkillCatalog({
     snapshot: () => discovery.current(),
@@ -134,7 +135,7 @@ export function wireServices(
   const dispatcher = effectSeam({
     guards: opts.guards,
     hooks: opts.effectHooks,
-    packs,
+    registries,
     floor: opts.floor ?? k.effectFloor,
     audit: k.audit,
     log,
