@@ -9,16 +9,15 @@
  *
  * @module
  */
-import type { CompactReason, HarnessEvent, ModelProvider, Usage } from "../base/mod.ts";
+import type { CompactReason, HarnessEvent, Usage } from "../base/mod.ts";
 import type { ResolvedLimits } from "../providers/mod.ts";
 import type { Session } from "../session/mod.ts";
 import { Compaction, type CompactOutcome } from "./compaction.ts";
 import type { Continuation } from "./continuation.ts";
 import type { ContextReport } from "./context_report.ts";
 import { Rounds } from "./rounds.ts";
-import type { TurnHost } from "./turn_host.ts";
 import type { TurnObserver } from "./turn_observer.ts";
-import { TurnServices } from "./turn_services.ts";
+import { type TurnInit, TurnServices } from "./turn_services.ts";
 
 export { type CompactOutcome, isContextOverflow } from "./compaction.ts";
 
@@ -42,28 +41,6 @@ export interface RunResult {
   usage: Usage;
   /** True when the run was cancelled. */
   cancelled: boolean;
-}
-
-/** Construction parameters of a {@link Turn}. */
-export interface TurnInit {
-  /** The harness services the turn uses. */
-  host: TurnHost;
-  /** The session the turn writes to. */
-  session: Session;
-  /** The provider's name. */
-  provider: string;
-  /** The model to request. */
-  model: string;
-  /** The provider requests go to. */
-  modelProvider: ModelProvider;
-  /** Who runs the turn ("main", or a bot's principal). */
-  principal: string;
-  /** Cancels the turn. */
-  signal: AbortSignal;
-  /** Receives every event of the turn. */
-  onEvent?: (event: HarnessEvent) => void;
-  /** The model's context window and output limit (absent: unknown, never compacted by size). */
-  limits?: ResolvedLimits;
 }
 
 /** One turn of the agent loop. */

@@ -27,6 +27,7 @@ import {
 } from "../base/mod.ts";
 import { pointOf } from "../guards/mod.ts";
 import { skillCatalog } from "../skills/mod.ts";
+import type { ResolvedLimits } from "../providers/mod.ts";
 import { addUsage, type Session } from "../session/mod.ts";
 import type { ChainResult } from "./chain.ts";
 import { Continuation } from "./continuation.ts";
@@ -52,6 +53,12 @@ export interface TurnFacts {
   signal: AbortSignal;
   /** Receives every event of the turn. */
   onEvent?: (event: HarnessEvent) => void;
+}
+
+/** Construction parameters of a `Turn`: the facts of its services, and the model's limits. */
+export interface TurnInit extends TurnFacts {
+  /** The model's context window and output limit (absent: unknown, never compacted by size). */
+  limits?: ResolvedLimits;
 }
 
 /** The system prompt and tools as the built-in assemble hooks make them (no notes used). */

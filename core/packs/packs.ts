@@ -609,16 +609,6 @@ export class Packs {
     return this.bots().filter((b) => b.status === "attached" && b.program);
   }
 
-  /** Guards of attached bots. */
-  guards(): Guard[] {
-    return this.#attached().flatMap((b) => b.program!.guards);
-  }
-
-  /** Hooks of attached bots. */
-  hooks(): Hook[] {
-    return this.#attached().flatMap((b) => b.program!.hooks);
-  }
-
   /** Model tools of attached bots, each with its owner and the agent it belongs to. */
   tools(): { def: ToolDefinition; owner: Owner; principal: string }[] {
     return this.#attached().flatMap((b) =>
