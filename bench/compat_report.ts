@@ -33,7 +33,7 @@ for (const hook of [false, true]) {
     await Deno.writeTextFile(p, "#!/bin/sh\nexec cat\n");
     await Deno.chmod(p, 0o755);
   }
-  await h.refreshSources();
+  await h.catalog.refreshSources();
   await h.run({ message: "warm", provider: "bench" });
   const per: number[] = [];
   for (let i = 0; i < 30; i++) {
@@ -53,13 +53,13 @@ for (const hook of [false, true]) {
   if (hook) {
     rows.push([
       "`refreshSources()` before a stage, nothing changed",
-      ms(median(await timeMany(3000, () => h.refreshSources()))),
+      ms(median(await timeMany(3000, () => h.catalog.refreshSources()))),
     ]);
     // a change re-runs the chain (one executable hook, here without an OS sandbox)
     const xs = await timeMany(20, async () => {
       await Deno.writeTextFile(join(root, "home", `touch-${crypto.randomUUID()}`), "");
       await new Promise((r) => setTimeout(r, 5)); // past the mtime precision window
-      await h.refreshSources();
+      await h.catalog.refreshSources();
     });
     rows.push(["`sources` chain after a change (one `sh` hook, unsandboxed)", ms(median(xs))]);
     rows.push([

@@ -81,7 +81,7 @@ export async function stateBench(): Promise<StateBench> {
     env: { HARNESS_HOME: home, HOME: root, PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin" },
     userPlugins: false,
   });
-  await h.refreshSources();
+  await h.catalog.refreshSources();
   const tool = (name: string) => {
     const t = h.packs.tools().find((x) => x.def.name === name);
     if (!t) {

@@ -200,7 +200,7 @@ export async function serveAcp(cli: CliContext, flags: AcpFlags, io: AcpIo): Pro
           terminal: false,
         });
         await handleTrust(h, cli);
-        await h.refreshSources();
+        await h.catalog.refreshSources();
         return h;
       })();
       harnesses.set(cwd, p);
@@ -289,7 +289,7 @@ export async function serveAcp(cli: CliContext, flags: AcpFlags, io: AcpIo): Pro
     .onRequest(methods.agent.session.new, async ({ params }) => {
       try {
         const h = await harnessFor(params.cwd);
-        const { provider, model } = await h.resolve(
+        const { provider, model } = await h.catalog.resolve(
           flags.provider ?? h.config.provider,
           flags.model ?? h.config.model,
         );
@@ -305,7 +305,7 @@ export async function serveAcp(cli: CliContext, flags: AcpFlags, io: AcpIo): Pro
       let s: AcpSession;
       try {
         const h = await harnessFor(params.cwd);
-        const session = h.openSession(params.sessionId);
+        const session = h.runs.openSession(params.sessionId);
         s = { id: session.id, cwd: session.conf.cwd || params.cwd, h };
         for (const update of replayUpdates(session.messages(), s.cwd)) {
           await client.notify(methods.client.session.update, { sessionId: s.id, update });

@@ -6,6 +6,10 @@
  * @module
  */
 export { HarnessCore, type HarnessOptions, type RunOptions } from "./harness.ts";
+export { type LoopEndAddendum, loopEndOf, Runs, type RunsInit } from "./runs.ts";
+export { Admin, Catalog, type CatalogInit } from "./facade.ts";
+export { SkillCatalog, type SkillCatalogInit, type SkillListing } from "./skill_catalog.ts";
+export { Sources, type SourcesInit } from "./sources.ts";
 export { buildChildEnv, ChildEnvironment } from "./child_env.ts";
 export { type ExecutableSchemas, ToolCatalog } from "./tool_catalog.ts";
 export { corePlugin } from "./core_plugin.ts";

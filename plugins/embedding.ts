@@ -65,5 +65,16 @@ export interface EmbeddedHarness {
 /** Creates harnesses for an embedding application (exported by the root as `Harness`). */
 export const Embedding: { create(opts?: EmbeddingOptions): Promise<EmbeddedHarness> } = {
   /** Creates a harness: built-in plugins, then `runtimePlugins`, then user `plugins.json`. */
-  create: (opts: EmbeddingOptions = {}) => Harness.create(opts),
+  create: async (opts: EmbeddingOptions = {}): Promise<EmbeddedHarness> => {
+    const h = await Harness.create(opts);
+    return {
+      run: (o) => h.run(o),
+      runtimePluginStatus: () => h.admin.runtimePluginStatus(),
+      host: h.host,
+      get closed() {
+        return h.closed;
+      },
+      close: () => h.close(),
+    };
+  },
 };

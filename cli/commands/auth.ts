@@ -79,7 +79,7 @@ async function promptHidden(label: string, cli: CliContext): Promise<string> {
  * harness's stage runner, so its executables run inside the effect floor's sandbox.
  */
 async function fromAuthSetHooks(h: HarnessCore, name: string): Promise<AuthEntry | undefined> {
-  const snapshot = h.snapshot();
+  const snapshot = h.catalog.snapshot();
   if (h.stages.isEmpty("auth-set", snapshot)) return undefined;
   const controller = new AbortController();
   const r = await h.stages.run("auth-set", {}, {
@@ -120,7 +120,7 @@ async function fromAuthSetHooks(h: HarnessCore, name: string): Promise<AuthEntry
 async function refreshCache(h: HarnessCore): Promise<void> {
   const { authCachePath, refreshAuthCache, sourceAuthFiles } = await store();
   if (!statOrUndefined(authCachePath(h.paths.home))) return;
-  refreshAuthCache(h.paths.home, sourceAuthFiles(h.snapshot(), h.paths.home));
+  refreshAuthCache(h.paths.home, sourceAuthFiles(h.catalog.snapshot(), h.paths.home));
 }
 
 /** `hs auth set <name> [--local]`. */
@@ -132,7 +132,7 @@ export async function authSet(
 ): Promise<number> {
   checkName(name);
   const path = authTarget(h, opts.local === true);
-  const known = (await h.providers()).some((p) => p.name === name);
+  const known = (await h.catalog.providers()).some((p) => p.name === name);
   let entry = await fromAuthSetHooks(h, name);
   if (!entry) {
     let key: string;

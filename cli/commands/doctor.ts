@@ -15,16 +15,16 @@ import { colorEnabled, printFloor, sanitizeForTerminal as safe, styles } from ".
 export async function runDoctor(h: HarnessCore, cli: CliContext): Promise<number> {
   const st = styles(colorEnabled(cli.stdoutIsTerminal));
   const out = (s = "") => cli.stdout(s + "\n");
-  const snap = h.snapshot();
+  const snap = h.catalog.snapshot();
   out(st.bold("paths"));
   out(safe(`  cwd        ${h.paths.cwd}`));
   out(safe(`  home       ${h.paths.home}`));
   out(safe(`  sessions   ${h.paths.sessions}`));
   out(safe(`  log        ${h.paths.log}`));
   out(st.bold("\nsources (lowest priority first)"));
-  if (h.builtinSource) {
+  if (h.catalog.builtinSource) {
     out(
-      `  ${"built-in".padEnd(8)} ${safe(h.builtinSource)} ${
+      `  ${"built-in".padEnd(8)} ${safe(h.catalog.builtinSource)} ${
         st.dim("(generated for HARNESS_SOURCES)")
       }`,
     );
@@ -35,7 +35,7 @@ export async function runDoctor(h: HarnessCore, cli: CliContext): Promise<number
     out(`  ${s.kind.padEnd(8)} ${safe(s.dir)}${scoped}`);
   }
   out(st.bold("\nruntime plugins"));
-  for (const p of h.runtimePluginStatus()) {
+  for (const p of h.admin.runtimePluginStatus()) {
     out(
       safe(
         `  ${p.id.padEnd(16)} ${p.version.padEnd(8)} ${p.state}${p.reason ? ` — ${p.reason}` : ""}`,
@@ -43,7 +43,7 @@ export async function runDoctor(h: HarnessCore, cli: CliContext): Promise<number
     );
   }
   out(st.bold("\ntools"));
-  const { tools, problems } = await h.executableToolSchemas(snap);
+  const { tools, problems } = await h.catalog.executableToolSchemas(snap);
   const names = new Set([...h.registries.tools.entries().map((e) => e.key), ...tools.keys()]);
   for (const n of [...names].sort()) {
     const t = tools.get(n);
@@ -59,7 +59,7 @@ export async function runDoctor(h: HarnessCore, cli: CliContext): Promise<number
   for (const [n, f] of snap.commands) out(`  ${safe(n.padEnd(16))} ${st.dim(safe(f.path))}`);
   if (snap.commands.size === 0) out("  (none)");
   out(st.bold("\nproviders"));
-  for (const p of await h.providers(snap)) {
+  for (const p of await h.catalog.providers(snap)) {
     let ready = "?";
     try {
       const r = await p.provider.ready();
@@ -69,7 +69,7 @@ export async function runDoctor(h: HarnessCore, cli: CliContext): Promise<number
     }
     out(`  ${safe(p.name.padEnd(16))} ${ready} ${st.dim(safe(p.origin))}`);
   }
-  const { skills, problems: skillProblems } = h.skills();
+  const { skills, problems: skillProblems } = h.catalog.skills();
   out(st.bold("\nskills"));
   for (const s of skills) out(`  ${safe(s.name.padEnd(16))} ${st.dim(safe(s.path || s.source))}`);
   if (skills.length === 0) out("  (none)");
@@ -78,7 +78,7 @@ export async function runDoctor(h: HarnessCore, cli: CliContext): Promise<number
     ...snap.skipped,
     ...problems.map((p) => ({ path: p.path, reason: `tool rejected: ${p.reason}` })),
     ...skillProblems.map((p) => ({ path: p.path, reason: `skill skipped: ${p.reason}` })),
-    ...h.confProblems().map((p) => ({
+    ...h.catalog.confProblems().map((p) => ({
       path: p.path,
       reason: `provider variant rejected: ${p.reason}`,
     })),

@@ -21,7 +21,7 @@ export function register(program: Command, ctx: CommandContext): void {
 }
 
 function hooksCommand(h: HarnessCore, stage: string | undefined, cli: CliContext): number {
-  const snap = h.snapshot();
+  const snap = h.catalog.snapshot();
   const stages = new Set([...KNOWN_STAGES, ...snap.hooks.keys()]);
   if (stage && !stages.has(stage)) {
     cli.stderr(safe(`hs: unknown stage "${stage}"; known stages: ${[...stages].join(", ")}\n`));
@@ -30,7 +30,7 @@ function hooksCommand(h: HarnessCore, stage: string | undefined, cli: CliContext
   const st = styles(colorEnabled(cli.stdoutIsTerminal));
   for (const s of stage ? [stage] : [...stages]) {
     const names = new Map<string, string>();
-    for (const b of h.builtinHooks(s)) names.set(b.name, "built-in");
+    for (const b of h.catalog.builtinHooks(s)) names.set(b.name, "built-in");
     for (const [n, f] of snap.hooks.get(s) ?? []) names.set(n, f.path);
     if (!stage && names.size === 0) continue;
     cli.stdout(`${st.bold(safe(s))}\n`);

@@ -136,9 +136,9 @@ async function rowOf(h: HarnessCore, info: ProviderInfo): Promise<ProviderRow> {
 
 /** Every provider (in auto-detect order) plus unusable `.conf` files. */
 export async function providerRows(h: HarnessCore): Promise<ProviderRow[]> {
-  const infos = await h.providers();
+  const infos = await h.catalog.providers();
   const rows = await Promise.all(infos.map((i) => rowOf(h, i)));
-  for (const bad of h.confProblems()) {
+  for (const bad of h.catalog.confProblems()) {
     const name = bad.path.split("/").pop()!.replace(/\.conf$/, "");
     if (rows.some((r) => r.origin === displayPath(bad.path, h.env))) continue;
     rows.push({
@@ -164,11 +164,11 @@ export async function selection(h: HarnessCore, rows: ProviderRow[]): Promise<Se
   const envModel = h.config.model;
   let picked: { provider: string; model: string };
   try {
-    picked = await h.resolve(envProvider, envModel);
+    picked = await h.catalog.resolve(envProvider, envModel);
   } catch (err) {
     return { error: errorMessage(err) };
   }
-  const settingsFile = h.snapshot().settingsFile;
+  const settingsFile = h.catalog.snapshot().settingsFile;
   const settings = settingsFile ? parseKeyValues(readTextOrUndefined(settingsFile) ?? "") : {};
   const where = settingsFile ? displayPath(settingsFile, h.env) : "settings.conf";
   const row = rows.find((r) => r.name === picked.provider);
@@ -204,7 +204,7 @@ export async function providersCommand(
         `known: ${rows.map((r) => r.name).join(", ")}`,
       );
     }
-    const info = (await h.providers()).find((i) => i.name === row.name);
+    const info = (await h.catalog.providers()).find((i) => i.name === row.name);
     const x = info?.provider as unknown as ExecExtras | undefined;
     const envHelp = x?.envHelp ? await safe(() => x.envHelp!(), () => "") : "";
     if (opts.json) {

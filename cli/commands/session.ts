@@ -204,7 +204,7 @@ async function budgetLines(h: HarnessCore, dir: string, cli: CliContext): Promis
   const s = Session.open(dir);
   let out = "\n";
   try {
-    const r = await h.contextReport({
+    const r = await h.runs.contextReport({
       session: dir,
       provider: s.conf.provider || undefined,
       model: s.conf.model || undefined,

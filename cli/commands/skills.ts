@@ -14,7 +14,7 @@ export function register(program: Command, ctx: CommandContext): void {
     .option("--trust-workspace", "include this workspace's sources")
     .action(async (o) => {
       await ctx.run(o, (h) => {
-        const { skills, problems } = h.skills();
+        const { skills, problems } = h.catalog.skills();
         const st = styles(colorEnabled(cli.stdoutIsTerminal));
         for (const s of skills.sort((a, b) => (a.name < b.name ? -1 : 1))) {
           cli.stdout(

@@ -89,7 +89,7 @@ export async function runWeb(
   let server: WebServer | undefined;
   try {
     await handleTrust(h, cli);
-    await h.refreshSources();
+    await h.catalog.refreshSources();
     server = await startWebServer({
       harness: h,
       runs,

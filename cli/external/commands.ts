@@ -79,7 +79,7 @@ export function externalCommands(h: HarnessCore): Map<string, ExternalCommand> {
       owner: ownerLabel(e.owner),
     });
   }
-  for (const [name, f] of h.snapshot().commands) {
+  for (const [name, f] of h.catalog.snapshot().commands) {
     out.set(name, { name, kind: "executable", path: f.path });
   }
   return out;
@@ -90,7 +90,7 @@ export async function describeCommand(h: HarnessCore, c: ExternalCommand): Promi
   if (c.kind === "plugin") return c.command.describe.split("\n")[0];
   const r = await runExecutable(c.path, {
     args: ["--describe"],
-    env: h.childEnv({ stage: "command" }),
+    env: h.catalog.childEnv({ stage: "command" }),
     cwd: h.paths.cwd,
     timeoutMs: 5000,
     sandbox: h.effectFloor?.sandbox ?? unconfined,
@@ -113,7 +113,7 @@ export async function runExternal(
     const child = new Deno.Command(c.path, {
       args,
       cwd: h.paths.cwd,
-      env: h.childEnv({ stage: "command" }),
+      env: h.catalog.childEnv({ stage: "command" }),
       clearEnv: true,
       stdin: "inherit",
       stdout: "inherit",

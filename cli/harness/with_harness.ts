@@ -37,7 +37,7 @@ export async function withHarness(
     await handleTrust(h, cli);
     printSessionsNotice(h.paths, cli);
     // a workspace trusted just now may bring `sources` hooks of its own
-    await h.refreshSources();
+    await h.catalog.refreshSources();
     await handleConsent(h, cli);
     return await fn(h);
   } finally {

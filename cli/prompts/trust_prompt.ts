@@ -42,7 +42,7 @@ function contents(dir: string): string[] {
  */
 export async function handleTrust(h: HarnessCore, cli: CliContext): Promise<void> {
   await handleRunChanges(h, cli);
-  const untrusted = h.snapshot().untrusted;
+  const untrusted = h.catalog.snapshot().untrusted;
   if (untrusted.length === 0) return;
   const changed = new Set(h.trust.changed().map((c) => c.harnessDir));
   if (cli.stdinIsTerminal && h.config.trustPrompt) {

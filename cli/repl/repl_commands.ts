@@ -97,17 +97,17 @@ export async function longSessionCommand(line: string, env: ReplCommandEnv): Pro
 
 function report(env: ReplCommandEnv): Promise<ContextReport> {
   const { session, provider, model } = env.state;
-  return env.h.contextReport({ session, provider, model });
+  return env.h.runs.contextReport({ session, provider, model });
 }
 
 async function switchModel(name: string, env: ReplCommandEnv): Promise<void> {
   const { cli, st, state } = env;
   if (!name) {
-    const r = await env.h.resolve(state.provider, state.model);
+    const r = await env.h.catalog.resolve(state.provider, state.model);
     cli.stdout(safe(`${r.model || "(the provider's default)"} at ${r.provider}\n`));
     return;
   }
-  const r = await env.h.resolve(state.provider, name);
+  const r = await env.h.catalog.resolve(state.provider, name);
   state.provider = r.provider;
   state.model = r.model;
   cli.stdout(st.dim(safe(`model ${r.model} at ${r.provider} from the next request on\n`)));
@@ -115,9 +115,9 @@ async function switchModel(name: string, env: ReplCommandEnv): Promise<void> {
 
 async function switchProvider(name: string, env: ReplCommandEnv): Promise<void> {
   const { cli, st, state } = env;
-  const all = await env.h.providers();
+  const all = await env.h.catalog.providers();
   if (!name) {
-    const current = (await env.h.resolve(state.provider, state.model)).provider;
+    const current = (await env.h.catalog.resolve(state.provider, state.model)).provider;
     for (const p of all) {
       const mark = p.name === current ? st.green("●") : " ";
       cli.stdout(`${mark} ${safe(p.name)}  ${st.dim(safe(p.origin))}\n`);
@@ -128,7 +128,7 @@ async function switchProvider(name: string, env: ReplCommandEnv): Promise<void> 
     cli.stdout(st.red(safe(`no provider "${name}"`)) + st.dim(" — /provider lists them\n"));
     return;
   }
-  const r = await env.h.resolve(name, "");
+  const r = await env.h.catalog.resolve(name, "");
   state.provider = r.provider;
   state.model = r.model;
   cli.stdout(
@@ -151,7 +151,7 @@ async function compactNow(focus: string, env: ReplCommandEnv): Promise<void> {
   const view = env.view?.();
   let r;
   try {
-    r = await env.h.compact({
+    r = await env.h.runs.compact({
       session: state.session,
       provider: state.provider,
       model: state.model,
@@ -254,9 +254,9 @@ export function costOf(usage: Usage, p: Pricing): number {
 async function costLines(env: ReplCommandEnv): Promise<string[]> {
   const { h, st, state } = env;
   if (!state.session) return [st.dim("no session yet: nothing used")];
-  const s = h.openSession(state.session);
+  const s = h.runs.openSession(state.session);
   s.refresh(false);
-  const providers = await h.providers();
+  const providers = await h.catalog.providers();
   const out: string[] = [];
   let total = 0;
   let priced = false;

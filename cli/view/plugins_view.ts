@@ -20,7 +20,7 @@ export interface PluginReport {
 
 /** The report of every plugin of a harness, in configured order. */
 export function pluginReports(h: HarnessCore): PluginReport[] {
-  return h.runtimePluginStatus().map((s) => ({
+  return h.admin.runtimePluginStatus().map((s) => ({
     id: s.id,
     version: s.version,
     state: s.state,

@@ -12,7 +12,7 @@ import { colorEnabled, sanitizeForTerminal as safe, styles } from "./render.ts";
 /** Prints the tools the model can call (`hs tools`, the REPL's `/tools`). */
 export async function toolsCommand(h: HarnessCore, cli: CliContext): Promise<number> {
   const st = styles(colorEnabled(cli.stdoutIsTerminal));
-  const { tools, problems } = await h.executableToolSchemas();
+  const { tools, problems } = await h.catalog.executableToolSchemas();
   const rows: [string, string, string][] = [];
   for (const e of h.registries.tools.entries()) {
     if (tools.has(e.key)) continue;
@@ -34,7 +34,7 @@ export async function toolsCommand(h: HarnessCore, cli: CliContext): Promise<num
     cli.stdout(`${st.bold(safe(n.padEnd(16)))} ${safe(d)}\n${st.dim(safe(`  ${o}`))}\n`);
   }
   for (const p of problems) cli.stdout(st.yellow(safe(`rejected ${p.path}: ${p.reason}\n`)));
-  for (const s of h.snapshot().skipped) {
+  for (const s of h.catalog.snapshot().skipped) {
     if (s.path.includes("/tools/")) cli.stdout(st.yellow(safe(`ignored ${s.path}: ${s.reason}\n`)));
   }
   return 0;

@@ -81,11 +81,11 @@ function within<T>(p: Promise<T>, ms: number, fallback: T): Promise<T> {
 export async function contextModel(h: HarnessCore): Promise<ContextModel> {
   let selected: ContextModel["selected"];
   try {
-    selected = await h.resolve(h.config.provider, h.config.model);
+    selected = await h.catalog.resolve(h.config.provider, h.config.model);
   } catch (err) {
     selected = { error: errorMessage(err) };
   }
-  const infos = await h.providers();
+  const infos = await h.catalog.providers();
   const providers = await Promise.all(infos.map(async (p) => {
     const r = await within(
       p.provider.ready().catch((e) => ({ ready: false, reason: errorMessage(e) })),
@@ -106,7 +106,7 @@ export async function contextModel(h: HarnessCore): Promise<ContextModel> {
     ? infos.find((p) => p.name === (selected as { provider: string }).provider)?.provider
       .protocol ?? ""
     : "";
-  const snap = h.snapshot("provider" in selected ? selected.provider : "", protocol);
+  const snap = h.catalog.snapshot("provider" in selected ? selected.provider : "", protocol);
 
   // the system prompt, in the order a request assembles it
   const sections = h.registries.prompts.entries().map((e) => ({
@@ -145,7 +145,7 @@ export async function contextModel(h: HarnessCore): Promise<ContextModel> {
     }
     prompt.push({ id: f.split("/").pop() ?? f, owner: f, order: "file", text });
   }
-  const found = h.skills();
+  const found = h.catalog.skills();
   const catalog = skillCatalog(found.skills);
   if (catalog) {
     prompt.push({
@@ -176,7 +176,7 @@ export async function contextModel(h: HarnessCore): Promise<ContextModel> {
       schema: t.schema,
     }))
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const { problems } = await h.executableToolSchemas(snap);
+  const { problems } = await h.catalog.executableToolSchemas(snap);
 
   // hooks of each stage, in the order they run (executables replace built-ins by basename)
   const stages = [
@@ -186,7 +186,7 @@ export async function contextModel(h: HarnessCore): Promise<ContextModel> {
   const owners = new Map(h.registries.stageHooks.entries().map((e) => [e.key, e.owner]));
   const hooks = stages.map((stage) => {
     const byName = new Map<string, HookPart>();
-    for (const b of h.builtinHooks(stage)) {
+    for (const b of h.catalog.builtinHooks(stage)) {
       const owner = owners.get(`${stage}/${b.name}`);
       byName.set(b.name, {
         name: b.name,

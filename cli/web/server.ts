@@ -269,7 +269,7 @@ async function route(ctx: Ctx, req: Request, url: URL): Promise<Response> {
   m = /^\/p\/([^/]+)(\/action)?$/.exec(path);
   if (m) {
     const id = decodeURIComponent(m[1]);
-    const info = ctx.h.pages.list().find((p) => p.id === id);
+    const info = ctx.h.admin.pages.list().find((p) => p.id === id);
     if (!info) return refusal(404, "no such page");
     if (!m[2] && get) {
       // the result of the action just posted (once: a reload shows the page without it)
@@ -302,7 +302,7 @@ function page(
     shell({
       title,
       active,
-      pages: ctx.h.pages.list().map((p) => ({ id: p.id, title: p.title })),
+      pages: ctx.h.admin.pages.list().map((p) => ({ id: p.id, title: p.title })),
       body,
       banner: active === "plugins" ? undefined : consentBanner(consentItems(ctx)),
       main,
@@ -462,7 +462,7 @@ async function answer(ctx: Ctx, req: Request, askId: string): Promise<Response> 
 
 async function pluginsPage(ctx: Ctx, url: URL): Promise<Response> {
   await ctx.h.packs.loadNamed();
-  const plugins = ctx.h.runtimePluginStatus().map((status) => ({
+  const plugins = ctx.h.admin.runtimePluginStatus().map((status) => ({
     status,
     contributions: ctx.h.host.contributions(status.id),
   }));
@@ -474,7 +474,7 @@ async function pluginsPage(ctx: Ctx, url: URL): Promise<Response> {
     pluginsBody(
       plugins,
       ctx.h.packs.list(),
-      ctx.h.pages.list(),
+      ctx.h.admin.pages.list(),
       approved ? `Approved the guards of ${approved}.` : undefined,
     ),
   );
@@ -505,10 +505,10 @@ async function pluginPage(
   result: PluginPageView["result"],
   status = 200,
 ): Promise<Response> {
-  const info = ctx.h.pages.list().find((p) => p.id === id)!;
+  const info = ctx.h.admin.pages.list().find((p) => p.id === id)!;
   let data: PluginPageView["data"];
   try {
-    data = { ok: true, value: await ctx.h.pages.read(id) };
+    data = { ok: true, value: await ctx.h.admin.pages.read(id) };
   } catch (err) {
     data = { ok: false, error: errorMessage(err) };
   }
@@ -531,7 +531,7 @@ async function pageAction(ctx: Ctx, req: Request, id: string): Promise<Response>
   if (bad) result = { action, ok: false, error: bad };
   else {
     try {
-      result = { action, ok: true, value: await ctx.h.pages.action(id, action, args) };
+      result = { action, ok: true, value: await ctx.h.admin.pages.action(id, action, args) };
     } catch (err) {
       result = { action, ok: false, error: errorMessage(err) };
     }

@@ -17,3 +17,7 @@ export { loopHooks } from "./loop_hooks.ts";
 export { COMPACT_INSTRUCTION, compactHooks, compactInstruction } from "./compact_hooks.ts";
 export * from "./context_report.ts";
 export { listedSources, sourcesHooks } from "./sources_hooks.ts";
+export * from "./turn_services.ts";
+export * from "./turn_observer.ts";
+export { Compaction, type CompactionInit } from "./compaction.ts";
+export { Rounds } from "./rounds.ts";

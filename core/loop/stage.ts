@@ -84,8 +84,12 @@ export interface TurnApi {
   systemParts(): Promise<string[]>;
   /** Skills visible in the turn. */
   skills(): Promise<SkillInfo[]>;
-  /** Reports a result that did not come from executeTool (a gate answered the call). */
-  noteResult(call: ToolCall, result: string, error: boolean): void;
+  /**
+   * Records a saved tool result: its `.stream` line when `seq` (the message it was saved
+   * as) is given, and the tool events of a result that did not come from executeTool (a
+   * gate answered the call).
+   */
+  noteResult(call: ToolCall, result: string, error: boolean, seq?: number): void;
   /** Adds a model request's usage to the turn's total. */
   noteUsage(usage: Usage): void;
 }

@@ -12,3 +12,4 @@ export * from "./behavior.ts";
 export * from "./commands.ts";
 export * from "./state.ts";
 export * from "./states.ts";
+export { PackPublisher, type PackRegistries, type PublishedBot } from "./publish.ts";

@@ -37,6 +37,7 @@ import {
 } from "./commands.ts";
 import type { GuardApprovals, GuardConsent } from "./consent.ts";
 import { type PackError, type PackManifest, readPack } from "./manifest.ts";
+import { PackPublisher, type PackRegistries } from "./publish.ts";
 import {
   MethodError,
   type MethodGrant,
@@ -161,6 +162,8 @@ export interface PacksOptions {
    * parent's guards and hooks); default: the agent's own.
    */
   behaviorOf?(principal: string): string;
+  /** Where the bots' guards, hooks, tools, prompts and ceilings are published (publish.ts). */
+  registries?: PackRegistries;
 }
 
 /** The Scheme side of states and commands (supplied by stdlib-harness). */
@@ -202,10 +205,12 @@ export class Packs {
   #private = new Map<string, StateInstance>();
   /** Subscriber deliveries in flight. */
   #deliveries = new Set<Promise<void>>();
+  #publisher?: PackPublisher;
 
   /** Creates the packs of a harness; call `load` to read them. */
   constructor(opts: PacksOptions) {
     this.#o = opts;
+    if (opts.registries) this.#publisher = new PackPublisher(opts.registries);
     this.states = new StateHost({
       home: opts.home ?? opts.dataDir.replace(/\/plugin-data$/, ""),
       project: opts.project ?? Deno.cwd(),
@@ -273,10 +278,17 @@ export class Packs {
     for (const b of this.bots()) {
       if (b.spec.attach === "foreground" && b.status === "ready") await this.#attach(b);
     }
+    this.#publisher?.publish(this.bots());
+  }
+
+  /** Attaches a bot and publishes the bots' contributions as they now stand. */
+  async #attach(b: BotState): Promise<void> {
+    await this.#load(b);
+    this.#publisher?.publish(this.bots());
   }
 
   /** Loads a bot's program and checks its configuration and guard approvals. */
-  async #attach(b: BotState): Promise<void> {
+  async #load(b: BotState): Promise<void> {
     const loader = this.#o.loader;
     if (!loader || !b.spec.behavior) {
       b.status = "not attached";
@@ -600,16 +612,6 @@ export class Packs {
 
   #attached(): BotState[] {
     return this.bots().filter((b) => b.status === "attached" && b.program);
-  }
-
-  /** Guards of attached bots. */
-  guards(): Guard[] {
-    return this.#attached().flatMap((b) => b.program!.guards);
-  }
-
-  /** Hooks of attached bots. */
-  hooks(): Hook[] {
-    return this.#attached().flatMap((b) => b.program!.hooks);
   }
 
   /** Model tools of attached bots, each with its owner and the agent it belongs to. */

@@ -28,6 +28,7 @@ import {
 import { OwnedRegistry } from "./registry.ts";
 import type { AuditBus } from "./audit.ts";
 import type { StageHook } from "../loop/mod.ts";
+import type { Guard, Hook } from "../guards/mod.ts";
 import { LifecycleBus, type LifecycleSubscription } from "./lifecycle.ts";
 import { PageService, validatePage } from "./pages.ts";
 import {
@@ -52,7 +53,13 @@ export interface ModelEntry {
   models: ModelDefinition[];
 }
 
-/** Every registry the host fills. */
+/** What holds for one principal (an agent, a bot). */
+export interface PrincipalProfile {
+  /** The only tools it may call (a bot's `tools` list); absent: no ceiling. */
+  ceiling?: ReadonlySet<string>;
+}
+
+/** Every registry the host fills (and the packs: their guards, hooks, tools, prompts). */
 export class Registries {
   /** Tools by name. */
   tools: OwnedRegistry<ToolDefinition> = new OwnedRegistry("tool");
@@ -76,6 +83,12 @@ export class Registries {
   commands: OwnedRegistry<CommandDefinition> = new OwnedRegistry("command");
   /** Behavior pack directories contributed by plugins (key: the absolute directory). */
   packs: OwnedRegistry<string> = new OwnedRegistry("behavior pack");
+  /** Guards of the effect seam (behavior packs' bots), by id. */
+  guards: OwnedRegistry<Guard> = new OwnedRegistry("guard");
+  /** Observer hooks of the effect seam (behavior packs' bots), by id. */
+  effectHooks: OwnedRegistry<Hook> = new OwnedRegistry("effect hook");
+  /** What holds for one principal (a bot's tool ceiling), by principal. */
+  principals: OwnedRegistry<PrincipalProfile> = new OwnedRegistry("principal");
 
   /** Removes every registration of an owner. */
   removeOwner(owner: Owner): void {
@@ -105,6 +118,9 @@ export class Registries {
       this.pages,
       this.commands,
       this.packs,
+      this.guards,
+      this.effectHooks,
+      this.principals,
     ];
   }
 }

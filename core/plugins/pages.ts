@@ -98,7 +98,7 @@ export class PageService {
 
   #open(id: string, signal?: AbortSignal) {
     const e = this.#registry.entry(id);
-    if (!e) throw new HarnessError(`no page "${id}"`, "list them with harness.pages.list()");
+    if (!e) throw new HarnessError(`no page "${id}"`, "list them with harness.admin.pages.list()");
     const host = this.#signalOf(e.owner);
     return {
       page: e.value,

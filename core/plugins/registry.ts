@@ -14,6 +14,13 @@ export interface Entry<T> {
   owner: Owner;
   /** The registered value. */
   value: T;
+  /** The principal the entry applies to (absent: every agent). */
+  scope?: string;
+}
+
+/** The map slot of a key in a scope (a scoped key never collides with an unscoped one). */
+function slot(key: string, scope?: string): string {
+  return scope === undefined ? key : `${scope}\u0000${key}`;
 }
 
 /** A registry of one contribution kind (tools, models, skills, ...). */
@@ -27,18 +34,26 @@ export class OwnedRegistry<T> {
     this.kind = kind;
   }
 
-  /** Registers `value` under `key`; a taken key is rejected, never overwritten. */
-  register(owner: Owner, key: string, value: T): void {
-    const taken = this.#entries.get(key);
+  /**
+   * Registers `value` under `key`; a taken key is rejected, never overwritten. `scope`: the
+   * entry applies to that principal only (a behavior pack's bot): it is listed by
+   * {@link scoped}, not by {@link entries} or {@link values}, and takes no unscoped key.
+   */
+  register(owner: Owner, key: string, value: T, scope?: string): void {
+    const id = slot(key, scope);
+    const taken = this.#entries.get(id);
     if (taken) {
       throw new HarnessError(
-        `${this.kind} "${key}" from ${ownerLabel(owner)} conflicts with the one from ${
-          ownerLabel(taken.owner)
-        }`,
+        `${this.kind} "${key}"${scope === undefined ? "" : ` of ${scope}`} from ${
+          ownerLabel(owner)
+        } conflicts with the one from ${ownerLabel(taken.owner)}`,
         `rename one of them; registrations never replace each other`,
       );
     }
-    this.#entries.set(key, { key, owner, value });
+    this.#entries.set(
+      id,
+      scope === undefined ? { key, owner, value } : { key, owner, value, scope },
+    );
   }
 
   /** Removes every entry of an owner. */
@@ -72,13 +87,24 @@ export class OwnedRegistry<T> {
     return this.#entries.has(key);
   }
 
-  /** Entries in registration order. */
+  /** Entries for every agent (not scoped), in registration order. */
   entries(): Entry<T>[] {
-    return [...this.#entries.values()];
+    const out: Entry<T>[] = [];
+    for (const e of this.#entries.values()) if (e.scope === undefined) out.push(e);
+    return out;
   }
 
-  /** Values in registration order. */
+  /** Values for every agent (not scoped), in registration order. */
   values(): T[] {
-    return [...this.#entries.values()].map((e) => e.value);
+    const out: T[] = [];
+    for (const e of this.#entries.values()) if (e.scope === undefined) out.push(e.value);
+    return out;
+  }
+
+  /** Entries scoped to one principal, in registration order. */
+  scoped(scope: string): Entry<T>[] {
+    const out: Entry<T>[] = [];
+    for (const e of this.#entries.values()) if (e.scope === scope) out.push(e);
+    return out;
   }
 }

@@ -41,7 +41,9 @@ export async function runPluginDemo(print: (line: string) => void): Promise<Demo
       ],
     });
     try {
-      const status = harness.runtimePluginStatus().map((s) => `${s.id} ${s.version} ${s.state}`);
+      const status = harness.admin.runtimePluginStatus().map((s) =>
+        `${s.id} ${s.version} ${s.state}`
+      );
       print("plugins: " + status.join(", "));
       const result = await harness.run({
         message: "How many words in 'plugins feed the same registries', and what about HS-42?",

@@ -30,6 +30,7 @@ export const GUIDE_ORDER: { file: string; text: string }[] = [
   { file: "security.md", text: "Security and the effect floor" },
   { file: "scheme.md", text: "Scheme language reference" },
   { file: "performance.md", text: "Performance" },
+  { file: "architecture.md", text: "Architecture of the kernel" },
 ];
 
 /** docs/ files the sidebar's Introduction links (`/guide/web`), so not listed again. */

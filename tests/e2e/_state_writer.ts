@@ -10,7 +10,7 @@ import { Harness } from "../../plugins/mod.ts"; // the kernel with its built-in 
 
 const [scope, sessionDir] = Deno.args;
 const h = await Harness.create({ cwd: Deno.cwd(), env: Deno.env.toObject() });
-await h.refreshSources();
+await h.catalog.refreshSources();
 const session = sessionDir ? { id: basename(sessionDir), dir: sessionDir } : undefined;
 const filler = "x".repeat(2000);
 for (let i = 0;; i++) {

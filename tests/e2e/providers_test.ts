@@ -471,8 +471,11 @@ Deno.test("runtime plugin models: selected by --model, --provider and settings; 
   let h = await create();
   try {
     // the invalid plugin failed as a whole: none of its providers is registered
-    assert.equal(h.runtimePluginStatus().find((s) => s.id === "invalid-models")?.state, "failed");
-    const names = (await h.providers()).map((p) => p.name);
+    assert.equal(
+      h.admin.runtimePluginStatus().find((s) => s.id === "invalid-models")?.state,
+      "failed",
+    );
+    const names = (await h.catalog.providers()).map((p) => p.name);
     assert.ok(names.includes("inline"));
     assert.ok(!names.includes("first-of-invalid") && !names.includes("dup"), names.join(","));
 
@@ -520,7 +523,7 @@ Deno.test("ctx.auth.register: a plugin's auth provider supplies the key of a .co
       join(w.ws, ".harness/providers/vaulted.conf"),
       loopbackConf(server.url, "anthropic", "auth_env=VAULTED_KEY\n"),
     );
-    const info = (await h.providers()).find((p) => p.name === "vaulted")!;
+    const info = (await h.catalog.providers()).find((p) => p.name === "vaulted")!;
     assert.deepEqual(await info.provider.ready(), { ready: true, reason: 'auth plugin "vault"' });
     const r = await h.run({ message: "hi" });
     assert.equal(r.error, false, r.message);

@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { BWRAP_OK, type CliRun, runHs } from "../support/workspace.ts";
+import { type CliRun, runHs } from "../support/workspace.ts";
 import { assertKeyNowhere, bash, rig } from "./_own_state.ts";
 
 /** The id of the session the agent plants: dated in the future, so "latest" by name. */

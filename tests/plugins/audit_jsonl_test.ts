@@ -114,7 +114,7 @@ Deno.test("audit fail-closed: a decision whose record cannot be written is refus
     assert.equal(ran, 2);
     fail = true;
     const r = await rig.h.run({ message: "go", session: ok.sessionId });
-    const results = rig.h.openSession(r.sessionDir).messages().filter((m) =>
+    const results = rig.h.runs.openSession(r.sessionDir).messages().filter((m) =>
       m.role === "tool_result"
     ).slice(-2) as { text: string; error: boolean }[];
     assert.equal(ran, 2, "the tool ran although its decision was not recorded");

@@ -78,7 +78,7 @@ Deno.test("createConnectorPlugin: a failing discovery closes the client and fail
       log: () => {},
       runtimePlugins: [{ plugin: plugin as never, required: false }],
     });
-    const st = h.runtimePluginStatus().find((s) => s.id === "flaky")!;
+    const st = h.admin.runtimePluginStatus().find((s) => s.id === "flaky")!;
     assert.equal(st.state, "failed");
     assert.equal(st.reason, "setup failed");
     assert.equal(closed, 1);

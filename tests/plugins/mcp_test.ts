@@ -63,7 +63,7 @@ Deno.test("mcp: server-everything's tools pass the seam; errors and progress", a
     assert.equal(echo.sessionLocal, false);
     const r = await rig.h.run({ message: "use mcp" });
     assert.equal(r.error, false, r.message);
-    const results = rig.h.openSession(r.sessionDir).messages().filter((m) =>
+    const results = rig.h.runs.openSession(r.sessionDir).messages().filter((m) =>
       m.role === "tool_result"
     );
     const text = (i: number) => (results[i] as { text: string; error: boolean });
@@ -82,7 +82,7 @@ Deno.test("mcp: server-everything's tools pass the seam; errors and progress", a
       "builtin:mcp",
     ]);
     assert.equal(done[0].owner, "builtin:mcp");
-    assert.deepEqual(await rig.h.pages.read("mcp"), {
+    assert.deepEqual(await rig.h.admin.pages.read("mcp"), {
       servers: [{ name: "everything", type: "stdio", state: "active", tools: names.length }],
     });
   } finally {
@@ -133,7 +133,7 @@ Deno.test("mcp: server-filesystem paths are held to the floor; the server runs i
   try {
     const r = await rig.h.run({ message: "files" });
     assert.equal(r.error, false, r.message);
-    const results = rig.h.openSession(r.sessionDir).messages().filter((m) =>
+    const results = rig.h.runs.openSession(r.sessionDir).messages().filter((m) =>
       m.role === "tool_result"
     ) as { text: string; error: boolean }[];
     assert.equal(results[0].text.trim(), "inside the workspace");
@@ -187,7 +187,7 @@ Deno.test("mcp: server-memory keeps state between calls; servers come from an .m
   try {
     const r = await rig.h.run({ message: "remember" });
     assert.equal(r.error, false, r.message);
-    const results = rig.h.openSession(r.sessionDir).messages().filter((m) =>
+    const results = rig.h.runs.openSession(r.sessionDir).messages().filter((m) =>
       m.role === "tool_result"
     ) as { text: string }[];
     assert.match(results[1].text, /a harness/);
@@ -217,9 +217,11 @@ Deno.test("mcp: a server that cannot start is skipped and logged; the others com
     },
   });
   try {
-    assert.equal(rig.h.runtimePluginStatus().find((s) => s.id === "mcp")?.state, "active");
+    assert.equal(rig.h.admin.runtimePluginStatus().find((s) => s.id === "mcp")?.state, "active");
     assert.ok(rig.lines.some((l) => /server "broken" could not start/.test(l)));
-    const page = await rig.h.pages.read("mcp") as { servers: { name: string; state: string }[] };
+    const page = await rig.h.admin.pages.read("mcp") as {
+      servers: { name: string; state: string }[];
+    };
     assert.deepEqual(page.servers.map((s) => [s.name, s.state]), [
       ["broken", "failed"],
       ["everything", "active"],
@@ -258,7 +260,7 @@ Deno.test("mcp: a stdio server gets its configured env and the base variables, n
   try {
     const r = await rig.h.run({ message: "env" });
     assert.equal(r.error, false, r.message);
-    const result = rig.h.openSession(r.sessionDir).messages().find((m) =>
+    const result = rig.h.runs.openSession(r.sessionDir).messages().find((m) =>
       m.role === "tool_result"
     ) as { text: string; error: boolean };
     assert.equal(result.error, false, result.text);

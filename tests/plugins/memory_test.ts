@@ -30,7 +30,7 @@ Deno.test("memory: save through the tool, the index reaches the next request's s
   };
   const rig = await makeRig([modelPlugin(model)]);
   try {
-    assert.equal(rig.h.runtimePluginStatus().find((s) => s.id === "memory")?.state, "active");
+    assert.equal(rig.h.admin.runtimePluginStatus().find((s) => s.id === "memory")?.state, "active");
     const r1 = await rig.h.run({ message: "remember" });
     assert.equal(r1.error, false, r1.message);
     // the index is rendered for every request: the one right after the save has it
@@ -38,19 +38,21 @@ Deno.test("memory: save through the tool, the index reaches the next request's s
     assert.match(systems[1], /<memory-index>\n- style: prefers tabs\n<\/memory-index>/);
     const r2 = await rig.h.run({ message: "recall", session: r1.sessionId });
     assert.match(systems[2], /- style: prefers tabs/);
-    const last = rig.h.openSession(r2.sessionDir).messages().filter((m) => m.role === "tool_result")
+    const last = rig.h.runs.openSession(r2.sessionDir).messages().filter((m) =>
+      m.role === "tool_result"
+    )
       .at(-1) as { text: string };
     assert.equal(last.text.trim(), "Tabs.");
-    const page = await rig.h.pages.read("memory") as { entries: { name: string }[] };
+    const page = await rig.h.admin.pages.read("memory") as { entries: { name: string }[] };
     assert.deepEqual(page.entries.map((e) => e.name), ["style"]);
-    assert.deepEqual(rig.h.pages.list().find((p) => p.id === "memory")?.actions, [
+    assert.deepEqual(rig.h.admin.pages.list().find((p) => p.id === "memory")?.actions, [
       { name: "delete", label: "Delete" },
     ]);
-    assert.deepEqual(await rig.h.pages.action("memory", "delete", { name: "style" }), {
+    assert.deepEqual(await rig.h.admin.pages.action("memory", "delete", { name: "style" }), {
       deleted: true,
     });
     assert.equal(new MemoryStore(join(rig.w.home, "memory")).list().length, 0);
-    await assert.rejects(rig.h.pages.action("memory", "wipe", {}), /has no action "wipe"/);
+    await assert.rejects(rig.h.admin.pages.action("memory", "wipe", {}), /has no action "wipe"/);
   } finally {
     await rig.close();
   }
@@ -63,7 +65,7 @@ Deno.test("memory: disabling it removes the tool, the prompt section and the pag
   try {
     assert.equal(rig.h.registries.tools.get("memory"), undefined);
     assert.equal(rig.h.registries.prompts.get("memory"), undefined);
-    assert.equal(rig.h.pages.list().some((p) => p.id === "memory"), false);
+    assert.equal(rig.h.admin.pages.list().some((p) => p.id === "memory"), false);
   } finally {
     await rig.close();
   }

@@ -38,7 +38,7 @@ function scopeOf(s: string | undefined): Scope {
 
 function sessionOf(h: HarnessCore, id: string | undefined): SessionRef | undefined {
   if (!id) return undefined;
-  const s = h.openSession(id);
+  const s = h.runs.openSession(id);
   return { id: s.id, dir: s.dir };
 }
 

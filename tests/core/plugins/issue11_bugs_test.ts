@@ -187,7 +187,7 @@ Deno.test("bug 3: plugins.json configures or disables a built-in plugin", async 
     );
     const h = await Harness.create({ cwd: w.ws, env: w.env, log: () => {}, ephemeral: true });
     try {
-      const st = h.runtimePluginStatus().find((s) => s.id === "core-tools")!;
+      const st = h.admin.runtimePluginStatus().find((s) => s.id === "core-tools")!;
       assert.equal(st.state, "disabled");
       assert.equal(st.builtin, true);
       assert.equal(h.registries.tools.get("bash"), undefined);
@@ -290,7 +290,7 @@ Deno.test("bug 6: module paths with # and % load; a rejected create closes its l
       JSON.stringify({ runtimePlugins: [{ id: "odd", module: join(dir, "plugin.ts") }] }),
     );
     const h = await Harness.create({ cwd: w.ws, env: w.env, ephemeral: true });
-    assert.equal(h.runtimePluginStatus().find((s) => s.id === "odd")?.state, "active");
+    assert.equal(h.admin.runtimePluginStatus().find((s) => s.id === "odd")?.state, "active");
     await h.close();
     // A required plugin failing: the log was opened (a line written) and must be closed
     // (the resource sanitizer fails this test otherwise).
@@ -355,11 +355,11 @@ Deno.test("bug 7: runtime skills: a file skill's name and a relative directory a
       ],
     });
     try {
-      const st = Object.fromEntries(h.runtimePluginStatus().map((s) => [s.id, s.state]));
+      const st = Object.fromEntries(h.admin.runtimePluginStatus().map((s) => [s.id, s.state]));
       assert.equal(st["dup-skill"], "failed");
       assert.equal(st["rel-dir"], "failed");
       assert.equal(st["ok-skill"], "active");
-      const skills = h.skills().skills;
+      const skills = h.catalog.skills().skills;
       assert.equal(skills.find((s) => s.name === "deploy")?.description, "file skill");
       assert.ok(skills.some((s) => s.name === "fine"));
     } finally {

@@ -47,7 +47,7 @@ Deno.test("pages: read and action get the host's signal; JSON only; no exception
     },
   };
   const rig = await makeRig([pagePlugin(page)]);
-  const list = rig.h.pages.list();
+  const list = rig.h.admin.pages.list();
   assert.deepEqual(list.find((p) => p.id === "status"), {
     id: "status",
     title: "Status",
@@ -55,14 +55,17 @@ Deno.test("pages: read and action get the host's signal; JSON only; no exception
     actions: [{ name: "bump", label: "Bump" }, { name: "boom", label: "Boom" }],
     owner: "plugin:pages",
   });
-  assert.deepEqual(await rig.h.pages.read("status"), { count: 1, at: "1970-01-01T00:00:00.000Z" });
-  assert.deepEqual(await rig.h.pages.action("status", "bump", { by: 2 }), { bumped: 2 });
-  await assert.rejects(rig.h.pages.action("status", "boom", {}), (e: Error) => {
+  assert.deepEqual(await rig.h.admin.pages.read("status"), {
+    count: 1,
+    at: "1970-01-01T00:00:00.000Z",
+  });
+  assert.deepEqual(await rig.h.admin.pages.action("status", "bump", { by: 2 }), { bumped: 2 });
+  await assert.rejects(rig.h.admin.pages.action("status", "boom", {}), (e: Error) => {
     assert.match(e.message, /page "status": boom failed/);
     assert.doesNotMatch(e.message, /page-secret/);
     return true;
   });
-  await assert.rejects(rig.h.pages.read("nope"), /no page "nope"/);
+  await assert.rejects(rig.h.admin.pages.read("nope"), /no page "nope"/);
   assert.equal(signal?.aborted, false);
   await rig.close();
   assert.equal(signal?.aborted, true, "the host's signal is aborted when the plugin stops");
