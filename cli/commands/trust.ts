@@ -33,7 +33,7 @@ export function register(program: Command, ctx: CommandContext): void {
       const workspaces = dirs.length ? dirs.map((d) => d.replace(/\/\.harness$/, "")) : [target];
       await store.trust(workspaces, dirs);
       // what a run changed there is the user's now (core/trust run_changes.ts)
-      const { clearRunChanges } = await import("../core/trust/mod.ts");
+      const { clearRunChanges } = await import("../../core/trust/mod.ts");
       clearRunChanges(home, [...new Set([target, ...workspaces])]);
       // a path names what an archive or a clone named: shown, never performed
       for (const w of workspaces) cli.stdout(`trusted ${safe(w)}\n`);

@@ -154,18 +154,38 @@ Deno.test("limits: .conf context= and max_tokens=, then known models, else unkno
   });
   assert.deepEqual(
     await resolveLimits(p(() => Promise.resolve({ context: 8000, maxOutput: 512 })), "gpt-4o"),
-    { context: 8000, maxOutput: 512, source: "conf" },
+    {
+      context: 8000,
+      maxOutput: 512,
+      maxToolCalls: 128,
+      maxToolCallsFrom: "the default",
+      source: "conf",
+    },
   );
   assert.deepEqual(
     await resolveLimits(p(() => Promise.resolve({ maxOutput: 512 })), "gpt-4o"),
-    { context: 128_000, maxOutput: 512, source: "known model" },
+    {
+      context: 128_000,
+      maxOutput: 512,
+      maxToolCalls: 128,
+      maxToolCallsFrom: "the default",
+      source: "known model",
+    },
   );
   assert.deepEqual(
     await resolveLimits(p(), "x", [{ id: "x", contextWindow: 4096, maxOutputTokens: 100 }]),
-    { context: 4096, maxOutput: 100, source: "plugin" },
+    {
+      context: 4096,
+      maxOutput: 100,
+      maxToolCalls: 128,
+      maxToolCallsFrom: "the default",
+      source: "plugin",
+    },
   );
   assert.deepEqual(await resolveLimits(p(), "mystery"), {
     maxOutput: undefined,
+    maxToolCalls: 128,
+    maxToolCallsFrom: "the default",
     source: "unknown",
   });
 });
