@@ -39,7 +39,7 @@ export interface ImportEdge {
 
 /** A broken rule, as printed. */
 export interface Violation {
-  rule: "cycle" | "deep import" | "upward import" | "layering";
+  rule: "cycle" | "deep import" | "upward import" | "layering" | "missing import";
   message: string;
 }
 
@@ -127,6 +127,21 @@ export function violations(edges: ImportEdge[]): Violation[] {
   return out;
 }
 
+/**
+ * Imports of files that do not exist (`exists` answers for a repository-relative path). A
+ * literal dynamic `import("…")` is not resolved by `deno check` when it fails, only when it
+ * runs: a file moved to another room with its relative path left as it was breaks at run time.
+ */
+export function missingImports(
+  edges: ImportEdge[],
+  exists: (path: string) => boolean,
+): Violation[] {
+  return edges.filter((e) => !exists(e.to)).map((e) => ({
+    rule: "missing import",
+    message: `${e.from} imports ${e.to}, which does not exist`,
+  }));
+}
+
 /** Strongly connected components of more than one file (or a file importing itself). */
 export function cycles(edges: ImportEdge[]): string[][] {
   const graph = new Map<string, string[]>();
@@ -199,7 +214,18 @@ if (import.meta.main) {
     text: Deno.readTextFileSync(`${root}/${path}`),
   }));
   const edges = files.flatMap((f) => importsOf(f.path, f.text));
-  const found = [...violations(edges), ...shapeViolations(files, edges)];
+  const exists = (path: string) => {
+    try {
+      return Deno.statSync(`${root}/${path}`).isFile;
+    } catch {
+      return false;
+    }
+  };
+  const found = [
+    ...violations(edges),
+    ...missingImports(edges, exists),
+    ...shapeViolations(files, edges),
+  ];
   for (const v of found) console.error(`${v.rule}: ${v.message}`);
   if (found.length) {
     console.error(`\n${found.length} rule violation(s) (see scripts/check_imports.ts)`);

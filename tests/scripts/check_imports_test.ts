@@ -10,6 +10,7 @@ import {
   cycles,
   importsOf,
   longFunctions,
+  missingImports,
   modCode,
   shapeViolations,
   violations,
@@ -50,6 +51,16 @@ Deno.test("violations: deep, upward, layering and cycles are each reported", () 
     ["cycle"],
   );
   assert.deepEqual(cycles([{ from: "a", to: "b" }, { from: "b", to: "c" }]), []);
+});
+
+Deno.test("missingImports: a relative import (also a literal dynamic one) of no file is reported", () => {
+  const text = `import { a } from "./a.ts";\nconst t = await import("../core/trust/mod.ts");\n`;
+  const edges = importsOf("cli/commands/trust.ts", text);
+  const present = new Set(["cli/commands/a.ts", "core/trust/mod.ts"]);
+  assert.deepEqual(missingImports(edges, (p) => present.has(p)).map((v) => v.message), [
+    "cli/commands/trust.ts imports cli/core/trust/mod.ts, which does not exist",
+  ]);
+  assert.deepEqual(missingImports(edges, () => true), []);
 });
 
 Deno.test("the repository follows its own import rules", async () => {
