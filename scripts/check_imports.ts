@@ -21,7 +21,7 @@
  * @module
  */
 
-import { shapeViolations } from "./shape_rules.ts";
+import { shapeViolations, staleAllowances } from "./shape_rules.ts";
 export {
   ALLOWED_LONG,
   codeLineStarts,
@@ -29,6 +29,7 @@ export {
   longFunctions,
   modCode,
   shapeViolations,
+  staleAllowances,
 } from "./shape_rules.ts";
 
 /** One relative import edge. */
@@ -225,6 +226,7 @@ if (import.meta.main) {
     ...violations(edges),
     ...missingImports(edges, exists),
     ...shapeViolations(files, edges),
+    ...staleAllowances(files),
   ];
   for (const v of found) console.error(`${v.rule}: ${v.message}`);
   if (found.length) {
