@@ -6,7 +6,7 @@
  */
 import type { Command } from "@commander-js/extra-typings";
 import { resolve } from "node:path";
-import { resolvePaths } from "../../core/base/mod.ts";
+import { HarnessError, resolvePaths, statOrUndefined } from "../../core/base/mod.ts";
 import { walkHarnessDirs } from "../../core/discovery/mod.ts";
 import type { CommandContext } from "../harness/mod.ts";
 import { sanitizeForTerminal as safe } from "../view/mod.ts";
@@ -28,12 +28,19 @@ export function register(program: Command, ctx: CommandContext): void {
         for (const t of store.list()) cli.stdout(safe(t) + "\n");
         return ctx.done(0);
       }
+      if (!statOrUndefined(target)?.isDirectory) {
+        throw new HarnessError(
+          `${path} is not a directory`,
+          "name the workspace folder to trust: hs trust [path]",
+          2,
+        );
+      }
       const dirs = walkHarnessDirs(target, home).filter((d) => d.kind === "project")
         .map((d) => d.dir);
       const workspaces = dirs.length ? dirs.map((d) => d.replace(/\/\.harness$/, "")) : [target];
       await store.trust(workspaces, dirs);
       // what a run changed there is the user's now (core/trust run_changes.ts)
-      const { clearRunChanges } = await import("../core/trust/mod.ts");
+      const { clearRunChanges } = await import("../../core/trust/mod.ts");
       clearRunChanges(home, [...new Set([target, ...workspaces])]);
       // a path names what an archive or a clone named: shown, never performed
       for (const w of workspaces) cli.stdout(`trusted ${safe(w)}\n`);
