@@ -14,14 +14,13 @@ import {
   type RegisterCommand,
   withHarness,
 } from "./harness/mod.ts";
-import { scanArgs } from "./launch/mod.ts";
+import { type KnownCommand, scanArgs, typoError } from "./launch/mod.ts";
 import {
   executableCommandNames,
   externalCommands,
   mayBeExternal,
   runExternal,
 } from "./external/mod.ts";
-import { type KnownCommand, typoError } from "./typo.ts";
 import { usageErrorText } from "./view/mod.ts";
 import {
   agent,

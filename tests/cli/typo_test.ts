@@ -1,6 +1,6 @@
-/** The typo rule of cli/typo.ts, over its inputs. */
+/** The typo rule of cli/launch/typo.ts, over its inputs. */
 import assert from "node:assert/strict";
-import { editDistance, nearestCommand, typoError } from "../../cli/typo.ts";
+import { editDistance, nearestCommand, typoError } from "../../cli/launch/mod.ts";
 
 const KNOWN = [
   { name: "tools", subcommands: [] },

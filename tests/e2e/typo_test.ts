@@ -58,6 +58,12 @@ Deno.test("unknown flags, missing arguments and a missing trust path are rc 2 in
     const trust = await runHs(["trust", "/nonexistent"], { cwd: t.w.ws, env: t.w.env });
     assert.equal(trust.code, 2, trust.stderr);
     assert.match(trust.stderr, /^hs: \/nonexistent is not a directory\nhint: /);
+    const help = await runHs(["help", "tols"], { cwd: t.w.ws, env: t.w.env });
+    assert.equal(help.code, 2, help.stderr);
+    assert.equal(help.stderr, 'hs: no command "tols"\nhint: did you mean `hs help tools`?\n');
+    const empty = await runHs(["agent"], { cwd: t.w.ws, env: t.w.env, stdin: "" });
+    assert.equal(empty.code, 2, empty.stderr);
+    assert.match(empty.stderr, /^hs: no message given\nhint: usage: hs /);
     const list = await runHs(["trust", "--list"], { cwd: t.w.ws, env: t.w.env });
     assert.equal(list.code, 0, list.stderr);
     assert.equal(t.server.requests.length, 0);

@@ -13,7 +13,7 @@
  *
  * @module
  */
-import { HarnessError } from "../core/base/mod.ts";
+import { HarnessError } from "../../core/base/mod.ts";
 
 /** Optimal-string-alignment distance (Levenshtein with adjacent transpositions). */
 export function editDistance(a: string, b: string): number {
