@@ -112,9 +112,11 @@ export function binDir(args: string[], env: Record<string, string>, cwd: string)
   return join(env.HOME, ".local", "bin");
 }
 
+/** The text of a regular file, undefined when nothing is there; "" for anything else there. */
 async function readOrUndefined(path: string): Promise<string | undefined> {
   try {
-    return await Deno.readTextFile(path);
+    const info = await Deno.lstat(path);
+    return info.isFile ? await Deno.readTextFile(path) : ""; // a link or a folder: not ours
   } catch (e) {
     if (e instanceof Deno.errors.NotFound) return undefined;
     throw e;

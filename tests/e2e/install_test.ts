@@ -79,6 +79,14 @@ Deno.test("uninstall refuses a file install did not write, or one edited since; 
     assert.equal(edited.code, 1);
     assert.match(edited.stderr, /or was edited since/);
     assert.ok((await Deno.readTextFile(join(bin, "hs"))).includes("echo edited"));
+
+    // a link to an installed script is not the file install wrote
+    await Deno.writeTextFile(join(bin, "hs"), written);
+    await Deno.rename(join(bin, "hs"), join(t.w.root, "hs-real"));
+    await Deno.symlink(join(t.w.root, "hs-real"), join(bin, "hs"));
+    const link = await installTask("uninstall", bin, t.w.env);
+    assert.equal(link.code, 1, link.stderr);
+    assert.ok((await Deno.lstat(join(bin, "hs"))).isSymlink);
   } finally {
     await t.close();
   }
