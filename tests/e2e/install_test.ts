@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { loopbackWorkspace, REPO, writeFile } from "../support/workspace.ts";
+import { loopbackWorkspace, REPO, runHs, writeFile } from "../support/workspace.ts";
 import { installTask, runExe } from "../support/install.ts";
 
 Deno.test("install: the installed hs runs a tool-using turn from an unrelated folder, says where it came from, uninstalls", async () => {
@@ -15,6 +15,11 @@ Deno.test("install: the installed hs runs a tool-using turn from an unrelated fo
   const bin = join(t.w.root, "bin");
   try {
     await writeFile(join(t.w.ws, "notes.txt"), "MARKER-FROM-NOTES\n");
+    // the user's project is a Deno project of its own: its config is not the harness's
+    await writeFile(
+      join(t.w.ws, "deno.json"),
+      JSON.stringify({ imports: { zod: "npm:zod@0.0.0-none" }, nodeModulesDir: "auto" }),
+    );
     const inst = await installTask("install", bin, t.w.env);
     assert.equal(inst.code, 0, inst.stderr);
     assert.match(inst.stdout, new RegExp(`installed ${bin}/hs`));
@@ -39,15 +44,17 @@ Deno.test("install: the installed hs runs a tool-using turn from an unrelated fo
     assert.equal(t.server.requests.length, 2);
     // the consequence: the file of the folder it was started in reached the model
     assert.match(JSON.stringify(t.server.requests[1].body), /MARKER-FROM-NOTES/);
+    await assert.rejects(Deno.stat(join(t.w.ws, "node_modules")), Deno.errors.NotFound);
 
-    // the same launcher as `deno task hs`: a file outside the workspace and home is not granted
-    const debug = await runExe("hs", ["tools"], {
-      cwd: t.w.ws,
-      env: { ...env, HS_LAUNCH_DEBUG: "1" },
-    });
-    assert.equal(debug.code, 0, debug.stderr);
-    assert.match(debug.stderr, /--allow-read=/);
-    assert.doesNotMatch(debug.stderr, /--allow-all|(^|\s)-A(\s|$)/);
+    // the same launcher as `deno task hs`: the very same grant, never -A
+    const debugEnv = { ...env, HS_LAUNCH_DEBUG: "1" };
+    const installed = await runExe("hs", ["tools"], { cwd: t.w.ws, env: debugEnv });
+    const task = await runHs(["tools"], { cwd: t.w.ws, env: debugEnv });
+    assert.equal(installed.code, 0, installed.stderr);
+    assert.match(installed.stderr, /--allow-read=/);
+    assert.doesNotMatch(installed.stderr, /--allow-all|(^|\s)-A(\s|$)/);
+    assert.equal(installed.stderr, task.stderr);
+    assert.equal(installed.stdout, task.stdout);
 
     const un = await installTask("uninstall", bin, t.w.env);
     assert.equal(un.code, 0, un.stderr);
