@@ -71,6 +71,15 @@ async function sha256(text: string): Promise<string> {
 
 /** The text of `<bin>/hs` for a checkout, `deno` executable and `tasks.hs`. */
 export async function launcherScript(root: string, deno: string, task: string): Promise<string> {
+  for (const p of [root, deno]) {
+    // the paths are written in comments too: a line break would end one
+    if ([...p].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f)) {
+      throw new InstallError(
+        `a control character in ${JSON.stringify(p)}`,
+        "install from a path without one",
+      );
+    }
+  }
   const args = launcherArgs(task, root).map(sh).join(" ");
   const body = [
     "#!/bin/sh",
