@@ -14,8 +14,14 @@ import {
   type RegisterCommand,
   withHarness,
 } from "./harness/mod.ts";
-import { scanArgs } from "./launch/mod.ts";
-import { externalCommands, mayBeExternal, runExternal } from "./external/mod.ts";
+import { type KnownCommand, scanArgs, typoError } from "./launch/mod.ts";
+import {
+  executableCommandNames,
+  externalCommands,
+  mayBeExternal,
+  runExternal,
+} from "./external/mod.ts";
+import { usageErrorText } from "./view/mod.ts";
 import {
   agent,
   auth,
@@ -73,8 +79,11 @@ export function buildProgram(ctx: CommandContext): Command {
     )
     .version(versionText().trim().slice(3), "-v, --version")
     .exitOverride()
-    .configureOutput({ writeOut: (s) => ctx.cli.stdout(s), writeErr: (s) => ctx.cli.stderr(s) })
-    .showHelpAfterError("(run `hs help` for the commands)");
+    .configureOutput({
+      writeOut: (s) => ctx.cli.stdout(s),
+      writeErr: (s) => ctx.cli.stderr(s),
+      outputError: (s, write) => write(usageErrorText(s)),
+    });
   for (const [, register] of COMMANDS) register(program as unknown as Command, ctx);
   return program as unknown as Command;
 }
@@ -97,7 +106,10 @@ export async function dispatch(argv: string[], cli: CliContext): Promise<number>
   }
   if (argv[0] === "--help" || argv[0] === "-h") argv = ["help", ...argv.slice(1)];
   const { leading, word, rest } = scanArgs(argv);
-  if (word === undefined) {
+  const program = buildProgram(ctx);
+  if (argv[leading.length] === "--") {
+    argv = ["agent", ...argv]; // `hs -- <words>`: a message, whatever its first word
+  } else if (word === undefined) {
     argv = [cli.stdinIsTerminal ? "repl" : "agent", ...argv];
   } else {
     // An executable or plugin command of this name; an executable may replace a built-in
@@ -107,13 +119,24 @@ export async function dispatch(argv: string[], cli: CliContext): Promise<number>
       const ran = await tryExternal(word, leading, rest, cli, builtin);
       if (ran !== undefined) return ran;
     }
+    const typo = builtin ? undefined : typoError(word, rest, knownCommands(program, cli));
+    if (typo) throw typo;
     argv = builtin
       ? [word, ...leading, ...rest] // global flags may come first: `hs --trust-workspace tools`
       : ["agent", ...argv];
   }
-  const program = buildProgram(ctx);
   await program.parseAsync(argv, { from: "user" });
   return code;
+}
+
+/** The built-in commands with their subcommands, and the executable commands on the walk. */
+function knownCommands(program: Command, cli: CliContext): KnownCommand[] {
+  const known: KnownCommand[] = program.commands.map((c) => ({
+    name: c.name(),
+    subcommands: c.commands.flatMap((s) => [s.name(), ...s.aliases()]),
+  }));
+  for (const name of executableCommandNames(cli)) known.push({ name, subcommands: [] });
+  return known;
 }
 
 /** Runs `hs <word> …` as an external command when there is one; undefined otherwise. */

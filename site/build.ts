@@ -54,7 +54,7 @@ export function repoFilesUrl(): string | undefined {
 export async function prepare(gen: string): Promise<void> {
   const [pages] = await Promise.all([
     collectHelp(),
-    buildApiDocs(join(gen, "public", "api")),
+    buildApiDocs(join(gen, "public", "api"), repoFilesUrl()),
   ]);
   await syncSite({ gen, cliReference: renderCliReference(pages), repoFiles: repoFilesUrl() });
 }

@@ -20,7 +20,10 @@ async function main(args: string[]): Promise<number> {
   const portAt = args.indexOf("--port");
   const port = portAt >= 0 ? Number(args[portAt + 1]) : 5173;
   const gen = DEFAULT_GEN;
-  const [pages] = await Promise.all([collectHelp(), buildApiDocs(join(gen, "public", "api"))]);
+  const [pages] = await Promise.all([
+    collectHelp(),
+    buildApiDocs(join(gen, "public", "api"), repoFilesUrl()),
+  ]);
   const cliReference = renderCliReference(pages);
   const sync = () => syncSite({ gen, cliReference, repoFiles: repoFilesUrl() });
   await sync();

@@ -9,12 +9,22 @@ import type { Command } from "@commander-js/extra-typings";
 import type { CommandContext } from "../harness/mod.ts";
 import { describeCommand, externalCommands, mayHaveCommands } from "../external/mod.ts";
 import { sanitizeForTerminal as safe } from "../view/mod.ts";
+import { nearestCommand } from "../launch/mod.ts";
 
 const USAGE =
-  "\nUsage: hs <message…>        run the agent on a message (any unknown first word starts one)\n" +
+  "\nUsage: hs <message…>        run the agent on a message (a first word that is not a command\n" +
+  "                              starts one, unless it is a command's typo; see docs/cli.md)\n" +
+  "       hs -- <message…>     the words as a message, whatever the first one is\n" +
   "       hs <session-id> <msg>  continue a session\n" +
   "       echo msg | hs          message on stdin\n" +
   "       hs                     the REPL, on a terminal\n";
+
+/** The usage error of `hs help <name>` for a name that is no command. */
+function noCommand(name: string, names: string[]): string {
+  const near = nearestCommand(name, names);
+  const hint = near ? `did you mean \`hs help ${near}\`?` : "`hs help` lists the commands";
+  return safe(`hs: no command "${name}"\nhint: ${hint}\n`);
+}
 
 /** Registers `hs help`. */
 export function register(program: Command, ctx: CommandContext): void {
@@ -37,8 +47,9 @@ export function register(program: Command, ctx: CommandContext): void {
           if (name) {
             const c = cmds.find((x) => x.name === name);
             if (!c) {
-              cli.stderr(safe(`hs: no command "${name}" (see: hs help)\n`));
-              return 1;
+              const names = [...program.commands.map((x) => x.name()), ...cmds.map((x) => x.name)];
+              cli.stderr(noCommand(name, names));
+              return 2;
             }
             cli.stdout(safe(`hs ${c.name} — ${await describeCommand(h, c)}\n`));
             cli.stdout(safe(`  ${c.kind === "executable" ? c.path : `from plugin ${c.owner}`}\n`));
@@ -53,8 +64,8 @@ export function register(program: Command, ctx: CommandContext): void {
           return 0;
         });
       } else if (name) {
-        cli.stderr(safe(`hs: no command "${name}" (see: hs help)\n`));
-        return ctx.done(1);
+        cli.stderr(noCommand(name, program.commands.map((x) => x.name())));
+        return ctx.done(2);
       }
       if (!name) cli.stdout("\nDocs: README.md and docs/ in the repository.\n");
     });

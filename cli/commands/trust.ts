@@ -6,7 +6,7 @@
  */
 import type { Command } from "@commander-js/extra-typings";
 import { resolve } from "node:path";
-import { resolvePaths } from "../../core/base/mod.ts";
+import { HarnessError, resolvePaths, statOrUndefined } from "../../core/base/mod.ts";
 import { walkHarnessDirs } from "../../core/discovery/mod.ts";
 import type { CommandContext } from "../harness/mod.ts";
 import { sanitizeForTerminal as safe } from "../view/mod.ts";
@@ -27,6 +27,13 @@ export function register(program: Command, ctx: CommandContext): void {
       if (o.list) {
         for (const t of store.list()) cli.stdout(safe(t) + "\n");
         return ctx.done(0);
+      }
+      if (!statOrUndefined(target)?.isDirectory) {
+        throw new HarnessError(
+          `${path} is not a directory`,
+          "name the workspace folder to trust: hs trust [path]",
+          2,
+        );
       }
       const dirs = walkHarnessDirs(target, home).filter((d) => d.kind === "project")
         .map((d) => d.dir);

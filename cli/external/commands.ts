@@ -41,6 +41,18 @@ export function mayBeExternal(name: string, cli: CliContext, pluginsToo = true):
   return pluginsToo && hasUserPlugins(home);
 }
 
+/** The names of every `commands/<name>` on the walk (trusted or not): what a typo may mean. */
+export function executableCommandNames(cli: CliContext): string[] {
+  const home = resolvePaths(cli.env, cli.cwd).home;
+  const names = new Set<string>();
+  for (const d of walkHarnessDirs(cli.cwd, home)) {
+    for (const n of dirEntries(join(d.dir, "commands"))?.names ?? []) {
+      if (!n.startsWith(".")) names.add(n);
+    }
+  }
+  return [...names];
+}
+
 /**
  * True when some `.harness/` of the walk (or a pack in one) has a `commands/` directory,
  * or `plugins.json` lists plugins: only then can `hs help` have more to list.

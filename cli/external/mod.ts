@@ -6,6 +6,7 @@
  */
 export {
   describeCommand,
+  executableCommandNames,
   externalCommands,
   mayBeExternal,
   mayHaveCommands,

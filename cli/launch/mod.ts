@@ -7,3 +7,4 @@
 export * from "./argv.ts";
 export { computeGrant, type Grant, grantFlags, hostOf, which } from "./grant.ts";
 export { runLauncher, workspaceDir } from "./run.ts";
+export { editDistance, type KnownCommand, nearestCommand, typoError } from "./typo.ts";

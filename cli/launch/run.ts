@@ -21,6 +21,11 @@ export function workspaceDir(): string {
   return Deno.env.get("INIT_CWD") || Deno.cwd();
 }
 
+/** `--cached-only` when the launcher runs as the installed `hs` (HS_CACHED_ONLY=1, scripts/install.ts). */
+function cachedOnly(env: Record<string, string>): string[] {
+  return env.HS_CACHED_ONLY === "1" ? ["--cached-only"] : [];
+}
+
 const SIGNALS: Record<string, number> = { SIGHUP: 1, SIGINT: 2, SIGTERM: 15, SIGKILL: 9 };
 
 /** Runs the launcher; resolves to the process exit code. */
@@ -37,7 +42,8 @@ export async function runLauncher(args: string[]): Promise<number> {
     console.error(`hs launch:\n  ${grant.notes.join("\n  ")}\n  ${flags.join("\n  ")}`);
   }
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "--quiet", ...flags, join(ROOT, "main.ts"), ...args],
+    // the `hs` that `deno task install` wrote fetches nothing: neither does the harness it starts
+    args: ["run", "--quiet", ...cachedOnly(env), ...flags, join(ROOT, "main.ts"), ...args],
     cwd,
     env: { HS_LAUNCHED: "1" },
     stdin: "inherit",

@@ -50,6 +50,7 @@ export async function agentCommand(
     throw new HarnessError(
       "no message given",
       "usage: hs [session-id] <message…>   or   echo message | hs",
+      2,
     );
   }
   await ctx.run(flags, (h) => runOnce(h, cli, message, sessionId, flags));

@@ -10,9 +10,24 @@ import { CommanderError } from "@commander-js/extra-typings";
 import { HarnessError, permissionDenied } from "../../core/base/mod.ts";
 import { sanitizeForTerminal as safe } from "./render.ts";
 
-/** Prints an error; returns the exit code. */
+/**
+ * A usage error commander found (an unknown option, a missing argument), in hs's style:
+ * `hs: <what>` and `hint: <its suggestion, or where the usage is>` (the exit code is 2).
+ */
+export function usageErrorText(commanderText: string): string {
+  const lines = commanderText.trim().split("\n");
+  const what = (lines[0] ?? "").replace(/^error:\s*/, "");
+  const suggestion = lines.map((l) => /^\(Did you mean (.+)\?\)$/.exec(l.trim())?.[1])
+    .find(Boolean);
+  const hint = suggestion
+    ? `did you mean ${suggestion}?`
+    : "`hs help` lists the commands, `hs <command> --help` a command's flags";
+  return `hs: ${safe(what)}\nhint: ${safe(hint)}\n`;
+}
+
+/** Prints an error; returns the exit code (2 for a usage error). */
 export function reportError(err: unknown, stderr: (s: string) => void): number {
-  if (err instanceof CommanderError) return err.exitCode;
+  if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;
   if (err instanceof Deno.errors.BrokenPipe) return 0; // the reader went away (| head)
   const e = permissionDenied(err) ?? err;
   if (e instanceof HarnessError) {

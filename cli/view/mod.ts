@@ -18,5 +18,5 @@ export { rewoundText } from "./rewind_view.ts";
 export { toolsCommand } from "./tools_view.ts";
 export { loadMarkdown, MarkdownStream, visibleControls } from "./markdown.ts";
 export { pluginLines, pluginReports } from "./plugins_view.ts";
-export { reportError } from "./errors.ts";
+export { reportError, usageErrorText } from "./errors.ts";
 export { printFloor } from "./floor_view.ts";

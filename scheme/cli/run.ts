@@ -151,7 +151,8 @@ export async function runSchemeCli(args: string[], io: SchemeCliIO): Promise<num
   }
   const o = parseArgs(args);
   if (typeof o === "string") {
-    io.stderr(`hs scheme: ${o}\n\n${usage()}`);
+    // a usage error in the CLI's one style (cli/view/errors.ts)
+    io.stderr(`hs: ${o}\nhint: \`hs scheme --help\` lists the options and the limits\n`);
     return 2;
   }
   const interp = new Interpreter({

@@ -9,8 +9,37 @@ import { REPO } from "./paths.ts";
 /** The modules the API reference documents. */
 export const API_MODULES = ["mod.ts", "scheme/mod.ts"];
 
-/** Writes the API reference into `out` (replaced); throws with deno doc's output on failure. */
-export async function buildApiDocs(out: string): Promise<void> {
+/**
+ * A page of `deno doc --html` with its "source" links (`file://` paths of the machine that
+ * built it, `/` written as `&#x2F;`) pointing into the repository at `repoFiles` (e.g.
+ * `https://github.com/o/r/blob/<sha>`), or, without it, pointing nowhere.
+ */
+export function repoSourceLinks(html: string, root: string, repoFiles?: string): string {
+  return html.replace(/\s*href="file:((?:&#x2F;|\/)[^"]*)"/g, (_all, escaped: string) => {
+    const path = escaped.replaceAll("&#x2F;", "/").replace(/^\/\//, "");
+    const rel = path.startsWith(`${root}/`) ? path.slice(root.length + 1) : undefined;
+    return rel && repoFiles ? ` href="${repoFiles.replace(/\/$/, "")}/${rel}"` : "";
+  });
+}
+
+/** Rewrites every page under `dir` with {@link repoSourceLinks}. */
+async function rewriteSourceLinks(dir: string, repoFiles?: string): Promise<void> {
+  for await (const e of Deno.readDir(dir)) {
+    const path = join(dir, e.name);
+    if (e.isDirectory) await rewriteSourceLinks(path, repoFiles);
+    else if (e.name.endsWith(".html")) {
+      const html = await Deno.readTextFile(path);
+      const fixed = repoSourceLinks(html, REPO, repoFiles);
+      if (fixed !== html) await Deno.writeTextFile(path, fixed);
+    }
+  }
+}
+
+/**
+ * Writes the API reference into `out` (replaced), its source links into `repoFiles` (or none);
+ * throws with deno doc's output on failure.
+ */
+export async function buildApiDocs(out: string, repoFiles?: string): Promise<void> {
   await Deno.remove(out, { recursive: true }).catch(() => {});
   await Deno.mkdir(dirname(out), { recursive: true });
   const r = await new Deno.Command(Deno.execPath(), {
@@ -31,4 +60,5 @@ export async function buildApiDocs(out: string): Promise<void> {
     const dec = new TextDecoder();
     throw new Error(`deno doc failed:\n${dec.decode(r.stdout)}${dec.decode(r.stderr)}`);
   }
+  await rewriteSourceLinks(out, repoFiles);
 }

@@ -1,7 +1,8 @@
 /**
  * Finds broken internal links in a built static site: every `href`/`src` of
  * every HTML file must name a file of the site, and every `#fragment` an `id`
- * (or `<a name>`) in the page it points to.
+ * (or `<a name>`) in the page it points to, and no link may be a `file:` URL (a path of
+ * the machine that built the site, as `deno doc --html` writes its source links).
  *
  * @module
  */
@@ -85,9 +86,14 @@ export async function checkLinks(root: string, base = "/"): Promise<LinkReport> 
   for (const file of html) {
     const page = await Deno.readTextFile(join(root, file));
     for (const link of new Set(extractLinks(page))) {
+      const broken = (reason: string) => report.broken.push({ file, link, reason });
+      if (/^file:/i.test(link)) {
+        report.links++;
+        broken("a file: link (a path on the machine that built the site)");
+        continue;
+      }
       if (external(link)) continue;
       report.links++;
-      const broken = (reason: string) => report.broken.push({ file, link, reason });
       const hashAt = link.indexOf("#");
       const rawPath = (hashAt < 0 ? link : link.slice(0, hashAt)).replace(/\?.*$/, "");
       const fragment = hashAt < 0 ? undefined : link.slice(hashAt + 1);

@@ -53,7 +53,8 @@ Deno.test("links: missing files, missing anchors and links outside the base are 
   const root = await site({
     ...GOOD,
     "guide/b.html": `<a href="a.html#no-such-anchor">x</a> <a href="/hs/missing.html">y</a>
-      <a href="/elsewhere/a.html">z</a> <img src="../assets/gone.png"> <a href="../../../etc">w</a>`,
+      <a href="/elsewhere/a.html">z</a> <img src="../assets/gone.png"> <a href="../../../etc">w</a>
+      <a class="sourceButton" href="file:&#x2F;&#x2F;&#x2F;build&#x2F;core&#x2F;x.ts">src</a>`,
   });
   try {
     const r = await checkLinks(root, "/hs/");
@@ -63,6 +64,11 @@ Deno.test("links: missing files, missing anchors and links outside the base are 
       ["guide/b.html", "/elsewhere/a.html", "outside the site's base /hs/"],
       ["guide/b.html", "../assets/gone.png", "no such file"],
       ["guide/b.html", "../../../etc", "no such file"],
+      [
+        "guide/b.html",
+        "file:///build/core/x.ts",
+        "a file: link (a path on the machine that built the site)",
+      ],
     ]);
     // The CLI (run by CI over site/dist) fails on them and names each one.
     const out = await new Deno.Command(Deno.execPath(), {
@@ -82,7 +88,7 @@ Deno.test("links: missing files, missing anchors and links outside the base are 
     const text = new TextDecoder().decode(out.stdout);
     assert.equal(out.code, 1, text);
     assert.match(text, /guide\/b\.html: a\.html#no-such-anchor — no anchor/);
-    assert.match(text, /5 broken/);
+    assert.match(text, /6 broken/);
   } finally {
     await Deno.remove(root, { recursive: true });
   }
