@@ -29,7 +29,7 @@ const hello: RuntimePlugin = {
 const h = await Harness.create({ cwd: Deno.cwd(), ephemeral: true, config: { runtimePlugins: [] },
   runtimePlugins: [{ plugin: hello as RuntimePlugin<unknown> }] });
 try {
-  console.log(h.admin.runtimePluginStatus().map((s) => s.id + "=" + s.state).join(" "));
+  console.log(h.runtimePluginStatus().map((s) => s.id + "=" + s.state).join(" "));
 } finally {
   await h.close();
 }
