@@ -71,3 +71,61 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "REPL: a tool the agent writes into .harness/tools/ is called on the next round (no ask)",
+  ignore: !BWRAP_OK,
+  fn: async () => {
+    const rig = await makeRig();
+    const ws = rig.w.ws;
+    const tool = `#!/usr/bin/env bash
+case "$1" in
+  --schema) echo '{"name":"fresh_tool","description":"made by the agent","input_schema":{"type":"object"}}' ;;
+  --describe) echo "made by the agent" ;;
+  --exec) echo "fresh tool works in $PWD" ;;
+esac
+`;
+    const server = await startScriptedServer([
+      {
+        toolCalls: [{
+          id: "t1",
+          name: "write_file",
+          input: { path: ".harness/tools/fresh_tool", content: tool },
+        }],
+      },
+      {
+        toolCalls: [{
+          id: "t2",
+          name: "bash",
+          input: { command: "chmod +x .harness/tools/fresh_tool" },
+        }],
+      },
+      { toolCalls: [{ id: "t3", name: "fresh_tool", input: {} }] },
+      { text: "TOOL-DONE" },
+    ]);
+    try {
+      await writeFile(join(ws, ".harness/providers/loop.conf"), loopbackConf(server.url));
+      await writeFile(join(ws, ".harness/settings.conf"), "provider=loop\n");
+      const hs = [Deno.execPath(), ...hsArgs(), "repl"];
+      const out = await runInPty(hs, [
+        ["›", "extend yourself\r"],
+        ["TOOL-DONE", ""],
+        ["›", "/quit\r"],
+      ], { cwd: ws, env: { ...rig.w.env, HARNESS_NO_TRUST_PROMPT: "1", TERM: "dumb" } });
+      assert.equal(out.code, 0, out.text);
+      // an agent-extensible room: written without a question
+      assert.ok(!out.text.includes("[n]ever"), `no ask for .harness/tools/:\n${out.text}`);
+      const names = (i: number) =>
+        (server.requests[i].body as { tools: { name: string }[] }).tools.map((t) => t.name);
+      assert.ok(!names(1).includes("fresh_tool"), "not executable before chmod");
+      assert.ok(names(2).includes("fresh_tool"), "discovered on the round after chmod");
+      // what reached the model: the tool's own output, not an error, run in the workspace
+      const last = JSON.stringify(server.requests[3].body);
+      assert.ok(last.includes(`fresh tool works in ${ws}`), last.slice(-400));
+      assert.ok(!last.includes('"is_error":true'), last.slice(-400));
+    } finally {
+      await server.close();
+      await rig.close();
+    }
+  },
+});
