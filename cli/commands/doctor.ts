@@ -8,7 +8,7 @@ import type { Command } from "@commander-js/extra-typings";
 import type { HarnessCore } from "../../core/mod.ts";
 import { ownerLabel } from "../../core/base/mod.ts";
 import type { CliContext } from "../base/mod.ts";
-import type { CommandContext } from "../harness/mod.ts";
+import { type CommandContext, confWarnings, settingsWarnings } from "../harness/mod.ts";
 import { colorEnabled, printFloor, sanitizeForTerminal as safe, styles } from "../view/mod.ts";
 
 /** Prints the diagnosis; exit code 0 (problems are reported, not fatal). */
@@ -83,6 +83,10 @@ export async function runDoctor(h: HarnessCore, cli: CliContext): Promise<number
       reason: `provider variant rejected: ${p.reason}`,
     })),
   ];
+  const warnings = [...settingsWarnings(h), ...confWarnings(h)];
+  out(st.bold("\nconfiguration"));
+  if (warnings.length === 0) out("  no unknown keys");
+  for (const w of warnings) out(`  ${st.yellow(safe(w))}`);
   out(st.bold("\nskipped"));
   if (issues.length === 0) out("  nothing");
   for (const i of issues) out(`  ${st.yellow(safe(i.path))}\n    ${safe(i.reason)}`);

@@ -14,3 +14,4 @@ export {
 } from "./flags.ts";
 export { addFloorFlags, type FloorFlags, floorRequestOf } from "./floor_flags.ts";
 export { withHarness } from "./with_harness.ts";
+export { confWarnings, namedProvider, settingsWarnings } from "./config_warnings.ts";

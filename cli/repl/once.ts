@@ -9,7 +9,13 @@ import { join } from "node:path";
 import type { HarnessCore, HarnessEvent, RunResult } from "../../core/mod.ts";
 import { HarnessError, resolvePaths, statOrUndefined } from "../../core/base/mod.ts";
 import { cancelOnInterrupt, type CliContext } from "../base/mod.ts";
-import type { AgentFlags, CommandContext } from "../harness/mod.ts";
+import {
+  type AgentFlags,
+  type CommandContext,
+  confWarnings,
+  namedProvider,
+  settingsWarnings,
+} from "../harness/mod.ts";
 import {
   colorEnabled,
   jsonForTerminal,
@@ -87,6 +93,17 @@ async function runOnce(
       cli.stderr(`hs: ${sanitizeForTerminal(e.message)}\n`);
     }
   };
+  // unknown keys of the configuration this run uses, named before anything else fails
+  await h.providers();
+  const named = namedProvider(h, flags.provider);
+  const warned = new Set<string>();
+  const warn = (lines: string[]) => {
+    for (const l of lines) {
+      if (!warned.has(l)) cli.stderr(`hs: warning: ${sanitizeForTerminal(l)}\n`);
+      warned.add(l);
+    }
+  };
+  warn([...settingsWarnings(h), ...(named ? confWarnings(h, named) : [])]);
   let r: RunResult;
   try {
     r = await h.run({
@@ -101,6 +118,7 @@ async function runOnce(
   } finally {
     stopListening();
   }
+  if (r.provider && r.provider !== named) warn(confWarnings(h, r.provider));
   if (flags.json) {
     cli.stdout(
       JSON.stringify({
