@@ -76,13 +76,16 @@ import {
 } from "./plugins/mod.ts";
 import {
   credentialLookup,
+  dropUnreachedSession,
   ProviderCatalog,
   ProviderCredentials,
   type ProviderFactory,
   type ProviderInfo,
+  type ReachWatch,
   resolveLimits,
   SecretIndex,
   sourceAuthFiles,
+  watchReach,
 } from "./providers/mod.ts";
 import { listSessions, recordTurn, Session } from "./session/mod.ts";
 import { findSkills, readSkill, type SkillProblem, skillRoots } from "./skills/mod.ts";
@@ -246,6 +249,8 @@ export class HarnessCore {
   #closing?: Promise<void>;
   /** Aborted by close(): every run's signal follows it. */
   #stop = new AbortController();
+  /** Whether each turn's requests reached a server (core/providers/reach.ts). */
+  #reach = new WeakMap<Turn, { watch: ReachWatch; created: boolean }>();
   #runs = new Set<InFlight>();
   #boundMs: number;
   #loopEnd: NonNullable<HarnessOptions["loopEnd"]>;
@@ -679,8 +684,9 @@ export class HarnessCore {
       note: (n) => turn.continuation.add(n),
       emit: (e) => turn.emit(e),
     });
+    let result: RunResult | undefined;
     try {
-      return await turn.run(opts.message);
+      return result = await turn.run(opts.message);
     } finally {
       unbind();
       this.lineage.leave(session.id);
@@ -691,6 +697,11 @@ export class HarnessCore {
         this.#log(
           `[session] the turn record of ${session.id} was not written: ${(err as Error).message}`,
         );
+      }
+      // a session this run created whose requests reached no server is empty: not kept
+      const reach = this.#reach.get(turn);
+      if (reach) {
+        await dropUnreachedSession(session.dir, reach.created, reach.watch, !!result?.error);
       }
     }
   }
@@ -800,12 +811,13 @@ export class HarnessCore {
         asked: parent?.tools,
       });
     }
-    return new Turn({
+    const watch = watchReach(info.provider);
+    const turn = new Turn({
       host: this.#turnHost(depth, session.id),
       session,
       provider: resolved.provider,
       model: resolved.model,
-      modelProvider: info.provider,
+      modelProvider: watch.provider,
       principal,
       signal: opts.signal ?? this.#stop.signal,
       onEvent: (e) => {
@@ -819,6 +831,8 @@ export class HarnessCore {
         this.config.maxToolCalls,
       ),
     });
+    this.#reach.set(turn, { watch, created: !opts.session && mode === "run" });
+    return turn;
   }
 
   /** The services a turn at `depth` may use. */

@@ -140,7 +140,13 @@ async function runOnce(
   }
   if (r.error) {
     if (!live) cli.stderr(`hs: error: ${sanitizeForTerminal(r.message ?? "")}\n`);
-    cli.stderr(`hint: the session is kept and can be resumed: hs ${r.sessionId} <message>\n`);
+    if (!statOrUndefined(r.sessionDir)) {
+      cli.stderr(
+        "hint: no session was kept (the request reached no server); fix it and run again\n",
+      );
+    } else {
+      cli.stderr(`hint: the session is kept and can be resumed: hs ${r.sessionId} <message>\n`);
+    }
     return 1;
   }
   return 0;

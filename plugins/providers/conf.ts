@@ -340,6 +340,7 @@ export function confProvider(
         if (!apiKey) {
           throw new ProviderError(missingKeyMessage(variant.authEnv, name), {
             hint: `hs auth set ${name}`,
+            reachedServer: false,
           });
         }
       }
@@ -362,6 +363,7 @@ export function confProvider(
       if (!endpoint.model) {
         throw new ProviderError(`${name}: no model selected`, {
           hint: `add model= to ${variant.path} or select a model (HARNESS_MODEL)`,
+          reachedServer: false,
         });
       }
       return await adapter.send({ ...payload, model: endpoint.model }, endpoint, options);

@@ -19,7 +19,7 @@ import {
 } from "../../core/mod.ts";
 import { emitTurn, isJsonResponse, mergeHeaders } from "./common.ts";
 import { SseDecoder, type SseEvent } from "./sse.ts";
-import { foreignStream, notFoundHint, refusedConnection, scrub } from "./http_hints.ts";
+import { eventText, foreignStream, notFoundHint, refusedConnection, scrub } from "./http_hints.ts";
 
 export { scrub };
 
@@ -561,7 +561,7 @@ export function defineAdapter(spec: AdapterSpec, options: AdapterOptions = {}): 
         endpoint.headers,
       );
       const ex = new Exchange(endpoint, opts, options);
-      // events the server sent, and how many of them this protocol understood
+      // events the server sent, and how many this protocol understood (none: it is another's)
       const seen = { sse: 0, understood: 0, first: "" };
       const emit: SendOptions["emit"] = (e) => {
         seen.understood++;
@@ -577,14 +577,15 @@ export function defineAdapter(spec: AdapterSpec, options: AdapterOptions = {}): 
         }
         const acc = spec.stream(endpoint.name, emit);
         await ex.readSse(res, (e) => {
-          if (seen.sse++ === 0) {
-            seen.first = scrub((e.event ? `event: ${e.event} ` : "") + e.data, endpoint.apiKey);
-          }
+          if (seen.sse++ === 0) seen.first = eventText(e, endpoint.apiKey);
           return acc.handle(e);
         });
-        return acc.finish();
+        try {
+          return acc.finish();
+        } catch (err) {
+          throw seen.sse > 0 && seen.understood === 0 ? foreignStream(endpoint, seen, err) : err;
+        }
       } catch (err) {
-        if (seen.sse > 0 && seen.understood === 0) throw foreignStream(endpoint, seen, err);
         throw ex.failure(err, "request");
       } finally {
         ex.dispose();

@@ -38,7 +38,7 @@ export function refusedConnection(
   const hint = `start the server, or fix url=${urlFromNote(ep)}`;
   return new ProviderError(
     `${ep.name}: nothing listens at ${url} — is the server running?${urlFromNote(ep)}`,
-    { hint, retryable: false },
+    { hint, retryable: false, reachedServer: false },
   );
 }
 
@@ -67,4 +67,9 @@ export function foreignStream(
       `${seen.sse} event(s), none understood (first: ${first}; ${why}) — ${hint}`,
     { hint, retryable: false },
   );
+}
+
+/** An SSE event as one line of a message (the key masked). */
+export function eventText(e: { event?: string; data: string }, key: string | undefined): string {
+  return scrub((e.event ? `event: ${e.event} ` : "") + e.data, key);
 }

@@ -106,3 +106,30 @@ Deno.test("a body in another protocol says the server does not speak protocol=",
     await w.cleanup();
   }
 });
+
+Deno.test("a first request that reaches no server leaves no session behind", async () => {
+  const w = await makeWorkspace();
+  try {
+    const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+    const port = (l.addr as Deno.NetAddr).port;
+    l.close();
+    await writeFile(
+      join(w.ws, ".harness/providers/loop.conf"),
+      `protocol=anthropic\nurl=http://127.0.0.1:${port}/v1/messages\nmodel=m\n`,
+    );
+    await writeFile(join(w.ws, ".harness/settings.conf"), "provider=loop\n");
+    const env = { ...w.env, HARNESS_RETRY_BASE_MS: "5" };
+    const before = await runHs(["session", "list"], { cwd: w.ws, env });
+    const run = await runHs(["hello"], { cwd: w.ws, env });
+    assert.equal(run.code, 1, run.stderr);
+    assert.match(run.stderr, /nothing listens at/);
+    assert.match(run.stderr, /no session was kept/);
+    const after = await runHs(["session", "list"], { cwd: w.ws, env });
+    assert.equal(after.code, 0, after.stderr);
+    assert.equal(after.stdout, before.stdout);
+    const dirs = await Array.fromAsync(Deno.readDir(join(w.home, "sessions"))).catch(() => []);
+    assert.deepEqual(dirs.filter((d) => !d.name.startsWith(".")).map((d) => d.name), []);
+  } finally {
+    await w.cleanup();
+  }
+});
