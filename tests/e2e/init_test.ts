@@ -7,7 +7,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { startScriptedServer } from "../../plugins/scripted/mod.ts";
-import { makeWorkspace, runHs } from "../support/workspace.ts";
+import { hsArgs, makeWorkspace, runHs } from "../support/workspace.ts";
+import { runInPty } from "../support/pty.ts";
 
 Deno.test("hs init writes, trusts and checks; the next run uses the provider; no overwrite without --force", async () => {
   const w = await makeWorkspace({ trusted: false });
@@ -93,6 +94,32 @@ Deno.test("hs doctor --provider fails with rc 1 and what to check when nothing a
     assert.match(doctor.stdout, /is the server running\? \(url= in .*local\.conf:3\)/);
     assert.match(doctor.stderr, /hint: start the server/);
   } finally {
+    await w.cleanup();
+  }
+});
+
+Deno.test("hs init on a terminal asks for protocol, URL and model; hs doctor --provider checks it", async () => {
+  const w = await makeWorkspace({ trusted: false });
+  const server = await startScriptedServer([{ text: "ok" }]);
+  try {
+    const origin = new URL(server.url).origin;
+    const r = await runInPty([Deno.execPath(), ...hsArgs(), "init"], [
+      ["protocol (openai, anthropic, openai-responses) [openai]: ", "\r"],
+      ["URL of the server: ", `${origin}\r`],
+      ["model: ", "m2\r"],
+    ], { cwd: w.ws, env: w.env });
+    assert.equal(r.exit, 0, r.text);
+    assert.match(r.text, /trusted /);
+    // a URL typed in was not in the launch grant: the check is left to hs doctor --provider
+    assert.match(r.text, /check it: hs doctor --provider local/);
+    const conf = await Deno.readTextFile(join(w.ws, ".harness/providers/local.conf"));
+    assert.match(conf, /^protocol=openai$/m);
+    assert.match(conf, /^model=m2$/m);
+    const doctor = await runHs(["doctor", "--provider"], { cwd: w.ws, env: w.env });
+    assert.equal(doctor.code, 0, doctor.stderr);
+    assert.match(doctor.stdout, /ok: local answered \(model m2/);
+  } finally {
+    await server.close();
     await w.cleanup();
   }
 });
