@@ -134,6 +134,12 @@ async function runOnce(
   } else if (!live && !flags.events && !r.error && r.output) {
     cli.stdout(r.output.endsWith("\n") ? r.output : r.output + "\n");
   }
+  // a file tool that could not work is the harness's failure: never exit 0 over it
+  const broken = h.effectFloor?.fileToolsFailure;
+  if (broken && !r.error && !r.cancelled) {
+    cli.stderr(`hs: error: the file tools could not work: ${sanitizeForTerminal(broken)}\n`);
+    return 1;
+  }
   if (r.cancelled) {
     cli.stderr(`hs: cancelled; the session is kept: ${r.sessionDir}\n`);
     return 130;

@@ -245,6 +245,11 @@ export class EffectFloor implements Floor {
     return new EffectFloor(resolved, rules, places, req, proc.partial, preset);
   }
 
+  /** Why the file tools' worker could not start, once it was tried and failed. */
+  get fileToolsFailure(): string | undefined {
+    return this.#fs?.failure;
+  }
+
   /** The preset in force and who chose it. */
   get preset(): string {
     return this.#preset;
