@@ -7,7 +7,14 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { startScriptedServer } from "../../plugins/scripted/mod.ts";
-import { loopbackWorkspace, makeWorkspace, runHs, writeFile } from "../support/workspace.ts";
+import {
+  hsArgs,
+  loopbackWorkspace,
+  makeWorkspace,
+  runHs,
+  writeFile,
+} from "../support/workspace.ts";
+import { runInPty } from "../support/pty.ts";
 
 Deno.test("an unknown key in a .conf and in settings.conf is named with file:line and the nearest key", async () => {
   const t = await loopbackWorkspace([{ text: "never sent" }]);
@@ -131,5 +138,21 @@ Deno.test("a first request that reaches no server leaves no session behind", asy
     assert.deepEqual(dirs.filter((d) => !d.name.startsWith(".")).map((d) => d.name), []);
   } finally {
     await w.cleanup();
+  }
+});
+
+Deno.test("the REPL names an unknown key of the provider's .conf before the first prompt", async () => {
+  const t = await loopbackWorkspace([]);
+  try {
+    const conf = join(t.w.ws, ".harness/providers/loop.conf");
+    await writeFile(conf, (await Deno.readTextFile(conf)) + "max_token=10\n");
+    const out = await runInPty([Deno.execPath(), ...hsArgs()], [
+      ["unknown key max_token= (did you mean max_tokens=?)", ""],
+      ["› ", "/quit\r"],
+    ], { cwd: t.w.ws, env: { ...t.w.env, TERM: "xterm", HARNESS_NO_TRUST_PROMPT: "1" } });
+    assert.equal(out.code, 0, out.text);
+    assert.ok(out.text.includes(`${conf}:5: unknown key max_token=`), out.text);
+  } finally {
+    await t.close();
   }
 });
