@@ -29,6 +29,7 @@ import {
   floor,
   help,
   hooks,
+  init,
   packs,
   plugins,
   providers,
@@ -47,6 +48,7 @@ import { register as acp } from "./acp.ts";
 
 /** The built-in commands, in the order `hs help` lists them. */
 const COMMANDS: [string, RegisterCommand][] = [
+  ["init", init],
   ["agent", agent],
   ["repl", repl],
   ["resume", resume],

@@ -32,7 +32,13 @@ import type {
 } from "./loop/mod.ts";
 import { Turn } from "./loop/mod.ts";
 import { botPrincipal, type Packs, type SessionRef } from "./packs/mod.ts";
-import { type ProviderInfo, resolveLimits } from "./providers/mod.ts";
+import {
+  dropUnreachedSession,
+  type ProviderInfo,
+  type ReachWatch,
+  resolveLimits,
+  watchReach,
+} from "./providers/mod.ts";
 import { type LifecycleBus, type Registries, safePromptSources } from "./plugins/mod.ts";
 import { listSessions, recordTurn, Session } from "./session/mod.ts";
 import { boundarySeam } from "./boundaries.ts";
@@ -123,6 +129,8 @@ export class Runs {
   /** Aborted by close(): every run's signal follows it. */
   #stop = new AbortController();
   #inFlight = new Set<Promise<unknown>>();
+  /** Whether each turn's requests reached a server (core/providers/reach.ts). */
+  #reach = new WeakMap<Turn, { watch: ReachWatch; created: boolean }>();
   #host?: Omit<TurnHost, "runAgent">;
 
   /** Creates the service. */
@@ -229,8 +237,9 @@ export class Runs {
       note: (n) => turn.continuation.add(n),
       emit: (e) => turn.emit(e),
     });
+    let result: RunResult | undefined;
     try {
-      return await turn.run(opts.message);
+      return result = await turn.run(opts.message);
     } finally {
       unbind();
       this.#o.lineage.leave(session.id);
@@ -241,6 +250,11 @@ export class Runs {
         this.#o.log(
           `[session] the turn record of ${session.id} was not written: ${(err as Error).message}`,
         );
+      }
+      // a session this run created whose requests reached no server is empty: not kept
+      const reach = this.#reach.get(turn);
+      if (reach) {
+        await dropUnreachedSession(session.dir, reach.created, reach.watch, !!result?.error);
       }
     }
   }
@@ -328,12 +342,13 @@ export class Runs {
         asked: parent?.tools,
       });
     }
-    return new Turn({
+    const watch = watchReach(info.provider);
+    const turn = new Turn({
       host: this.#turnHost(depth, session.id),
       session,
       provider: resolved.provider,
       model: resolved.model,
-      modelProvider: info.provider,
+      modelProvider: watch.provider,
       principal,
       signal: opts.signal ?? this.#stop.signal,
       onEvent: (e) => {
@@ -347,6 +362,8 @@ export class Runs {
         o.config.maxToolCalls,
       ),
     });
+    this.#reach.set(turn, { watch, created: !opts.session && mode === "run" });
+    return turn;
   }
 
   /** The services a turn at `depth` of `session` may use (its tools within its lineage). */

@@ -9,7 +9,13 @@ import { cloudConnectorPlugin } from "./connector_cloud/mod.ts";
 import { mcpPlugin } from "./connectors/mod.ts";
 import { coreToolsPlugin } from "./core_tools/mod.ts";
 import { memoryPlugin } from "./memory/mod.ts";
-import { confProvider, parseConf, type ProviderDeps, providersPlugin } from "./providers/mod.ts";
+import {
+  confProvider,
+  confWarnings,
+  parseConf,
+  type ProviderDeps,
+  providersPlugin,
+} from "./providers/mod.ts";
 
 /** Where and how the built-ins run. */
 export interface BuiltinOptions {
@@ -60,6 +66,7 @@ export function builtinPlugins(deps: ProviderDeps, opts?: BuiltinOptions): Runti
 export function providerFactory(deps: ProviderDeps): ProviderFactory {
   return {
     fromConf: (name, text, path) => confProvider(name, parseConf(text, path), deps),
+    warnings: confWarnings,
     authEnvOf: (text) => {
       for (const line of text.split("\n")) {
         const m = /^auth_env=(.*)$/.exec(line.trim());

@@ -8,7 +8,12 @@ import type { Command } from "@commander-js/extra-typings";
 import type { HarnessCore } from "../../core/mod.ts";
 import { ownerLabel } from "../../core/base/mod.ts";
 import type { CliContext } from "../base/mod.ts";
-import type { CommandContext } from "../harness/mod.ts";
+import {
+  checkProvider,
+  type CommandContext,
+  confWarnings,
+  settingsWarnings,
+} from "../harness/mod.ts";
 import { colorEnabled, printFloor, sanitizeForTerminal as safe, styles } from "../view/mod.ts";
 
 /** Prints the diagnosis; exit code 0 (problems are reported, not fatal). */
@@ -83,6 +88,10 @@ export async function runDoctor(h: HarnessCore, cli: CliContext): Promise<number
       reason: `provider variant rejected: ${p.reason}`,
     })),
   ];
+  const warnings = [...settingsWarnings(h), ...confWarnings(h)];
+  out(st.bold("\nconfiguration"));
+  if (warnings.length === 0) out("  no unknown keys");
+  for (const w of warnings) out(`  ${st.yellow(safe(w))}`);
   out(st.bold("\nskipped"));
   if (issues.length === 0) out("  nothing");
   for (const i of issues) out(`  ${st.yellow(safe(i.path))}\n    ${safe(i.reason)}`);
@@ -97,7 +106,15 @@ export function register(program: Command, ctx: CommandContext): void {
     "explain what was discovered, and why something was skipped",
   )
     .option("--trust-workspace", "include this workspace's executables")
+    .option("--provider [name]", "only send one check request to the provider (default: resolved)")
     .action(async (o) => {
-      await ctx.run(o, (h) => runDoctor(h, ctx.cli));
+      const { provider, ...flags } = o;
+      if (provider === undefined) return await ctx.run(flags, (h) => runDoctor(h, ctx.cli));
+      await ctx.run(flags, async (h) => {
+        const r = await checkProvider(h, provider === true ? undefined : provider);
+        ctx.cli.stdout(safe(r.line) + "\n");
+        if (!r.ok && r.hint) ctx.cli.stderr(`hint: ${safe(r.hint)}\n`);
+        return r.ok ? 0 : 1;
+      });
     });
 }

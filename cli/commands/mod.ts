@@ -12,6 +12,7 @@ export { register as doctor } from "./doctor.ts";
 export { register as floor } from "./floor.ts";
 export { register as help } from "./help.ts";
 export { register as hooks } from "./hooks.ts";
+export { register as init } from "./init.ts";
 export { register as packs } from "./packs/mod.ts";
 export { register as plugins } from "./plugins.ts";
 export { register as providers } from "./providers.ts";

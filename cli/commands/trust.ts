@@ -7,8 +7,8 @@
 import type { Command } from "@commander-js/extra-typings";
 import { resolve } from "node:path";
 import { HarnessError, resolvePaths, statOrUndefined } from "../../core/base/mod.ts";
-import { walkHarnessDirs } from "../../core/discovery/mod.ts";
-import type { CommandContext } from "../harness/mod.ts";
+import { TrustStore } from "../../core/trust/mod.ts";
+import { type CommandContext, trustWorkspace } from "../harness/mod.ts";
 import { sanitizeForTerminal as safe } from "../view/mod.ts";
 
 /** Registers `hs trust`. */
@@ -22,10 +22,8 @@ export function register(program: Command, ctx: CommandContext): void {
     .action(async (path, o) => {
       const target = resolve(cli.cwd, path);
       const home = resolvePaths(cli.env, cli.cwd).home;
-      const { TrustStore } = await import("../../core/trust/mod.ts");
-      const store = new TrustStore(home);
       if (o.list) {
-        for (const t of store.list()) cli.stdout(safe(t) + "\n");
+        for (const t of new TrustStore(home).list()) cli.stdout(safe(t) + "\n");
         return ctx.done(0);
       }
       if (!statOrUndefined(target)?.isDirectory) {
@@ -35,13 +33,7 @@ export function register(program: Command, ctx: CommandContext): void {
           2,
         );
       }
-      const dirs = walkHarnessDirs(target, home).filter((d) => d.kind === "project")
-        .map((d) => d.dir);
-      const workspaces = dirs.length ? dirs.map((d) => d.replace(/\/\.harness$/, "")) : [target];
-      await store.trust(workspaces, dirs);
-      // what a run changed there is the user's now (core/trust run_changes.ts)
-      const { clearRunChanges } = await import("../../core/trust/mod.ts");
-      clearRunChanges(home, [...new Set([target, ...workspaces])]);
+      const workspaces = await trustWorkspace(home, target);
       // a path names what an archive or a clone named: shown, never performed
       for (const w of workspaces) cli.stdout(`trusted ${safe(w)}\n`);
       ctx.done(0);

@@ -323,6 +323,12 @@ export function computeGrant(input: GrantInput): Grant {
     const project = walkHarnessDirs(cwd, paths.home).filter((d) => d.kind === "project").at(-1);
     if (project) write.add(project.dir);
   }
+  // `hs init --url URL` sends its check request there (the .conf it writes is not read yet)
+  const initHost = word === "init" ? hostOf(flagValue(rest, "--url") ?? "") : undefined;
+  if (initHost) {
+    hosts.add(initHost);
+    notes.push(`${initHost}: hs init --url`);
+  }
   // `hs web` listens: on loopback, or on the address --host names (any port when --port is 0)
   if (word === "web") {
     const host = flagValue(rest, "--host") ?? "127.0.0.1";

@@ -7,3 +7,4 @@
 export { isAsking, terminalAsker } from "./asker.ts";
 export { handleTrust } from "./trust_prompt.ts";
 export { handleConsent } from "./consent_prompt.ts";
+export { askLine } from "./ask_line.ts";

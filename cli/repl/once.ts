@@ -9,7 +9,13 @@ import { join } from "node:path";
 import type { HarnessCore, HarnessEvent, RunResult } from "../../core/mod.ts";
 import { HarnessError, resolvePaths, statOrUndefined } from "../../core/base/mod.ts";
 import { cancelOnInterrupt, type CliContext } from "../base/mod.ts";
-import type { AgentFlags, CommandContext } from "../harness/mod.ts";
+import {
+  type AgentFlags,
+  type CommandContext,
+  confWarnings,
+  namedProvider,
+  settingsWarnings,
+} from "../harness/mod.ts";
 import {
   colorEnabled,
   jsonForTerminal,
@@ -88,6 +94,17 @@ async function runOnce(
       cli.stderr(`hs: ${sanitizeForTerminal(e.message)}\n`);
     }
   };
+  // unknown keys of the configuration this run uses, named before anything else fails
+  await h.catalog.providers();
+  const named = namedProvider(h, flags.provider);
+  const warned = new Set<string>();
+  const warn = (lines: string[]) => {
+    for (const l of lines) {
+      if (!warned.has(l)) cli.stderr(`hs: warning: ${sanitizeForTerminal(l)}\n`);
+      warned.add(l);
+    }
+  };
+  warn([...settingsWarnings(h), ...(named ? confWarnings(h, named) : [])]);
   let r: RunResult;
   try {
     r = await h.run({
@@ -102,6 +119,7 @@ async function runOnce(
   } finally {
     stopListening();
   }
+  if (r.provider && r.provider !== named) warn(confWarnings(h, r.provider));
   if (flags.json) {
     cli.stdout(
       JSON.stringify({
@@ -117,13 +135,25 @@ async function runOnce(
   } else if (!live && !flags.events && !r.error && r.output) {
     cli.stdout(r.output.endsWith("\n") ? r.output : r.output + "\n");
   }
+  // a file tool that could not work is the harness's failure: never exit 0 over it
+  const broken = h.effectFloor?.fileToolsFailure;
+  if (broken && !r.error && !r.cancelled) {
+    cli.stderr(`hs: error: the file tools could not work: ${sanitizeForTerminal(broken)}\n`);
+    return 1;
+  }
   if (r.cancelled) {
     cli.stderr(`hs: cancelled; the session is kept: ${r.sessionDir}\n`);
     return 130;
   }
   if (r.error) {
     if (!live) cli.stderr(`hs: error: ${sanitizeForTerminal(r.message ?? "")}\n`);
-    cli.stderr(`hint: the session is kept and can be resumed: hs ${r.sessionId} <message>\n`);
+    if (!statOrUndefined(r.sessionDir)) {
+      cli.stderr(
+        "hint: no session was kept (the request reached no server); fix it and run again\n",
+      );
+    } else {
+      cli.stderr(`hint: the session is kept and can be resumed: hs ${r.sessionId} <message>\n`);
+    }
     return 1;
   }
   return 0;

@@ -14,6 +14,7 @@ import stringWidth from "string-width";
 import type { HarnessCore } from "../../core/mod.ts";
 import { readTextOrUndefined } from "../../core/base/mod.ts";
 import { cancelOnInterrupt, type CliContext } from "../base/mod.ts";
+import { confWarnings, namedProvider, settingsWarnings } from "../harness/mod.ts";
 import {
   colorEnabled,
   loadMarkdown,
@@ -58,6 +59,15 @@ function readHistory(text: string): string[] {
   }).slice(-500);
 }
 
+/** Unknown keys of the settings and of the named provider's `.conf`, on stderr. */
+async function warnConfig(h: HarnessCore, cli: CliContext, provider?: string): Promise<void> {
+  await h.catalog.providers();
+  const named = namedProvider(h, provider);
+  for (const w of [...settingsWarnings(h), ...(named ? confWarnings(h, named) : [])]) {
+    cli.stderr(`hs: warning: ${sanitizeForTerminal(w)}\n`);
+  }
+}
+
 /** Runs the REPL until /quit or Ctrl-D. */
 export async function runRepl(
   h: HarnessCore,
@@ -73,6 +83,7 @@ export async function runRepl(
   // the session, provider and model the next request uses (/new, /model, /provider change them)
   const state: ReplState = { session: opts.session, provider: opts.provider, model: opts.model };
   let lastInterrupt = 0;
+  await warnConfig(h, cli, opts.provider);
   cli.stdout(
     st.dim(
       `hs — type a message, /help for commands${

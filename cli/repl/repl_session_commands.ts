@@ -9,7 +9,7 @@
  *
  * @module
  */
-import type * as Readline from "node:readline/promises";
+import { askLine } from "../prompts/mod.ts";
 import { join } from "node:path";
 import type { HarnessCore, SessionRef } from "../../core/mod.ts";
 import { forkSession, rewindSession, Session, sessionTurns } from "../../core/session/mod.ts";
@@ -38,25 +38,6 @@ export interface ReplCommandResult {
   handled: boolean;
   /** Send this as the next user message (a pack command's `message` leaf). */
   message?: string;
-}
-
-/** Asks one line on the terminal. */
-async function askLine(question: string): Promise<string | undefined> {
-  const [readline, { default: process }] = await Promise.all([
-    import("node:readline/promises"),
-    import("node:process"),
-  ]);
-  const rl = readline.createInterface({
-    input: process.stdin,
-    output: process.stdout,
-    terminal: true,
-  } as Readline.ReadLineOptions);
-  try {
-    const closed = new Promise<undefined>((r) => rl.once("close", () => r(undefined)));
-    return await Promise.race([rl.question(question).catch(() => undefined), closed]);
-  } finally {
-    rl.close();
-  }
 }
 
 function turnArg(arg: string | undefined, fallback: number): number | undefined {

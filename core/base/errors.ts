@@ -27,13 +27,22 @@ export class ProviderError extends HarnessError {
   readonly status?: number;
   /** Whether a retry may succeed. */
   readonly retryable: boolean;
+  /** False when the request never reached a server (refused, no model, no key). */
+  readonly reachedServer: boolean;
 
-  /** Creates a provider error; `status` is the HTTP status, `retryable` whether to retry. */
-  constructor(message: string, opts: { hint?: string; status?: number; retryable?: boolean } = {}) {
+  /**
+   * Creates a provider error; `status` is the HTTP status, `retryable` whether to retry,
+   * `reachedServer: false` that nothing was sent anywhere.
+   */
+  constructor(
+    message: string,
+    opts: { hint?: string; status?: number; retryable?: boolean; reachedServer?: boolean } = {},
+  ) {
     super(message, opts.hint ?? "");
     this.name = "ProviderError";
     this.status = opts.status;
     this.retryable = opts.retryable ?? false;
+    this.reachedServer = opts.reachedServer ?? true;
   }
 }
 

@@ -11,6 +11,7 @@ export * from "./errors.ts";
 export * from "./paths.ts";
 export * from "./log.ts";
 export * from "./kv.ts";
+export * from "./conf_keys.ts";
 export * from "./fsutil.ts";
 export * from "./settle.ts";
 export { VERSION } from "./version.ts";

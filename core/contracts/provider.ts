@@ -37,6 +37,10 @@ export interface Endpoint {
    * `cache=never` turns it off for servers that reject the field.
    */
   cache?: boolean;
+  /** Where `url=` was configured (`file:line`), for messages that say what to check. */
+  urlFrom?: string;
+  /** The wire protocol the endpoint is spoken to in (for messages). */
+  protocol?: string;
 }
 
 /** The `send` stage payload: native messages and tools plus the system prompt. */

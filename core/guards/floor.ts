@@ -163,6 +163,7 @@ export class EffectFloor implements Floor {
   #fs?: WorkerFs;
   #processPartial: Effect[];
   #preset: string;
+  #warn: (line: string) => void;
 
   private constructor(
     resolved: ResolvedPolicy,
@@ -177,6 +178,7 @@ export class EffectFloor implements Floor {
     this.places = places;
     this.#processPartial = processPartial;
     this.#preset = preset;
+    this.#warn = req.warn ?? ((l) => console.error(l));
     this.narrower = narrowerThan(resolved.policy, resolved.layers[0].policy);
     this.#consent = new ConsentStore({ asker: req.asker, yes: req.yes });
     this.control = controlLayout(places);
@@ -243,6 +245,11 @@ export class EffectFloor implements Floor {
     return new EffectFloor(resolved, rules, places, req, proc.partial, preset);
   }
 
+  /** Why the file tools' worker could not start, once it was tried and failed. */
+  get fileToolsFailure(): string | undefined {
+    return this.#fs?.failure;
+  }
+
   /** The preset in force and who chose it. */
   get preset(): string {
     return this.#preset;
@@ -281,6 +288,8 @@ export class EffectFloor implements Floor {
         },
         (kind, path, detail) => this.#explain(kind, path, detail),
       );
+      // a file tool that cannot work is the harness's failure, never only the model's news
+      if (this.#fs.failure) this.#warn(`hs: the file tools cannot work: ${this.#fs.failure}`);
     }
     return this.#fs;
   }
@@ -294,6 +303,11 @@ export class EffectFloor implements Floor {
       return `denied by the effect floor (rule floor.deny.${kind}: ${path} is a protected file)`;
     }
     const real = /"([^"]+)"/.exec(detail)?.[1] ?? path;
+    // the process's own limits (the worker holds their intersection with the policy)
+    const narrowed = (this.#fs?.narrowed ?? []).filter((n) => n.startsWith(`${kind}:`));
+    if (narrowed.length && grants(kind, p[kind], real)) {
+      return `denied by the process's permissions (${narrowed.join("; ")}): ${detail}`;
+    }
     return `denied by the effect floor (rule floor.${kind}: ` +
       `${formatGrant(p[kind])}, from ${this.resolved.sources[kind]}): ${detail}. ` +
       `To allow it: --allow-${kind} ${dirname(real)}`;

@@ -27,6 +27,8 @@ export interface ProviderFactory {
   fromConf(name: string, text: string, path: string): ModelProvider;
   /** `auth_env` named by a `.conf` text, if any (to keep it out of child environments). */
   authEnvOf?(text: string): string | undefined;
+  /** What a `.conf` text says that its reader ignores (unknown keys), one line each. */
+  warnings?(text: string, path: string): string[];
 }
 
 /** A provider as seen by resolution and `hs providers`. */
@@ -80,7 +82,10 @@ export interface ConfProblem {
 /** Every provider of a harness. */
 export class ProviderCatalog {
   #o: ProviderCatalogOptions;
-  #confs = new Map<string, { mtime: number; provider?: ModelProvider; error?: string }>();
+  #confs = new Map<
+    string,
+    { mtime: number; provider?: ModelProvider; error?: string; warnings?: string[] }
+  >();
   #execs = new Map<string, ModelProvider>();
 
   /** Creates a catalog over registered, `.conf` and executable providers. */
@@ -130,6 +135,15 @@ export class ProviderCatalog {
     return [...byName.values()];
   }
 
+  /** Warnings (unknown keys) of the `.conf` files seen so far, one per line of a file. */
+  warnings(): ConfProblem[] {
+    const out: ConfProblem[] = [];
+    for (const [path, e] of this.#confs) {
+      for (const w of e.warnings ?? []) out.push({ path, reason: w });
+    }
+    return out;
+  }
+
   /** Problems with the `.conf` files seen so far. */
   problems(): ConfProblem[] {
     const out: ConfProblem[] = [];
@@ -141,17 +155,16 @@ export class ProviderCatalog {
     const mtime = statOrUndefined(path)?.mtime?.getTime() ?? -1;
     const hit = this.#confs.get(path);
     if (hit && hit.mtime === mtime) return hit.provider;
-    let entry: { mtime: number; provider?: ModelProvider; error?: string };
+    let entry: { mtime: number; provider?: ModelProvider; error?: string; warnings?: string[] };
     if (!this.#o.factory) {
       entry = { mtime, error: ".conf providers need the providers plugin" };
     } else {
+      const text = readTextOrUndefined(path) ?? "";
+      const warnings = this.#o.factory.warnings?.(text, path);
       try {
-        entry = {
-          mtime,
-          provider: this.#o.factory.fromConf(name, readTextOrUndefined(path) ?? "", path),
-        };
+        entry = { mtime, provider: this.#o.factory.fromConf(name, text, path), warnings };
       } catch (err) {
-        entry = { mtime, error: (err as Error).message };
+        entry = { mtime, error: (err as Error).message, warnings };
       }
     }
     this.#confs.set(path, entry);

@@ -13,3 +13,4 @@ export { followStream, type StreamFollower } from "./stream_follow.ts";
 export * from "./auth_cache.ts";
 export * from "./provider_credentials.ts";
 export * from "./limits.ts";
+export * from "./reach.ts";

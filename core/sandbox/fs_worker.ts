@@ -13,26 +13,7 @@
  * @module
  */
 import type { ToolFileInfo, ToolFs } from "../base/mod.ts";
-
-/** Worker permissions: the effect policy in Deno's terms. */
-export interface WorkerPermissions {
-  /** Paths the worker may read. */
-  read: boolean | "inherit" | string[];
-  /** Paths the worker may write. */
-  write: boolean | "inherit" | string[];
-  /** Hosts the worker may reach. */
-  net: boolean | "inherit" | string[];
-  /** Variables the worker may read. */
-  env: boolean | "inherit" | string[];
-  /** Never: the worker runs no programs. */
-  run: false;
-  /** Never: no native libraries. */
-  ffi: false;
-  /** Never: no system information. */
-  sys: false;
-  /** Never: no dynamic imports. */
-  import: false;
-}
+import { fitToProcess, type WorkerPermissions } from "./worker_grant.ts";
 
 /** Raised when the floor refuses a file operation. */
 export class FloorDenied extends Error {
@@ -76,6 +57,8 @@ function workerMain(): void {
   let denyRead: string[] = [];
   let denyWrite: string[] = [];
   let control: WorkerControl = { home: "", harnessDirs: [], rooms: [], others: [] };
+  // effects inherited from the process (held there only in part): the policy's list, checked here
+  let limits: { read?: string[]; write?: string[] } = {};
   const within = (p: string, d: string) => p === d || p.startsWith(d === "/" ? "/" : d + "/");
   const notCapable = (kind: string, path: string, via?: string) => {
     const e = new Error(
@@ -93,7 +76,10 @@ function workerMain(): void {
       throw e;
     }
     const state = Deno.permissions.querySync({ name: kind, path: real }).state;
-    if (state !== "granted") throw notCapable(kind, real, real !== given ? given : undefined);
+    const limit = limits[kind];
+    if (state !== "granted" || (limit && !limit.some((d) => within(real, d)))) {
+      throw notCapable(kind, real, real !== given ? given : undefined);
+    }
   };
   /**
    * Real path of `p`, or of its nearest existing ancestor joined with the rest; a dangling
@@ -235,12 +221,14 @@ function workerMain(): void {
         denyRead?: string[];
         denyWrite?: string[];
         control?: WorkerControl;
+        limits?: { read?: string[]; write?: string[] };
       };
     };
     if (op === "init") {
       denyRead = args.denyRead ?? [];
       denyWrite = args.denyWrite ?? [];
       control = args.control ?? control;
+      limits = args.limits ?? {};
       scope.postMessage({ id, ok: true, value: null });
       return;
     }
@@ -280,9 +268,13 @@ class PolicyWorker {
   #next = 1;
   #pending = new Map<number, Pending>();
   #dead?: string;
+  /** Where the worker holds less than the policy (see `worker_grant.ts`). */
+  readonly narrowed: string[];
 
-  constructor(key: string, perms: WorkerPermissions, deny: WorkerDenials) {
+  constructor(key: string, policy: WorkerPermissions, deny: WorkerDenials) {
     this.key = key;
+    const { perms, limits, notes } = fitToProcess(policy);
+    this.narrowed = notes;
     try {
       this.#worker = new Worker(workerUrl(), {
         type: "module",
@@ -325,7 +317,13 @@ class PolicyWorker {
       denyRead: deny.read,
       denyWrite: deny.write,
       control: deny.control,
+      limits,
     }).catch(() => {});
+  }
+
+  /** Why the worker could not start, if it could not. */
+  get failure(): string | undefined {
+    return this.#dead;
   }
 
   call(op: string, args: Record<string, unknown>): Promise<unknown> {
@@ -356,6 +354,10 @@ export type DenialExplainer = (kind: "read" | "write", path: string, detail: str
 export interface WorkerFs extends ToolFs {
   /** Writes atomically; `approved`: real paths of control files the user approved writing. */
   writeFileAtomic(path: string, data: Uint8Array, approved?: string[]): Promise<void>;
+  /** Why the worker could not start (every call then fails), if it could not. */
+  readonly failure?: string;
+  /** Where the worker holds less than the policy because the process does (one line each). */
+  readonly narrowed: string[];
   /** Releases this handle on the shared worker. */
   close(): void;
 }
@@ -398,6 +400,8 @@ export function openWorkerFs(
     }
   };
   return {
+    narrowed: worker.narrowed,
+    failure: worker.failure,
     async stat(path) {
       return (await call("stat", "read", path)) as ToolFileInfo | undefined ?? undefined;
     },

@@ -8,5 +8,6 @@
 export * from "./policy.ts";
 export * from "./bwrap.ts";
 export * from "./fs_worker.ts";
+export * from "./worker_grant.ts";
 export * from "./os_sandbox.ts";
 export * from "./control_mounts.ts";

@@ -7,6 +7,7 @@
 import { z } from "zod";
 import {
   type Endpoint,
+  formatUnknownKey,
   HarnessError,
   type ModelLimits,
   type ModelProvider,
@@ -15,6 +16,7 @@ import {
   type Readiness,
   type SendOptions,
   type SendPayload,
+  unknownKeys as findUnknownKeys,
 } from "../../core/mod.ts";
 import { getAdapter, type ProtocolName, PROTOCOLS } from "./adapters.ts";
 import {
@@ -93,6 +95,8 @@ export interface ConfVariant {
   pricing?: Pricing;
   /** Keys the parser does not know (ignored; shown by diagnostics). */
   unknownKeys: string[];
+  /** The line of `url=` (for messages). */
+  urlLine?: number;
 }
 
 /** Default `max_tokens` per protocol. */
@@ -108,6 +112,7 @@ export const DEFAULT_TIMEOUT_MS = 300_000;
 const KNOWN = new Set([
   "protocol",
   "url",
+  "auth",
   "auth_env",
   "model",
   "max_tokens",
@@ -127,7 +132,16 @@ const KNOWN = new Set([
   "price_cache_write",
 ]);
 
-const KEYS_HINT = "keys: protocol, url, auth_env, model, max_tokens, description, stream, " +
+/** The keys a provider `.conf` knows (besides `header.<Name>`). */
+export const CONF_KEYS: readonly string[] = [...KNOWN];
+
+/** The unknown keys of a `.conf` text, one line each (`path:line: unknown key …`). */
+export function confWarnings(text: string, path: string): string[] {
+  return findUnknownKeys(text, path, CONF_KEYS, ["header."]).map(formatUnknownKey);
+}
+
+const KEYS_HINT =
+  "keys: protocol, url, auth (none), auth_env, model, max_tokens, description, stream, " +
   "header.<Name>, timeout, first_token_timeout, deadline, max_attempts, max_response_bytes, " +
   "max_tool_calls, context, cache, price_input, price_output, price_cache_read, price_cache_write";
 
@@ -162,6 +176,7 @@ const confSchema = z.object({
       return false;
     }
   }, "url= must be an http(s) URL"),
+  auth: z.enum(["none"], { error: "auth= must be none (no key), or use auth_env=" }).optional(),
   auth_env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "auth_env= must be a variable name")
     .optional(),
   model: z.string().optional(),
@@ -236,11 +251,17 @@ export function parseConf(text: string, path: string): ConfVariant {
     throw new HarnessError(`${where}: ${issue.message}`, KEYS_HINT);
   }
   const v = res.data;
+  if (v.auth === "none" && v.auth_env) {
+    throw new HarnessError(
+      `${path}:${lineOf.auth}: auth=none and auth_env= contradict each other`,
+      "keep auth=none for an endpoint without a key, or auth_env= for one with a key",
+    );
+  }
   return {
     path,
     protocol: v.protocol,
     url: v.url,
-    authEnv: v.auth_env || undefined,
+    authEnv: v.auth === "none" ? undefined : v.auth_env || undefined,
     model: v.model ?? "",
     maxTokens: v.max_tokens ?? DEFAULT_MAX_TOKENS[v.protocol],
     description: v.description ?? `${v.protocol} endpoint ${v.url}`,
@@ -265,6 +286,7 @@ export function parseConf(text: string, path: string): ConfVariant {
       }
       : undefined,
     unknownKeys,
+    urlLine: lineOf.url,
   };
 }
 
@@ -318,6 +340,7 @@ export function confProvider(
         if (!apiKey) {
           throw new ProviderError(missingKeyMessage(variant.authEnv, name), {
             hint: `hs auth set ${name}`,
+            reachedServer: false,
           });
         }
       }
@@ -334,10 +357,13 @@ export function confProvider(
         maxResponseBytes: variant.maxResponseBytes,
         stream: variant.stream !== "never" && payload.stream !== false,
         cache: variant.cache !== "never",
+        urlFrom: variant.urlLine ? `${variant.path}:${variant.urlLine}` : variant.path,
+        protocol: variant.protocol,
       };
       if (!endpoint.model) {
         throw new ProviderError(`${name}: no model selected`, {
           hint: `add model= to ${variant.path} or select a model (HARNESS_MODEL)`,
+          reachedServer: false,
         });
       }
       return await adapter.send({ ...payload, model: endpoint.model }, endpoint, options);

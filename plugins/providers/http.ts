@@ -19,6 +19,9 @@ import {
 } from "../../core/mod.ts";
 import { emitTurn, isJsonResponse, mergeHeaders } from "./common.ts";
 import { SseDecoder, type SseEvent } from "./sse.ts";
+import { eventText, foreignStream, notFoundHint, refusedConnection, scrub } from "./http_hints.ts";
+
+export { scrub };
 
 /** Retry policy of a model request. */
 export interface RetryOptions {
@@ -78,12 +81,6 @@ export function retryDelay(
   }
   const exp = Math.min(retry.maxDelayMs, retry.baseDelayMs * 2 ** (attempt - 1));
   return Math.round(exp * (0.75 + Math.random() * 0.25));
-}
-
-/** Replaces every occurrence of the key in a text. */
-export function scrub(text: string, key: string | undefined): string {
-  if (!key || key.length < 4) return text;
-  return text.split(key).join("***");
 }
 
 /** The server's error message out of an error body (`{error:{message}}` and variants). */
@@ -321,7 +318,7 @@ export class Exchange {
         if (
           !e.retryable || timedOut || this.#options.signal.aborted ||
           attempt >= this.#retry.maxAttempts
-        ) throw e;
+        ) throw refusedConnection(err, e, ep, this.#safeUrl);
         await this.#backoff(attempt, undefined, e.message);
         continue;
       }
@@ -350,10 +347,11 @@ export class Exchange {
         );
       }
       const tail = retryable ? ` (gave up after ${attempt} attempts)` : "";
-      throw new ProviderError(`${ep.name}: HTTP ${res.status}: ${msg}${tail}`, {
-        status: res.status,
-        retryable,
-      });
+      const check = res.status === 404 ? notFoundHint(ep, this.#safeUrl) : undefined;
+      throw new ProviderError(
+        `${ep.name}: HTTP ${res.status}: ${msg}${tail}${check ? ` — ${check}` : ""}`,
+        { status: res.status, retryable, hint: check },
+      );
     }
   }
 
@@ -563,7 +561,10 @@ export function defineAdapter(spec: AdapterSpec, options: AdapterOptions = {}): 
         endpoint.headers,
       );
       const ex = new Exchange(endpoint, opts, options);
+      // events the server sent, and how many this protocol understood (none: it is another's)
+      const seen = { sse: 0, understood: 0, first: "" };
       const emit: SendOptions["emit"] = (e) => {
+        seen.understood++;
         if (CONTENT_EVENTS.has(e.type)) ex.noteContent();
         opts.emit(e);
       };
@@ -575,8 +576,15 @@ export function defineAdapter(spec: AdapterSpec, options: AdapterOptions = {}): 
           return native;
         }
         const acc = spec.stream(endpoint.name, emit);
-        await ex.readSse(res, (e) => acc.handle(e));
-        return acc.finish();
+        await ex.readSse(res, (e) => {
+          if (seen.sse++ === 0) seen.first = eventText(e, endpoint.apiKey);
+          return acc.handle(e);
+        });
+        try {
+          return acc.finish();
+        } catch (err) {
+          throw seen.sse > 0 && seen.understood === 0 ? foreignStream(endpoint, seen, err) : err;
+        }
       } catch (err) {
         throw ex.failure(err, "request");
       } finally {

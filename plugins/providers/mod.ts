@@ -9,8 +9,10 @@ export { getAdapter, type ProtocolName, PROTOCOLS } from "./adapters.ts";
 export { bundledConfs } from "./bundled/mod.ts";
 export {
   adapterOptionsFor,
+  CONF_KEYS,
   confProvider,
   type ConfVariant,
+  confWarnings,
   DEFAULT_MAX_TOKENS,
   DEFAULT_TIMEOUT_MS,
   missingKeyMessage,

@@ -9,6 +9,7 @@ import {
 import {
   bundledConfs,
   confProvider,
+  confWarnings,
   envProviders,
   getAdapter,
   parseConf,
@@ -74,6 +75,7 @@ future_key=1
     cache: "never",
     pricing: { input: 0.5, output: 1.5, cacheRead: 0.05, cacheWrite: undefined },
     unknownKeys: ["future_key"],
+    urlLine: 3,
   });
 });
 
@@ -281,4 +283,30 @@ Deno.test("providersPlugin registers three protocols, env and bundled providers"
 Deno.test("getAdapter: unknown protocol", () => {
   assert.throws(() => getAdapter("gemini"), /unknown protocol "gemini"/);
   assert.equal(getAdapter("openai"), getAdapter("openai"));
+});
+
+Deno.test("parseConf: auth=none needs no key; with auth_env it is a contradiction", () => {
+  const v = parseConf(
+    "protocol=openai\nurl=http://127.0.0.1:8080/v1/chat/completions\nauth=none\n",
+    "l.conf",
+  );
+  assert.equal(v.authEnv, undefined);
+  assert.throws(
+    () => parseConf("protocol=openai\nurl=http://x/v1\nauth=none\nauth_env=K\n", "l.conf"),
+    /l\.conf:3: auth=none and auth_env= contradict/,
+  );
+  assert.throws(
+    () => parseConf("protocol=openai\nurl=http://x/v1\nauth=key\n", "l.conf"),
+    /auth= must be none/,
+  );
+});
+
+Deno.test("confWarnings: unknown keys with line and the nearest key; header.* is known", () => {
+  assert.deepEqual(
+    confWarnings("protocol=openai\nmodle=x\nheader.X-A=1\nzzzzzz=1\n", "p.conf"),
+    [
+      "p.conf:2: unknown key modle= (did you mean model=?)",
+      "p.conf:4: unknown key zzzzzz= (ignored)",
+    ],
+  );
 });

@@ -253,7 +253,7 @@ Deno.test("connection refused is retried then reported", async () => {
       endpoint(`http://127.0.0.1:${port}/v1/messages`),
       options,
     ),
-    /connection to http:\/\/127\.0\.0\.1:\d+ failed/,
+    /nothing listens at http:\/\/127\.0\.0\.1:\d+\/v1\/messages — is the server running\?/,
   );
   assert.equal(events.filter((e) => e.type === "retry").length, 1);
 });

@@ -1,0 +1,37 @@
+/**
+ * Unknown keys of the configuration a run uses (`settings.conf`, the provider's `.conf`),
+ * as one-line warnings: a typo such as `modle=` is named where it is, with the nearest key.
+ *
+ * @module
+ */
+import { basename } from "node:path";
+import type { HarnessCore } from "../../core/mod.ts";
+import {
+  formatUnknownKey,
+  parseKeyValues,
+  readTextOrUndefined,
+  SETTINGS_KEYS,
+  unknownKeys,
+} from "../../core/base/mod.ts";
+
+/** Warnings of the most local `settings.conf`. */
+export function settingsWarnings(h: HarnessCore): string[] {
+  const file = h.catalog.snapshot().settingsFile;
+  if (!file) return [];
+  return unknownKeys(readTextOrUndefined(file) ?? "", file, SETTINGS_KEYS).map(formatUnknownKey);
+}
+
+/** Warnings of the `.conf` files seen so far (all, or only `<provider>.conf`). */
+export function confWarnings(h: HarnessCore, provider?: string): string[] {
+  return h.providerCatalog.warnings()
+    .filter((w) => provider === undefined || basename(w.path) === `${provider}.conf`)
+    .map((w) => w.reason);
+}
+
+/** The provider a run names before resolution (flag, environment, settings), if any. */
+export function namedProvider(h: HarnessCore, flag?: string): string | undefined {
+  if (flag) return flag;
+  if (h.env.HARNESS_PROVIDER) return h.env.HARNESS_PROVIDER;
+  const file = h.catalog.snapshot().settingsFile;
+  return file ? parseKeyValues(readTextOrUndefined(file) ?? "").provider || undefined : undefined;
+}
