@@ -60,6 +60,7 @@ import { SseStream } from "./sse.ts";
 import { endsWithDone, SessionTail } from "./tail.ts";
 import { renderMessage, streamErrors } from "./transcript.ts";
 import { type Html, markup } from "./html.ts";
+import { loadMarkdown } from "../view/mod.ts";
 
 /** Options of {@link startWebServer}. */
 export interface WebServerOptions {
@@ -116,9 +117,10 @@ interface Ctx {
 }
 
 /** Starts the server; rejects with a HarnessError when it cannot listen. */
-export function startWebServer(o: WebServerOptions): Promise<WebServer> {
-  // a throw in the executor rejects
-  return new Promise((resolve) => resolve(listen(o)));
+export async function startWebServer(o: WebServerOptions): Promise<WebServer> {
+  // messages are rendered here: the lexer and the highlighter before the first page
+  await loadMarkdown({ highlight: true }).catch(() => {/* messages stay plain text */});
+  return listen(o);
 }
 
 function listen(o: WebServerOptions): WebServer {

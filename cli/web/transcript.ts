@@ -8,6 +8,7 @@
  */
 import type { ConversationMessage } from "../../core/mod.ts";
 import { type Html, markup } from "./html.ts";
+import { markdownHtml } from "./markdown.ts";
 
 /** Texts longer than this are cut (the file keeps everything). */
 export const MAX_TEXT = 100_000;
@@ -31,6 +32,30 @@ function more(n: number): Html | "" {
 export function textBlock(text: string, cls = "text"): Html {
   const c = cut(text);
   return markup`<div class="${cls}">${c.text}</div>${more(c.more)}`;
+}
+
+/** Markdown rendered (see markdown.ts), cut when very long; plain text until the lexer is loaded. */
+export function markdownBlock(text: string): Html {
+  const c = cut(text);
+  const md = markdownHtml(c.text);
+  return md ? markup`${md}${more(c.more)}` : textBlock(text);
+}
+
+/** The summary inside a compaction's message (docs/sessions.md), or the whole text. */
+export function summaryText(text: string): string {
+  const m = /<summary>\n?([\s\S]*?)\n?<\/summary>\s*$/.exec(text);
+  return m ? m[1] : text;
+}
+
+function summaryCard(m: { seq: number; text: string; summarizes?: [number, number] }): Html {
+  const id = messageId(m.seq);
+  const r = m.summarizes;
+  const meta = r
+    ? `messages #${r[0]}–#${r[1]} summarized; the model sees this in their place`
+    : "the earlier messages summarized; the model sees this in their place";
+  return markup`<article class="msg msg-summary" id="${id}" data-seq="${m.seq}" aria-label="Compaction summary">${
+    head("Summary", m.seq, meta)
+  }${markdownBlock(summaryText(m.text))}</article>`;
 }
 
 /** A tool input as indented JSON. */
@@ -82,6 +107,7 @@ function call(id: string, name: string, input: unknown): Html {
 export function renderMessage(m: ConversationMessage): Html {
   const id = messageId(m.seq);
   if (m.role === "user") {
+    if (m.summary) return summaryCard(m);
     return markup`<article class="msg msg-user" id="${id}" data-seq="${m.seq}">${
       head("You", m.seq)
     }${textBlock(m.text)}</article>`;
@@ -90,7 +116,7 @@ export function renderMessage(m: ConversationMessage): Html {
     const meta = [m.model, m.stop && m.stop !== "end" ? `stop: ${m.stop}` : ""].filter(Boolean)
       .join(" · ");
     const blocks = m.blocks.map((b) => {
-      if (b.type === "text") return textBlock(b.text);
+      if (b.type === "text") return markdownBlock(b.text);
       if (b.type === "thinking") {
         return markup`<details class="thinking"><summary>Thinking</summary>${
           textBlock(b.text)
