@@ -84,6 +84,9 @@ table.data { border-collapse: collapse; width: 100%; font-size: .92rem; }
 table.data th, table.data td { text-align: left; vertical-align: top; padding: .35rem .6rem; border-bottom: 1px solid var(--border); }
 table.data th { color: var(--muted); font-weight: 600; font-size: .85rem; }
 table.data td pre { margin: 0; }
+table.providers td { overflow-wrap: anywhere; }
+table.providers td:nth-child(2) { white-space: nowrap; }
+table.providers td:last-child { width: 30%; }
 .table-wrap { overflow-x: auto; }
 dl.data { margin: .3rem 0; }
 dl.data .field { display: grid; grid-template-columns: minmax(8rem, 14rem) 1fr; gap: .6rem; padding: .25rem 0; border-bottom: 1px dashed var(--border); }
