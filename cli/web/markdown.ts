@@ -143,15 +143,34 @@ function blocks(tokens: readonly Token[]): Html {
   return markup`${tokens.map(block)}`;
 }
 
+/** Renderings kept (message files do not change: a page reload renders nothing again). */
+const cache = new Map<string, Html>();
+let cached = 0;
+/** At most this many characters of text and markup are kept. */
+const CACHE_CHARS = 16_000_000;
+
+function remember(text: string, html: Html): Html {
+  cache.set(text, html);
+  cached += text.length + html.value.length;
+  for (const [k, v] of cache) {
+    if (cached <= CACHE_CHARS) break;
+    cache.delete(k);
+    cached -= k.length + v.value.length;
+  }
+  return html;
+}
+
 /**
  * Markdown as safe HTML (a `<div class="md">`); `undefined` while the lexer is
  * not loaded (`loadMarkdown` of cli/view) or when it fails: show the text plain.
  */
 export function markdownHtml(text: string): Html | undefined {
+  const hit = cache.get(text);
+  if (hit) return hit;
   const libs = markdownLibs();
   if (!libs) return undefined;
   try {
-    return markup`<div class="md">${blocks(libs.lex(text))}</div>`;
+    return remember(text, markup`<div class="md">${blocks(libs.lex(text))}</div>`);
   } catch {
     return undefined;
   }
