@@ -349,7 +349,10 @@ function readStream(dir: string): string {
 
 function sessionPage(ctx: Ctx, id: string, dir: string, all: boolean): Response {
   const s = openSession(ctx, dir);
-  const every = s.messages();
+  const entries = s.entries();
+  const every = entries.map((e) => e.message);
+  const compacted = new Map<number, number>();
+  for (const e of entries) if (e.compacted) compacted.set(e.seq, e.compacted);
   // a long session shows its last messages (parsing megabytes of markup is what costs)
   const hidden = all ? 0 : Math.max(0, every.length - SHOWN_MESSAGES);
   const messages = hidden ? every.slice(hidden) : every;
@@ -371,6 +374,7 @@ function sessionPage(ctx: Ctx, id: string, dir: string, all: boolean): Response 
     state,
     streaming: !over,
     hidden,
+    compacted,
   };
   const main = sessionMainAttrs(view);
   return page(ctx, view.title || id, "sessions", sessionBody(view), 200, main);

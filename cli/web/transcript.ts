@@ -103,18 +103,25 @@ function call(id: string, name: string, input: unknown): Html {
   }</pre></details></div>`;
 }
 
+/** What the page knows of a message besides its file's text. */
+export interface MessageNote {
+  /** The seq of the summary that replaced it in requests (`compacted:`). */
+  compactedInto?: number;
+}
+
 /** One message as an `<article>`. */
-export function renderMessage(m: ConversationMessage): Html {
+export function renderMessage(m: ConversationMessage, note: MessageNote = {}): Html {
   const id = messageId(m.seq);
+  const compacted = note.compactedInto ? `compacted into #${note.compactedInto}` : "";
   if (m.role === "user") {
     if (m.summary) return summaryCard(m);
     return markup`<article class="msg msg-user" id="${id}" data-seq="${m.seq}">${
-      head("You", m.seq)
+      head("You", m.seq, compacted)
     }${textBlock(m.text)}</article>`;
   }
   if (m.role === "assistant") {
-    const meta = [m.model, m.stop && m.stop !== "end" ? `stop: ${m.stop}` : ""].filter(Boolean)
-      .join(" · ");
+    const meta = [m.model, m.stop && m.stop !== "end" ? `stop: ${m.stop}` : "", compacted]
+      .filter(Boolean).join(" · ");
     const blocks = m.blocks.map((b) => {
       if (b.type === "text") return markdownBlock(b.text);
       if (b.type === "thinking") {
@@ -134,9 +141,9 @@ export function renderMessage(m: ConversationMessage): Html {
   const open = m.error ? markup` open` : "";
   return markup`<article class="${cls}" id="${id}" data-seq="${m.seq}" data-call="${m.callId}"><details class="result"${open}><summary><span class="tool-name">${m.tool}</span> <span class="status status-${status}">${status}</span> <span class="preview">${
     firstLine(m.text)
-  }</span>${permalink(m.seq)}</summary><pre class="out">${c.text}</pre>${
-    more(c.more)
-  }</details></article>`;
+  }</span>${compacted ? markup`<span class="meta">${compacted}</span>` : ""}${
+    permalink(m.seq)
+  }</summary><pre class="out">${c.text}</pre>${more(c.more)}</details></article>`;
 }
 
 /** An error of a turn (not a message file: errors live in `.stream` and in memory). */

@@ -56,6 +56,12 @@ Deno.test("hs web: Markdown answers are served rendered, a compaction summary as
     assert.match(card, /SUMMARY: the user asked about <strong>notes\.txt<\/strong> three times\./);
     assert.doesNotMatch(page, /&lt;summary&gt;|This conversation was compacted/);
     assert.match(page, /third answer, <em>briefly<\/em>/);
+    // the originals stay, each saying which summary replaced it
+    const summarySeq = /<article class="msg msg-summary" id="m-0*(\d+)"/.exec(page)?.[1];
+    assert.match(
+      first,
+      new RegExp(`<span class="meta">scripted-1 · compacted into #${summarySeq}</span>`),
+    );
 
     // the page script gets the same rendering with each message
     const ev = await fetch(`${web.origin}/s/${id}/events?after=0`, { headers: auth });

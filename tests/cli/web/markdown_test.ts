@@ -184,4 +184,7 @@ Deno.test("messages: a compaction summary is a summary card with its Markdown, n
   assert.match(out, /<strong>notes<\/strong>/);
   assert.doesNotMatch(out, /&lt;summary&gt;|<summary>|>You</);
   assert.doesNotMatch(out, /<img/);
+  // an original the summary replaced says so
+  const original = renderMessage({ role: "user", seq: 1, text: "hi" }, { compactedInto: 6 }).value;
+  assert.match(original, /<span class="meta">compacted into #6<\/span>/);
 });
