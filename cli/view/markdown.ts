@@ -14,34 +14,81 @@
 import type { Token } from "marked";
 import { sanitizeForTerminal } from "./render.ts";
 
-/** The libraries the renderer uses (loaded on first use; absent: plain text). */
-interface Libs {
+/** The libraries the renderers use (loaded on first use; absent: plain text). */
+export interface MarkdownLibs {
+  /** Block and inline tokens of a whole text (GFM; a newline is a line break, as in the terminal). */
+  lex(src: string): Token[];
+  /** Inline tokens of a span. */
   lexInline(src: string): Token[];
+  /** highlight.js HTML of code in a known language (undefined: unknown language, or not loaded). */
   highlight?(code: string, lang: string): string | undefined;
 }
 
-let libs: Libs | undefined;
+let libs: MarkdownLibs | undefined;
+let highlighter: Promise<void> | undefined;
 
 /**
- * Loads the inline Markdown lexer (marked) and, in the background, the highlighter
- * (highlight.js's common languages). Resolves once the lexer is ready.
+ * Loads the Markdown lexer (marked) and, in the background, the highlighter
+ * (highlight.js's common languages). Resolves once the lexer is ready — or, with
+ * `highlight: true`, once the highlighter is too (a server renders whole messages).
  */
-export async function loadMarkdown(): Promise<void> {
-  if (libs) return;
-  const { Lexer } = await import("marked");
-  libs = { lexInline: (src) => Lexer.lexInline(src) };
-  import("highlight.js/lib/common").then(({ default: hljs }) => {
-    libs!.highlight = (code, lang) => {
+export async function loadMarkdown(opts: { highlight?: boolean } = {}): Promise<void> {
+  if (!libs) {
+    const { Lexer } = await import("marked");
+    libs ??= {
+      lex: (src) => new Lexer({ gfm: true, breaks: true }).lex(src),
+      lexInline: (src) => Lexer.lexInline(src),
+    };
+  }
+  const l = libs;
+  highlighter ??= import("highlight.js/lib/common").then(({ default: hljs }) => {
+    l.highlight = (code, lang) => {
       const language = lang && hljs.getLanguage(lang) ? lang : undefined;
       if (!language) return undefined;
       return hljs.highlight(code, { language, ignoreIllegals: true }).value;
     };
   }).catch(() => {/* code stays plain */});
+  if (opts.highlight) await highlighter;
 }
 
 /** True once {@link loadMarkdown} resolved. */
 export function markdownReady(): boolean {
   return libs !== undefined;
+}
+
+/** The loaded libraries (undefined before {@link loadMarkdown}: render plain text). */
+export function markdownLibs(): MarkdownLibs | undefined {
+  return libs;
+}
+
+/** The language of a fence's info string (`ts {title}` → `ts`), as both renderers read it. */
+export function fenceLanguage(info: string | undefined): string {
+  return /^[\w+#.-]*/.exec((info ?? "").trim())![0].toLowerCase();
+}
+
+/** A run of highlighted code: its text (entities decoded) and the classes around it, outermost first. */
+export interface HighlightRun {
+  text: string;
+  classes: string[];
+}
+
+/** highlight.js HTML as runs of text with their `hljs-` classes (the only markup it makes). */
+export function highlightRuns(html: string): HighlightRun[] {
+  const decode = (s: string) =>
+    s.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(
+      /&#x27;/g,
+      "'",
+    ).replace(/&amp;/g, "&");
+  const stack: string[] = [];
+  const out: HighlightRun[] = [];
+  const re = /<span class="hljs-([^"]+)">|<\/span>|([^<]+)/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(html)) !== null) {
+    if (m[1] !== undefined) stack.push(m[1].split(" ")[0]);
+    else if (m[0] === "</span>") stack.pop();
+    else out.push({ text: decode(m[2]), classes: [...stack] });
+  }
+  return out;
 }
 
 const ESC = "\x1b[";
@@ -138,23 +185,10 @@ export function htmlToAnsi(html: string): string {
     addition: sgr("32", "39"),
     deletion: sgr("31", "39"),
   };
-  const stack: string[] = [];
   let out = "";
-  const decode = (s: string) =>
-    s.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(
-      /&#x27;/g,
-      "'",
-    ).replace(/&amp;/g, "&");
-  const re = /<span class="hljs-([^"]+)">|<\/span>|([^<]+)/g;
-  let m: RegExpExecArray | null;
-  while ((m = re.exec(html)) !== null) {
-    if (m[1] !== undefined) stack.push(m[1].split(" ")[0]);
-    else if (m[0] === "</span>") stack.pop();
-    else {
-      const text = decode(m[2]);
-      const cls = [...stack].reverse().find((c) => color[c]);
-      out += cls ? color[cls](text) : text;
-    }
+  for (const run of highlightRuns(html)) {
+    const cls = [...run.classes].reverse().find((c) => color[c]);
+    out += cls ? color[cls](run.text) : run.text;
   }
   return out;
 }
@@ -352,9 +386,9 @@ export class MarkdownStream {
       this.#write((html !== undefined ? htmlToAnsi(html) : line) + end);
       return;
     }
-    const fence = /^(`{3,}|~{3,})\s*([\w+#.-]*)/.exec(r);
+    const fence = /^(`{3,}|~{3,})(.*)$/.exec(r);
     if (fence) {
-      this.#fence = { marker: fence[1], lang: fence[2].toLowerCase() };
+      this.#fence = { marker: fence[1], lang: fenceLanguage(fence[2]) };
       this.#write(dim(line) + end);
       return;
     }

@@ -16,7 +16,16 @@ export {
 export { renderResult, runPackCommand } from "./pack_view.ts";
 export { rewoundText } from "./rewind_view.ts";
 export { toolsCommand } from "./tools_view.ts";
-export { loadMarkdown, MarkdownStream, visibleControls } from "./markdown.ts";
+export {
+  fenceLanguage,
+  type HighlightRun,
+  highlightRuns,
+  loadMarkdown,
+  type MarkdownLibs,
+  markdownLibs,
+  MarkdownStream,
+  visibleControls,
+} from "./markdown.ts";
 export { pluginLines, pluginReports } from "./plugins_view.ts";
 export { reportError, usageErrorText } from "./errors.ts";
 export { printFloor } from "./floor_view.ts";

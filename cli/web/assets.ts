@@ -84,6 +84,9 @@ table.data { border-collapse: collapse; width: 100%; font-size: .92rem; }
 table.data th, table.data td { text-align: left; vertical-align: top; padding: .35rem .6rem; border-bottom: 1px solid var(--border); }
 table.data th { color: var(--muted); font-weight: 600; font-size: .85rem; }
 table.data td pre { margin: 0; }
+table.providers td { overflow-wrap: anywhere; }
+table.providers td:nth-child(2) { white-space: nowrap; }
+table.providers td:last-child { width: 30%; }
 .table-wrap { overflow-x: auto; }
 dl.data { margin: .3rem 0; }
 dl.data .field { display: grid; grid-template-columns: minmax(8rem, 14rem) 1fr; gap: .6rem; padding: .25rem 0; border-bottom: 1px dashed var(--border); }
@@ -113,6 +116,40 @@ details > summary { cursor: pointer; }
 .msg-user .msg-head .role { color: var(--accent); }
 .seq { margin-left: auto; color: var(--muted); text-decoration: none; font-size: .8rem; }
 .text { white-space: pre-wrap; overflow-wrap: anywhere; }
+.msg-summary { border-left: 4px solid var(--accent); }
+.msg-summary .msg-head .role { color: var(--accent); }
+.md { overflow-wrap: anywhere; }
+.md > :first-child { margin-top: .15rem; }
+.md > :last-child { margin-bottom: .1rem; }
+.md p, .md ul, .md ol, .md blockquote, .md .table-wrap { margin: .45rem 0; }
+.md ul, .md ol { padding-left: 1.5rem; }
+.md li > p { margin: .2rem 0; }
+.md li.md-task { list-style: none; margin-left: -1.2rem; }
+.md blockquote { border-left: 3px solid var(--border); padding-left: .8rem; color: var(--muted); font-style: italic; }
+.md .md-h { font-weight: 700; margin: .8rem 0 .35rem; }
+.md .md-h1 { font-size: 1.2rem; } .md .md-h2 { font-size: 1.08rem; } .md .md-h3 { font-size: 1rem; }
+.md hr { border: 0; border-top: 1px solid var(--border); margin: .8rem 0; }
+.md .md-raw { white-space: pre-wrap; }
+.md .md-image { color: var(--muted); }
+.md .md-left { text-align: left; } .md .md-center { text-align: center; } .md .md-right { text-align: right; }
+.md pre.md-code { white-space: pre; overflow-x: auto; overflow-wrap: normal; }
+.md pre.md-code code { background: none; padding: 0; font-size: 1em; }
+.hljs-keyword, .hljs-selector-tag, .hljs-tag, .hljs-name { color: #cf222e; }
+.hljs-string, .hljs-regexp, .hljs-addition { color: #0a3069; }
+.hljs-number, .hljs-literal, .hljs-symbol, .hljs-attr, .hljs-attribute { color: #0550ae; }
+.hljs-built_in, .hljs-type, .hljs-title { color: #8250df; }
+.hljs-comment, .hljs-meta { color: var(--muted); font-style: italic; }
+.hljs-deletion { color: #82071e; }
+:root[data-theme="dark"] .hljs-keyword, :root[data-theme="dark"] .hljs-tag { color: #ff7b72; }
+:root[data-theme="dark"] .hljs-string, :root[data-theme="dark"] .hljs-regexp { color: #a5d6ff; }
+:root[data-theme="dark"] .hljs-number, :root[data-theme="dark"] .hljs-literal, :root[data-theme="dark"] .hljs-attr { color: #79c0ff; }
+:root[data-theme="dark"] .hljs-built_in, :root[data-theme="dark"] .hljs-type, :root[data-theme="dark"] .hljs-title { color: #d2a8ff; }
+@media (prefers-color-scheme: dark) {
+  :root:not([data-theme="light"]) .hljs-keyword, :root:not([data-theme="light"]) .hljs-tag { color: #ff7b72; }
+  :root:not([data-theme="light"]) .hljs-string, :root:not([data-theme="light"]) .hljs-regexp { color: #a5d6ff; }
+  :root:not([data-theme="light"]) .hljs-number, :root:not([data-theme="light"]) .hljs-literal, :root:not([data-theme="light"]) .hljs-attr { color: #79c0ff; }
+  :root:not([data-theme="light"]) .hljs-built_in, :root:not([data-theme="light"]) .hljs-type, :root:not([data-theme="light"]) .hljs-title { color: #d2a8ff; }
+}
 .thinking { color: var(--muted); margin: .3rem 0; }
 .thinking .text { font-style: italic; border-left: 3px solid var(--border); padding-left: .7rem; }
 .call { border: 1px solid var(--border); border-radius: 8px; padding: .35rem .6rem; margin: .45rem 0; background: var(--tool); }

@@ -135,7 +135,7 @@ function providers(m: ContextModel): Html {
       badge(p.ready, "ready", "not ready")
     } <span class="muted">${p.reason}</span></td><td class="mono">${p.origin}</td></tr>`;
   });
-  return markup`<div class="table-wrap"><table class="data"><thead><tr><th scope="col">Provider</th><th scope="col">Protocol</th><th scope="col">Ready</th><th scope="col">From</th></tr></thead><tbody>${rows}</tbody></table></div>`;
+  return markup`<div class="table-wrap"><table class="data providers"><thead><tr><th scope="col">Provider</th><th scope="col">Protocol</th><th scope="col">Ready</th><th scope="col">From</th></tr></thead><tbody>${rows}</tbody></table></div>`;
 }
 
 function sources(m: ContextModel): Html {

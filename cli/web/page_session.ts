@@ -25,6 +25,8 @@ export interface SessionView {
   streaming: boolean;
   /** Earlier messages left out of `messages` (a long session shows its last ones). */
   hidden?: number;
+  /** The summary each compacted message was replaced by (seq → the summary's seq). */
+  compacted?: ReadonlyMap<number, number>;
 }
 
 /** How many of its last messages a session page shows unless asked for all (`?all=1`). */
@@ -66,7 +68,7 @@ export function sessionBody(v: SessionView): Html {
   return markup`<h1>${
     v.title || v.id
   }</h1><p class="muted mono">${meta}</p>${hidden}<section id="transcript" aria-label="Transcript">${
-    v.messages.map(renderMessage)
+    v.messages.map((m) => renderMessage(m, { compactedInto: v.compacted?.get(m.seq) }))
   }${
     v.errors.map(renderError)
   }${turnError}</section><section id="live" class="msg msg-assistant msg-live" aria-label="The answer so far"></section><section id="asks" aria-live="assertive">${

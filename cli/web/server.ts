@@ -60,6 +60,7 @@ import { SseStream } from "./sse.ts";
 import { endsWithDone, SessionTail } from "./tail.ts";
 import { renderMessage, streamErrors } from "./transcript.ts";
 import { type Html, markup } from "./html.ts";
+import { loadMarkdown } from "../view/mod.ts";
 
 /** Options of {@link startWebServer}. */
 export interface WebServerOptions {
@@ -116,9 +117,10 @@ interface Ctx {
 }
 
 /** Starts the server; rejects with a HarnessError when it cannot listen. */
-export function startWebServer(o: WebServerOptions): Promise<WebServer> {
-  // a throw in the executor rejects
-  return new Promise((resolve) => resolve(listen(o)));
+export async function startWebServer(o: WebServerOptions): Promise<WebServer> {
+  // messages are rendered here: the lexer and the highlighter before the first page
+  await loadMarkdown({ highlight: true }).catch(() => {/* messages stay plain text */});
+  return listen(o);
 }
 
 function listen(o: WebServerOptions): WebServer {
@@ -347,7 +349,10 @@ function readStream(dir: string): string {
 
 function sessionPage(ctx: Ctx, id: string, dir: string, all: boolean): Response {
   const s = openSession(ctx, dir);
-  const every = s.messages();
+  const entries = s.entries();
+  const every = entries.map((e) => e.message);
+  const compacted = new Map<number, number>();
+  for (const e of entries) if (e.compacted) compacted.set(e.seq, e.compacted);
   // a long session shows its last messages (parsing megabytes of markup is what costs)
   const hidden = all ? 0 : Math.max(0, every.length - SHOWN_MESSAGES);
   const messages = hidden ? every.slice(hidden) : every;
@@ -369,6 +374,7 @@ function sessionPage(ctx: Ctx, id: string, dir: string, all: boolean): Response 
     state,
     streaming: !over,
     hidden,
+    compacted,
   };
   const main = sessionMainAttrs(view);
   return page(ctx, view.title || id, "sessions", sessionBody(view), 200, main);

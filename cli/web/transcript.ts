@@ -8,6 +8,7 @@
  */
 import type { ConversationMessage } from "../../core/mod.ts";
 import { type Html, markup } from "./html.ts";
+import { markdownHtml } from "./markdown.ts";
 
 /** Texts longer than this are cut (the file keeps everything). */
 export const MAX_TEXT = 100_000;
@@ -31,6 +32,30 @@ function more(n: number): Html | "" {
 export function textBlock(text: string, cls = "text"): Html {
   const c = cut(text);
   return markup`<div class="${cls}">${c.text}</div>${more(c.more)}`;
+}
+
+/** Markdown rendered (see markdown.ts), cut when very long; plain text until the lexer is loaded. */
+export function markdownBlock(text: string): Html {
+  const c = cut(text);
+  const md = markdownHtml(c.text);
+  return md ? markup`${md}${more(c.more)}` : textBlock(text);
+}
+
+/** The summary inside a compaction's message (docs/sessions.md), or the whole text. */
+export function summaryText(text: string): string {
+  const m = /<summary>\n?([\s\S]*?)\n?<\/summary>\s*$/.exec(text);
+  return m ? m[1] : text;
+}
+
+function summaryCard(m: { seq: number; text: string; summarizes?: [number, number] }): Html {
+  const id = messageId(m.seq);
+  const r = m.summarizes;
+  const meta = r
+    ? `messages #${r[0]}–#${r[1]} summarized; the model sees this in their place`
+    : "the earlier messages summarized; the model sees this in their place";
+  return markup`<article class="msg msg-summary" id="${id}" data-seq="${m.seq}" aria-label="Compaction summary">${
+    head("Summary", m.seq, meta)
+  }${markdownBlock(summaryText(m.text))}</article>`;
 }
 
 /** A tool input as indented JSON. */
@@ -78,19 +103,27 @@ function call(id: string, name: string, input: unknown): Html {
   }</pre></details></div>`;
 }
 
+/** What the page knows of a message besides its file's text. */
+export interface MessageNote {
+  /** The seq of the summary that replaced it in requests (`compacted:`). */
+  compactedInto?: number;
+}
+
 /** One message as an `<article>`. */
-export function renderMessage(m: ConversationMessage): Html {
+export function renderMessage(m: ConversationMessage, note: MessageNote = {}): Html {
   const id = messageId(m.seq);
+  const compacted = note.compactedInto ? `compacted into #${note.compactedInto}` : "";
   if (m.role === "user") {
+    if (m.summary) return summaryCard(m);
     return markup`<article class="msg msg-user" id="${id}" data-seq="${m.seq}">${
-      head("You", m.seq)
+      head("You", m.seq, compacted)
     }${textBlock(m.text)}</article>`;
   }
   if (m.role === "assistant") {
-    const meta = [m.model, m.stop && m.stop !== "end" ? `stop: ${m.stop}` : ""].filter(Boolean)
-      .join(" · ");
+    const meta = [m.model, m.stop && m.stop !== "end" ? `stop: ${m.stop}` : "", compacted]
+      .filter(Boolean).join(" · ");
     const blocks = m.blocks.map((b) => {
-      if (b.type === "text") return textBlock(b.text);
+      if (b.type === "text") return markdownBlock(b.text);
       if (b.type === "thinking") {
         return markup`<details class="thinking"><summary>Thinking</summary>${
           textBlock(b.text)
@@ -108,9 +141,9 @@ export function renderMessage(m: ConversationMessage): Html {
   const open = m.error ? markup` open` : "";
   return markup`<article class="${cls}" id="${id}" data-seq="${m.seq}" data-call="${m.callId}"><details class="result"${open}><summary><span class="tool-name">${m.tool}</span> <span class="status status-${status}">${status}</span> <span class="preview">${
     firstLine(m.text)
-  }</span>${permalink(m.seq)}</summary><pre class="out">${c.text}</pre>${
-    more(c.more)
-  }</details></article>`;
+  }</span>${compacted ? markup`<span class="meta">${compacted}</span>` : ""}${
+    permalink(m.seq)
+  }</summary><pre class="out">${c.text}</pre>${more(c.more)}</details></article>`;
 }
 
 /** An error of a turn (not a message file: errors live in `.stream` and in memory). */

@@ -19,6 +19,8 @@ export type ConversationMessage =
     text: string;
     /** True for the summary a compaction wrote in place of older messages (see docs/sessions.md). */
     summary?: boolean;
+    /** The first and last seq a summary stands for (its `summary: NNNN-MMMM`). */
+    summarizes?: [number, number];
   }
   | {
     role: "assistant";

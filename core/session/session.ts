@@ -105,10 +105,12 @@ function messageOf(
   const seq = Number.parseInt(meta.seq ?? name, 10);
   const role = meta.role ?? name.replace(/^\d+-/, "").replace(/\.md$/, "");
   switch (role) {
-    case "user":
-      return seqRange(meta.summary)
-        ? { role: "user", seq, text: body, summary: true }
+    case "user": {
+      const range = seqRange(meta.summary);
+      return range
+        ? { role: "user", seq, text: body, summary: true, summarizes: range }
         : { role: "user", seq, text: body };
+    }
     case "assistant":
       return {
         role: "assistant",

@@ -34,7 +34,8 @@ const SCRIPT = [
     delayMs: 15,
   },
   {
-    text: `notes.txt has 31 words on 2 lines. <script>window.__pwned=1</script>`,
+    text:
+      `notes.txt has **31 words** on 2 lines. <script>window.__pwned=1</script> [x](javascript:window.__pwned=1)`,
     chunkSize: 4,
     delayMs: 15,
   },
@@ -83,6 +84,18 @@ Deno.test({
     await writeFile(
       join(w.ws, ".harness", "floor.json"),
       JSON.stringify({ rules: { ask: ["write_file(summaries/**)"] } }),
+    );
+    // a provider with a long name, address, key variable and description: /context still fits
+    await writeFile(
+      join(w.ws, ".harness", "providers", "llama-cpp-server-on-the-build-workstation.conf"),
+      [
+        "protocol=openai",
+        "url=http://127.0.0.1:9/a/rather/long/path/of/a/reverse/proxy/v1/chat/completions",
+        "model=qwen2.5-coder-32b-instruct-q4_k_m",
+        "auth_env=BUILD_WORKSTATION_LLAMA_CPP_SERVER_API_KEY_FOR_THE_TEAM",
+        "description=The team's llama.cpp server on the build workstation, behind the reverse proxy of the office network",
+        "",
+      ].join("\n"),
     );
     await writeFile(
       join(w.home, "memory", "web-demo.md"),
@@ -140,6 +153,13 @@ Deno.test({
         await page.locator("#live .live-text").first().waitFor();
         const transcript = page.locator("#transcript");
         await transcript.getByText("notes.txt has 31 words on 2 lines.").waitFor();
+        // the Markdown is rendered (on the server): the bold text is a <strong>, the link inert
+        const strong = transcript.locator("article.msg-assistant .md strong", {
+          hasText: "31 words",
+        });
+        assert.equal(await strong.count(), 1);
+        assert.equal(await transcript.locator("a[href^='javascript']").count(), 0);
+        assert.doesNotMatch(await transcript.innerText(), /\*\*31 words\*\*/);
         await transcript.locator(".call .tool-name", { hasText: "read_file" }).waitFor();
         const result = transcript.locator("article.msg-tool");
         await result.locator(".status-ok").waitFor();
@@ -214,6 +234,22 @@ Deno.test({
           assert.match(text, /10-send\s+built-in \(builtin:core\)/);
           assert.match(text, /write_file\(summaries\/\*\*\)/);
           await shot("context", false); // the top: the whole page is long
+          // a 1280 px window holds every table: neither the page nor a table scrolls sideways
+          assert.equal(page.viewportSize()?.width, 1280);
+          const overflow = await page.evaluate(() => {
+            type Box = { scrollWidth: number; clientWidth: number; textContent: string | null };
+            const d = (globalThis as unknown as {
+              document: { documentElement: Box; querySelectorAll(s: string): Iterable<Box> };
+            }).document;
+            const wide = [...d.querySelectorAll(".table-wrap, main, pre")].filter((e) =>
+              e.scrollWidth > e.clientWidth + 1
+            ).map((e) =>
+              `${e.scrollWidth} > ${e.clientWidth}: ${(e.textContent ?? "").slice(0, 60)}`
+            );
+            const root = d.documentElement;
+            return { page: root.scrollWidth - root.clientWidth, wide };
+          });
+          assert.deepEqual(overflow, { page: 0, wide: [] });
           await clean(page, "/context");
         },
       );
