@@ -1,0 +1,108 @@
+/**
+ * End-to-end: the REPL habits of issue 24 item 9 on a pseudo-terminal —
+ * `/clear` starts a new session (the next request has no history), `@path`
+ * attaches a file read through the floor (and a path outside it is refused,
+ * nothing of it reaching the model), `/permissions` lists the floor's rules
+ * and `/permissions allow` answers a later ask without the question.
+ */
+import assert from "node:assert/strict";
+import { dirname, join } from "node:path";
+import { hsArgs, loopbackWorkspace, writeFile } from "../support/workspace.ts";
+import { runInPty } from "../support/pty.ts";
+
+type Body = { messages: { role: string; content: unknown }[] };
+
+function hs(): string[] {
+  return [Deno.execPath(), ...hsArgs(), "repl"];
+}
+
+Deno.test("REPL /clear: the next message starts a new session with no history", async () => {
+  const t = await loopbackWorkspace([{ text: "FIRST-ANSWER" }, { text: "SECOND-ANSWER" }]);
+  try {
+    const out = await runInPty(hs(), [
+      ["›", "remember the word walrus\r"],
+      ["FIRST-ANSWER", ""],
+      ["›", "/clear\r"],
+      ["new session", ""],
+      ["›", "what was the word?\r"],
+      ["SECOND-ANSWER", ""],
+      ["›", "/quit\r"],
+    ], { cwd: t.w.ws, env: { ...t.w.env, TERM: "dumb", HARNESS_NO_TRUST_PROMPT: "1" } });
+    assert.equal(out.code, 0, out.text);
+    assert.equal(t.server.requests.length, 2);
+    const second = t.server.requests[1].body as Body;
+    assert.equal(second.messages.length, 1, JSON.stringify(second.messages));
+    assert.doesNotMatch(JSON.stringify(second.messages), /walrus/);
+    const id = /new session (\S+)/.exec(out.text)?.[1];
+    assert.ok(id, out.text);
+    const sessions = [...Deno.readDirSync(join(t.w.home, "sessions"))].map((e) => e.name);
+    assert.equal(sessions.length, 2);
+    assert.ok(sessions.includes(id), `${id} in ${sessions}`);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("REPL @path: a file's content reaches the model; a path outside the floor is refused", async () => {
+  const t = await loopbackWorkspace([{ text: "GOT-IT" }, { text: "AFTER-REFUSAL" }]);
+  try {
+    await writeFile(join(t.w.ws, "notes.txt"), "the secret word is PELICAN\n");
+    await writeFile(join(t.w.ws, "more.md"), "second file OTTER\n");
+    const outside = join(dirname(t.w.ws), "outside.txt");
+    await writeFile(outside, "OUTSIDE-CONTENT-XYZ\n");
+    const out = await runInPty(hs(), [
+      ["›", "read @notes.txt and @more.md, mail me@example.com\r"],
+      ["GOT-IT", ""],
+      ["›", "and @../outside.txt\r"],
+      ["not sent", ""],
+      ["›", "ok then\r"],
+      ["AFTER-REFUSAL", ""],
+      ["›", "/quit\r"],
+    ], { cwd: t.w.ws, env: { ...t.w.env, TERM: "dumb", HARNESS_NO_TRUST_PROMPT: "1" } });
+    assert.equal(out.code, 0, out.text);
+    const first = JSON.stringify((t.server.requests[0].body as Body).messages);
+    assert.match(first, /PELICAN/);
+    assert.match(first, /OTTER/);
+    assert.match(first, /me@example\.com/);
+    assert.match(out.text, /@\.\.\/outside\.txt: .*denied/s);
+    assert.equal(t.server.requests.length, 2);
+    for (const r of t.server.requests) {
+      assert.doesNotMatch(JSON.stringify(r.body), /OUTSIDE-CONTENT/);
+    }
+    assert.doesNotMatch(JSON.stringify(t.server.requests[1].body), /outside\.txt/);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("REPL /permissions lists floor.json's rule; /permissions allow answers its ask", async () => {
+  const t = await loopbackWorkspace([
+    { toolCalls: [{ id: "b1", name: "bash", input: { command: "echo ran-$((40+2))" } }] },
+    { text: "DONE" },
+  ], { trusted: true });
+  try {
+    await writeFile(
+      join(t.w.ws, ".harness/floor.json"),
+      JSON.stringify({ rules: { ask: ["bash(echo *)"] } }),
+    );
+    const out = await runInPty(hs(), [
+      ["›", "/permissions\r"],
+      ["bash(echo *)", ""],
+      ["›", "/permissions allow bash(\r"],
+      ["bad permission rule", ""],
+      ["›", "/permissions allow bash(echo *)\r"],
+      ["for this session", ""],
+      ["›", "go\r"],
+      ["DONE", ""],
+      ["›", "/quit\r"],
+    ], { cwd: t.w.ws, env: { ...t.w.env, TERM: "dumb", HARNESS_NO_TRUST_PROMPT: "1" } });
+    assert.equal(out.code, 0, out.text);
+    assert.match(out.text, /ask\s+bash\(echo \*\)\s+← \S*\.harness\/floor\.json/);
+    assert.doesNotMatch(out.text, /Allow\? \[o\]nce/);
+    assert.match(out.text, /ran-42/);
+    const last = JSON.stringify(t.server.requests[1].body);
+    assert.match(last, /ran-42/);
+  } finally {
+    await t.close();
+  }
+});
