@@ -2,7 +2,8 @@
  * The REPL (default on a terminal): answers rendered as Markdown as they
  * arrive (`--plain`: raw text), tool calls with a short result and a progress
  * line past a second, Ctrl-C cancels the running turn (a second one within two
- * seconds exits), `/help`, `/session`, `/new`, `/quit`, the long-session
+ * seconds exits), `/help`, `/session`, `/new`, `/quit`, `/clear`, `/init`,
+ * `/permissions` and `@path` mentions (repl_habits.ts, mentions.ts), the long-session
  * commands of `repl_commands.ts`, a status line before the prompt, a line
  * editor with multi-line input and Ctrl-R history search, and a history kept
  * in `$HARNESS_HOME/history`.

@@ -106,3 +106,33 @@ Deno.test("REPL /permissions lists floor.json's rule; /permissions allow answers
     await t.close();
   }
 });
+
+Deno.test("REPL /init: the model gets the fixed instruction; its AGENTS.md write does not ask", async () => {
+  const t = await loopbackWorkspace([
+    {
+      toolCalls: [{
+        id: "w1",
+        name: "write_file",
+        input: { path: "AGENTS.md", content: "# Agents\nRun deno task check.\n" },
+      }],
+    },
+    { text: "WROTE-AGENTS" },
+  ]);
+  try {
+    const out = await runInPty(hs(), [
+      ["›", "/init\r"],
+      ["WROTE-AGENTS", ""],
+      ["›", "/quit\r"],
+    ], { cwd: t.w.ws, env: { ...t.w.env, TERM: "dumb", HARNESS_NO_TRUST_PROMPT: "1" } });
+    assert.equal(out.code, 0, out.text);
+    assert.doesNotMatch(out.text, /Allow\? \[o\]nce/);
+    const first = JSON.stringify((t.server.requests[0].body as Body).messages);
+    assert.match(first, /Write or update AGENTS\.md/);
+    assert.equal(
+      Deno.readTextFileSync(join(t.w.ws, "AGENTS.md")),
+      "# Agents\nRun deno task check.\n",
+    );
+  } finally {
+    await t.close();
+  }
+});
