@@ -50,10 +50,13 @@ Deno.test("REPL @path: a file's content reaches the model; a path outside the fl
     await writeFile(join(t.w.ws, "more.md"), "second file OTTER\n");
     const outside = join(dirname(t.w.ws), "outside.txt");
     await writeFile(outside, "OUTSIDE-CONTENT-XYZ\n");
+    await writeFile(join(t.w.ws, ".env"), "TOKEN=ENV-SECRET-QQQ\n");
     const out = await runInPty(hs(), [
       ["›", "read @notes.txt and @more.md, mail me@example.com\r"],
       ["GOT-IT", ""],
       ["›", "and @../outside.txt\r"],
+      ["not sent", ""],
+      ["›", "and @missing.txt or @.env\r"],
       ["not sent", ""],
       ["›", "ok then\r"],
       ["AFTER-REFUSAL", ""],
@@ -64,7 +67,12 @@ Deno.test("REPL @path: a file's content reaches the model; a path outside the fl
     assert.match(first, /PELICAN/);
     assert.match(first, /OTTER/);
     assert.match(first, /me@example\.com/);
-    assert.match(out.text, /@\.\.\/outside\.txt: .*denied/s);
+    assert.match(
+      out.text,
+      /@\.\.\/outside\.txt: permission denied .*outside the effect policy.*rule floor\.read/,
+    );
+    assert.match(out.text, /@missing\.txt: file not found/);
+    assert.match(out.text, /@\.env: permission denied .*rule read_file\(\*\*\/\.env\)/);
     assert.equal(t.server.requests.length, 2);
     for (const r of t.server.requests) {
       assert.doesNotMatch(JSON.stringify(r.body), /OUTSIDE-CONTENT/);
@@ -132,6 +140,26 @@ Deno.test("REPL /init: the model gets the fixed instruction; its AGENTS.md write
       Deno.readTextFileSync(join(t.w.ws, "AGENTS.md")),
       "# Agents\nRun deno task check.\n",
     );
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("REPL @path: a link inside the workspace to a file outside is refused by the floor's worker", async () => {
+  const t = await loopbackWorkspace([{ text: "NEVER-ASKED" }]);
+  try {
+    const outside = join(dirname(t.w.ws), "outside.txt");
+    await writeFile(outside, "OUTSIDE-CONTENT-XYZ\n");
+    await Deno.symlink(outside, join(t.w.ws, "link.txt"));
+    const out = await runInPty(hs(), [
+      ["›", "see @link.txt\r"],
+      ["not sent", ""],
+      ["›", "/quit\r"],
+    ], { cwd: t.w.ws, env: { ...t.w.env, TERM: "dumb", HARNESS_NO_TRUST_PROMPT: "1" } });
+    assert.equal(out.code, 0, out.text);
+    // hs itself may read the target: only a read through the floor's worker refuses it
+    assert.match(out.text, /@link\.txt: .*denied by the effect floor.*the real path of/);
+    assert.equal(t.server.requests.length, 0);
   } finally {
     await t.close();
   }
