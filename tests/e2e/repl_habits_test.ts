@@ -87,12 +87,15 @@ Deno.test("REPL /permissions lists floor.json's rule; /permissions allow answers
   const t = await loopbackWorkspace([
     { toolCalls: [{ id: "b1", name: "bash", input: { command: "echo ran-$((40+2))" } }] },
     { text: "DONE" },
+    { toolCalls: [{ id: "b2", name: "bash", input: { command: "rm -f keep.txt" } }] },
+    { text: "DONE-TOO" },
   ], { trusted: true });
   try {
     await writeFile(
       join(t.w.ws, ".harness/floor.json"),
-      JSON.stringify({ rules: { ask: ["bash(echo *)"] } }),
+      JSON.stringify({ rules: { ask: ["bash(echo *)"], deny: ["bash(rm *)"] } }),
     );
+    await writeFile(join(t.w.ws, "keep.txt"), "kept\n");
     const out = await runInPty(hs(), [
       ["›", "/permissions\r"],
       ["bash(echo *)", ""],
@@ -102,14 +105,26 @@ Deno.test("REPL /permissions lists floor.json's rule; /permissions allow answers
       ["for this session", ""],
       ["›", "go\r"],
       ["DONE", ""],
+      // a session allow answers asks; it never lifts a deny
+      ["›", "/permissions allow bash(rm *)\r"],
+      ["for this session", ""],
+      ["›", "remove it\r"],
+      ["DONE-TOO", ""],
+      ["›", "/permissions\r"],
+      ["/permissions allow", ""],
       ["›", "/quit\r"],
     ], { cwd: t.w.ws, env: { ...t.w.env, TERM: "dumb", HARNESS_NO_TRUST_PROMPT: "1" } });
     assert.equal(out.code, 0, out.text);
     assert.match(out.text, /ask\s+bash\(echo \*\)\s+← \S*\.harness\/floor\.json/);
     assert.doesNotMatch(out.text, /Allow\? \[o\]nce/);
     assert.match(out.text, /ran-42/);
-    const last = JSON.stringify(t.server.requests[1].body);
-    assert.match(last, /ran-42/);
+    assert.match(JSON.stringify(t.server.requests[1].body), /ran-42/);
+    assert.match(
+      JSON.stringify(t.server.requests[3].body),
+      /permission denied.*rule bash\(rm \*\)/,
+    );
+    assert.equal(Deno.readTextFileSync(join(t.w.ws, "keep.txt")), "kept\n");
+    assert.match(out.text, /allow\s+bash\(echo \*\)\s+← this session \(\/permissions allow\)/);
   } finally {
     await t.close();
   }
