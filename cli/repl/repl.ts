@@ -2,7 +2,8 @@
  * The REPL (default on a terminal): answers rendered as Markdown as they
  * arrive (`--plain`: raw text), tool calls with a short result and a progress
  * line past a second, Ctrl-C cancels the running turn (a second one within two
- * seconds exits), `/help`, `/session`, `/new`, `/quit`, the long-session
+ * seconds exits), `/help`, `/session`, `/new`, `/quit`, `/clear`, `/init`,
+ * `/permissions` and `@path` mentions (repl_habits.ts, mentions.ts), the long-session
  * commands of `repl_commands.ts`, a status line before the prompt, a line
  * editor with multi-line input and Ctrl-R history search, and a history kept
  * in `$HARNESS_HOME/history`.
@@ -20,6 +21,7 @@ import {
   loadMarkdown,
   pluginLines,
   sanitizeForTerminal,
+  type Styles,
   styles,
 } from "../view/mod.ts";
 import {
@@ -32,19 +34,31 @@ import {
 import { ReplView } from "./repl_view.ts";
 import { readInput, terminalColumns } from "./terminal_input.ts";
 import { REPL_COMMANDS_HELP, replCommand } from "./repl_session_commands.ts";
+import { HABIT_COMMANDS, habitCommand, HABITS_HELP } from "./repl_habits.ts";
+import { attachMentions } from "./mentions.ts";
 
 const HELP = `/help            this help
 /session         the current session id and directory
 /plugins         runtime plugins: state, contributions, failures
 /new             start a new session
+${HABITS_HELP}
 ${LONG_SESSION_HELP}
 ${REPL_COMMANDS_HELP}
 /quit            exit (or Ctrl-D)
 Ctrl-C           cancel the running turn; twice at the prompt to exit
 Shift-Enter      a new line (also Alt-Enter, Ctrl-J, or \\ before Enter)
-Ctrl-R           search the history`;
+Ctrl-R           search the history
+@path            attach a file to the message (read through the floor, as read_file)`;
 
-const COMMANDS = ["/help", "/session", "/plugins", "/new", "/quit", ...LONG_SESSION_COMMANDS];
+const COMMANDS = [
+  "/help",
+  "/session",
+  "/plugins",
+  "/new",
+  "/quit",
+  ...HABIT_COMMANDS,
+  ...LONG_SESSION_COMMANDS,
+];
 
 /** History entries: one a line; a multi-line entry as a JSON string. */
 function readHistory(text: string): string[] {
@@ -66,6 +80,55 @@ async function warnConfig(h: HarnessCore, cli: CliContext, provider?: string): P
   for (const w of [...settingsWarnings(h), ...(named ? confWarnings(h, named) : [])]) {
     cli.stderr(`hs: warning: ${sanitizeForTerminal(w)}\n`);
   }
+}
+
+/** What a typed line sends the model: a command's message, or the line with its mentions. */
+async function messageOf(
+  line: string,
+  env: { h: HarnessCore; cli: CliContext; st: Styles; state: ReplState; markdown: boolean },
+): Promise<string | undefined> {
+  const { h, cli, st, state, markdown } = env;
+  if (line === "/help") {
+    cli.stdout(HELP + "\n");
+    return undefined;
+  }
+  if (line === "/session") {
+    const session = state.session;
+    cli.stdout(session ? `${session}\n${join(h.paths.sessions, session)}\n` : "no session yet\n");
+    return undefined;
+  }
+  if (line === "/plugins") {
+    cli.stdout(pluginLines(h, colorEnabled(cli.stdoutIsTerminal)).join("\n") + "\n");
+    return undefined;
+  }
+  if (line === "/new") {
+    state.session = undefined;
+    cli.stdout(st.dim("new session on the next message\n"));
+    return undefined;
+  }
+  const habit = await habitCommand(line, { h, cli, st, state });
+  if (habit.handled) return habit.message;
+  if (!line.startsWith("/")) {
+    const m = await attachMentions(h, line, state.session);
+    if (!m.ok) {
+      for (const e of m.errors) cli.stdout(st.red(`${sanitizeForTerminal(e)}\n`));
+      cli.stdout(st.dim("the message was not sent (\\@ is a literal @)\n"));
+      return undefined;
+    }
+    for (const a of m.attached) cli.stdout(st.dim(`attached ${sanitizeForTerminal(a.path)}\n`));
+    return m.message;
+  }
+  const view = () => new ReplView(cli.stdout, st, { markdown, width: terminalColumns });
+  if (await longSessionCommand(line, { h, cli, st, state, view })) return undefined;
+  // sessions (/turns, /rewind, /fork) and pack commands (/goal, /plan, …)
+  const extra = await replCommand(h, cli, st, line, state).catch((err) => {
+    cli.stdout(st.red(`error: ${sanitizeForTerminal((err as Error).message)}\n`));
+    return { handled: true, message: undefined };
+  });
+  if (!extra.handled) {
+    cli.stdout(`unknown command ${sanitizeForTerminal(line.split(" ")[0])} — /help lists them\n`);
+  }
+  return extra.message;
 }
 
 /** Runs the REPL until /quit or Ctrl-D. */
@@ -127,40 +190,9 @@ export async function runRepl(
       Deno.writeTextFileSync(historyFile, entry + "\n", { append: true });
     } catch { /* history is best effort */ }
     if (line === "/quit" || line === "/exit") return 0;
-    if (line === "/help") {
-      cli.stdout(HELP + "\n");
-      continue;
-    }
-    if (line === "/session") {
-      const session = state.session;
-      cli.stdout(session ? `${session}\n${join(h.paths.sessions, session)}\n` : "no session yet\n");
-      continue;
-    }
-    if (line === "/plugins") {
-      cli.stdout(pluginLines(h, colorEnabled(cli.stdoutIsTerminal)).join("\n") + "\n");
-      continue;
-    }
-    if (line === "/new") {
-      state.session = undefined;
-      cli.stdout(st.dim("new session on the next message\n"));
-      continue;
-    }
-    const view = () => new ReplView(cli.stdout, st, { markdown, width: terminalColumns });
-    if (await longSessionCommand(line, { h, cli, st, state, view })) continue;
-    if (line.startsWith("/")) {
-      // sessions (/turns, /rewind, /fork) and pack commands (/goal, /plan, …)
-      const extra = await replCommand(h, cli, st, line, state).catch((err) => {
-        cli.stdout(st.red(`error: ${sanitizeForTerminal((err as Error).message)}\n`));
-        return { handled: true, message: undefined };
-      });
-      if (!extra.handled) {
-        cli.stdout(
-          `unknown command ${sanitizeForTerminal(line.split(" ")[0])} — /help lists them\n`,
-        );
-      }
-      if (extra.message === undefined) continue;
-      line = extra.message;
-    }
+    const message = await messageOf(line, { h, cli, st, state, markdown });
+    if (message === undefined) continue;
+    line = message;
 
     const controller = new AbortController();
     const stopListening = cancelOnInterrupt(

@@ -107,10 +107,14 @@ async function switchModel(name: string, env: ReplCommandEnv): Promise<void> {
     cli.stdout(safe(`${r.model || "(the provider's default)"} at ${r.provider}\n`));
     return;
   }
+  const was = await env.h.catalog.resolve(state.provider, state.model);
   const r = await env.h.catalog.resolve(state.provider, name);
   state.provider = r.provider;
   state.model = r.model;
-  cli.stdout(st.dim(safe(`model ${r.model} at ${r.provider} from the next request on\n`)));
+  cli.stdout(st.dim(safe(
+    `model ${modelName(was.model)} → ${modelName(r.model)} at ${r.provider}` +
+      " from the next request on\n",
+  )));
 }
 
 async function switchProvider(name: string, env: ReplCommandEnv): Promise<void> {
@@ -128,12 +132,14 @@ async function switchProvider(name: string, env: ReplCommandEnv): Promise<void> 
     cli.stdout(st.red(safe(`no provider "${name}"`)) + st.dim(" — /provider lists them\n"));
     return;
   }
+  const was = await env.h.catalog.resolve(state.provider, state.model);
   const r = await env.h.catalog.resolve(name, "");
   state.provider = r.provider;
   state.model = r.model;
-  cli.stdout(
-    st.dim(safe(`provider ${r.provider} (model ${r.model}) from the next request on\n`)),
-  );
+  cli.stdout(st.dim(safe(
+    `provider ${was.provider} → ${r.provider}, model ${modelName(was.model)} → ` +
+      `${modelName(r.model)} from the next request on\n`,
+  )));
 }
 
 async function compactNow(focus: string, env: ReplCommandEnv): Promise<void> {
@@ -163,7 +169,25 @@ async function compactNow(focus: string, env: ReplCommandEnv): Promise<void> {
     view?.stop();
     stopListening();
   }
-  if (!r.ok) cli.stdout(st.red(`${safe(r.error)}\n`) + st.dim(`hint: ${safe(r.hint)}\n`));
+  if (!r.ok) {
+    cli.stdout(st.red(`${safe(r.error)}\n`) + st.dim(`hint: ${safe(r.hint)}\n`));
+    return;
+  }
+  const at = await env.h.catalog.resolve(state.provider, state.model);
+  cli.stdout(st.dim(safe(
+    `${r.messages} messages summarized by ${modelName(at.model)} at ${at.provider}: ` +
+      `the next request ${exact(r.before)} → ${exact(r.after)} tokens (estimated)\n`,
+  )));
+}
+
+/** A model's name as the user reads it (the provider's default when none is set). */
+function modelName(model: string | undefined): string {
+  return model || "(the provider's default)";
+}
+
+/** A token count in full digits (`12,345`). */
+function exact(n: number): string {
+  return Math.round(n).toLocaleString("en-US");
 }
 
 /** The status line: provider, model, the next request's tokens against the window. */

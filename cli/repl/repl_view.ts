@@ -54,7 +54,7 @@ export class ReplView {
       tickMs: opts.tickMs ?? 100,
     };
     // everything written goes through #out, so the line state is always known
-    this.#base = new TranscriptRenderer((s) => this.#out(s), st);
+    this.#base = new TranscriptRenderer((s) => this.#out(s), st, { width: opts.width });
     if (opts.markdown) this.#md = new MarkdownStream((s) => this.#out(s), { width: opts.width });
   }
 

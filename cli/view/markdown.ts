@@ -4,7 +4,8 @@
  * block kind is known (heading, list item, quote, fence, table, rule) and an
  * inline span only until it closes (`**bold**`, `` `code` ``, links) — so
  * nothing already written is ever rewritten. Code blocks are highlighted line
- * by line (highlight.js). Control characters in the text are shown, never
+ * by line (highlight.js) in a frame that names their language. A table is held
+ * until its last row, then written with its columns aligned by display width. Control characters in the text are shown, never
  * performed.
  *
  * The parsers load lazily: {@link loadMarkdown} before the first answer.
@@ -13,6 +14,7 @@
  */
 import type { Token } from "marked";
 import { sanitizeForTerminal } from "./render.ts";
+import { layoutTable } from "./md_table.ts";
 
 /** The libraries the renderers use (loaded on first use; absent: plain text). */
 export interface MarkdownLibs {
@@ -262,6 +264,8 @@ export class MarkdownStream {
   #kind?: LineKind;
   #fence?: { marker: string; lang: string };
   #quote = "";
+  /** The rows of a table being received (written, aligned, when it ends). */
+  #table?: string[];
 
   constructor(write: (s: string) => void, opts: { width?: () => number } = {}) {
     this.#write = write;
@@ -287,6 +291,16 @@ export class MarkdownStream {
   /** Ends the current text block: whatever is held is written. */
   flush(): void {
     if (this.#pending !== "" || this.#started) this.#progress(true, false);
+    this.#writeTable();
+  }
+
+  /** Writes a held table, its columns aligned. */
+  #writeTable(): void {
+    const rows = this.#table;
+    if (!rows) return;
+    this.#table = undefined;
+    const lines = layoutTable(rows, { inline: renderInline, dim, bold });
+    this.#write(lines.join("\n") + "\n");
   }
 
   /** Classifies the current line once enough of it is known. */
@@ -314,6 +328,9 @@ export class MarkdownStream {
     }
     if (!this.#kind) {
       this.#kind = this.#classify(this.#pending, lineDone);
+      if (this.#table && this.#kind && !this.#pending.trimStart().startsWith("|")) {
+        this.#writeTable(); // the table ended: the line after it is something else
+      }
       if (!this.#kind) {
         if (lineDone) this.#finishLine(newline);
         return;
@@ -379,17 +396,17 @@ export class MarkdownStream {
     if (this.#fence) {
       if (r.startsWith(this.#fence.marker) && /^(`+|~+)$/.test(r)) {
         this.#fence = undefined;
-        this.#write(dim(line) + end);
+        this.#write(dim("╰─") + end);
         return;
       }
       const html = libs?.highlight?.(line, this.#fence.lang);
-      this.#write((html !== undefined ? htmlToAnsi(html) : line) + end);
+      this.#write(dim("│ ") + (html !== undefined ? htmlToAnsi(html) : line) + end);
       return;
     }
     const fence = /^(`{3,}|~{3,})(.*)$/.exec(r);
     if (fence) {
       this.#fence = { marker: fence[1], lang: fenceLanguage(fence[2]) };
-      this.#write(dim(line) + end);
+      this.#write(dim(`╭─ ${this.#fence.lang || "code"}`) + end);
       return;
     }
     if (/^([-*_])(\s*\1){2,}\s*$/.test(r)) {
@@ -397,12 +414,7 @@ export class MarkdownStream {
       return;
     }
     if (r.startsWith("|")) {
-      if (/^\|?[\s:|-]+\|?$/.test(r) && r.includes("-")) {
-        this.#write(dim(line) + end);
-        return;
-      }
-      const cells = line.split("|").map((c) => renderInline(c));
-      this.#write(cells.join(dim("|")) + end);
+      (this.#table ??= []).push(line);
       return;
     }
     this.#write(renderInline(line) + end);

@@ -7,6 +7,7 @@
  * @module
  */
 import type { HarnessEvent } from "../../core/mod.ts";
+import { cutToWidth, displayWidth } from "./text_width.ts";
 
 /**
  * Control characters a terminal would act on: C0 (but tab and newline), DEL,
@@ -131,10 +132,19 @@ export class TranscriptRenderer {
   #inThinking = false;
   /** A CR that ended the last delta (it may be the first half of a CRLF). */
   #pendingCr = false;
+  #width?: () => number;
 
-  constructor(write: (s: string) => void, st: Styles) {
+  /** `opts.width`: the terminal's columns (tool lines are cut to it, with …). */
+  constructor(write: (s: string) => void, st: Styles, opts: { width?: () => number } = {}) {
     this.#write = write;
     this.#st = st;
+    this.#width = opts.width;
+  }
+
+  /** Columns left on a line after `used` columns (undefined: no terminal width known). */
+  #room(used: number): number | undefined {
+    const w = this.#width?.();
+    return w && w > 0 ? Math.max(8, w - used) : undefined;
   }
 
   #out(s: string): void {
@@ -178,20 +188,27 @@ export class TranscriptRenderer {
         }
         this.#out(st.dim(this.#delta(e.text)));
         break;
-      case "tool_start":
+      case "tool_start": {
         this.#newline();
+        const name = sanitizeForTerminal(e.name);
+        const room = this.#room(displayWidth(name) + 3);
+        const summary = summarizeInput(e.name, e.input);
         this.#out(
-          `${st.cyan("●")} ${st.bold(sanitizeForTerminal(e.name))} ${
-            st.dim(summarizeInput(e.name, e.input))
+          `${st.cyan("●")} ${st.bold(name)} ${
+            st.dim(room ? cutToWidth(summary, room) : summary)
           }\n`,
         );
         break;
+      }
       case "tool_done": {
         const mark = e.error ? st.red("✗") : st.green("✓");
+        const ms = ` (${Math.round(e.ms)} ms)`;
         const lines = previewResult(e.result);
         const first = lines.shift() ?? "";
-        this.#out(`  ${mark} ${st.dim(first)}${st.dim(` (${Math.round(e.ms)} ms)`)}\n`);
-        for (const l of lines) this.#out(`    ${st.dim(l)}\n`);
+        const room = this.#room(4 + ms.length);
+        this.#out(`  ${mark} ${st.dim(room ? cutToWidth(first, room) : first)}${st.dim(ms)}\n`);
+        const rest = this.#room(4);
+        for (const l of lines) this.#out(`    ${st.dim(rest ? cutToWidth(l, rest) : l)}\n`);
         break;
       }
       case "retry":

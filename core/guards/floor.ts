@@ -33,7 +33,7 @@ import {
   type ResolvedPolicy,
   resolvePolicy,
 } from "./policy.ts";
-import { DEFAULT_RULES, evaluate, parseRules, type Rule, subjectOf } from "./rules.ts";
+import { DEFAULT_RULES, evaluate, parseRule, parseRules, type Rule, subjectOf } from "./rules.ts";
 import {
   AGENT_ROOMS,
   type ControlLayout,
@@ -159,6 +159,8 @@ export class EffectFloor implements Floor {
   #consent: ConsentStore;
   /** Real paths of control files the user approved a write to (at its ask). */
   #approved = new Set<string>();
+  /** Allow rules the user added for this process (`/permissions allow`): they answer asks. */
+  #sessionAllows: Rule[] = [];
   #toolCalls = 0;
   #fs?: WorkerFs;
   #processPartial: Effect[];
@@ -442,6 +444,9 @@ export class EffectFloor implements Floor {
       if (ok) this.#approved.add(t.real);
       return ok;
     }
+    if (evaluate(this.#sessionAllows, subject, this.places, "ask").verdict === "allow") {
+      return true; // the user answered this question beforehand (/permissions allow)
+    }
     const what = subject.shell
       ? `run \`${String((call.input as { command?: string }).command).slice(0, 200)}\``
       : subject.path
@@ -452,6 +457,22 @@ export class EffectFloor implements Floor {
       `\nhs: the agent wants to ${what} (rule ${d.rule}).\n` +
         "Allow? [o]nce / [a]lways this session / [n]ever: ",
     );
+  }
+
+  /**
+   * Adds an allow rule for this process only (the REPL's `/permissions allow`), parsed by
+   * the floor's own rule parser (a bad rule throws with a fix hint). It answers the asks
+   * of the calls it matches; it never lifts a deny, the policy, or a control path's ask.
+   */
+  allowForSession(text: string): Rule {
+    const rule = parseRule(text, "allow", "this session (/permissions allow)");
+    this.#sessionAllows.push(rule);
+    return rule;
+  }
+
+  /** The rules in force, with where each came from (the session's allows last). */
+  allRules(): readonly Rule[] {
+    return [...this.rules, ...this.#sessionAllows];
   }
 
   /** Lines describing the effective policy and where each part came from. */
@@ -485,7 +506,9 @@ export class EffectFloor implements Floor {
       }`,
     );
     lines.push("rules (deny first, then ask, then allow):");
-    for (const r of this.rules) lines.push(`  ${r.verdict.padEnd(5)} ${r.text}  ← ${r.source}`);
+    for (const r of this.allRules()) {
+      lines.push(`  ${r.verdict.padEnd(5)} ${r.text}  ← ${r.source}`);
+    }
     return lines;
   }
 

@@ -53,15 +53,16 @@ Deno.test("REPL: status line, multi-line input, /context, /cost, /compact, Ctrl-
       ["total $", ""],
       ["›", "/compact keep the numbers\r"],
       ["✓ compacted", ""],
+      ["tokens (estimated)", ""],
       ["›", "\x12line o"],
       ["reverse-i-search", "\r"],
       ["Answer three.", ""],
       ["›", "/model scripted-9\r"],
-      ["from the next request on", ""],
+      ["model scripted-1 → scripted-9 at loop from the next request on", ""],
       ["›", "go on\r"],
       ["Answer four.", ""],
       ["›", "/provider other\r"],
-      ["provider other (model scripted-2) from the next request on", ""],
+      ["provider loop → other, model scripted-9 → scripted-2 from the next request on", ""],
       ["›", "and now?\r"],
       ["Answer five", ""],
       ["›", "/quit\r"],
@@ -73,6 +74,15 @@ Deno.test("REPL: status line, multi-line input, /context, /cost, /compact, Ctrl-
     });
     assert.equal(out.exit, 0, out.text);
     assert.deepEqual(t.server.failures, []);
+    // /compact says the real numbers: the next request's tokens before → after, by which model
+    const said = /summarized by scripted-1 at loop: the next request ([\d,]+) → ([\d,]+) tokens/
+      .exec(out.text);
+    assert.ok(said, out.text);
+    const [before, after] = [said[1], said[2]].map((n) => Number(n.replaceAll(",", "")));
+    // the same count as the compaction's own line (≈1.5k there), in full digits here
+    const approx = /compacting \d+ older messages, ≈([\d.]+)k tokens/.exec(out.text)?.[1];
+    assert.equal((before / 1000).toFixed(1), approx, out.text);
+    assert.ok(after > 0, out.text);
     const reqs = t.server.requests;
     assert.equal(reqs.length, 6, "five answers and exactly one summary request");
     // `\` + Enter and Shift-Enter (CSI u) both continue the input on a new line
