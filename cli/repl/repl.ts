@@ -122,7 +122,7 @@ export async function runRepl(
     }
     if (line === "/session") {
       const session = state.session;
-      cli.stdout(session ? `${session}\n${join(h.paths.sessions, session)}\n` : "no session yet\n");
+      cli.stdout(session ? `${session}\n${h.runs.sessionDir(session)}\n` : "no session yet\n");
       continue;
     }
     if (line === "/plugins") {
