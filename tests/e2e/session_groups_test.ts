@@ -72,6 +72,7 @@ Deno.test("sessions are grouped by workspace: resume, list, --all, an old flat s
     { text: "answer B" },
     { text: "resumed A" },
     { text: "old resumed" },
+    { text: "every workspace" },
   ]);
   const env = t.w.env;
   try {
@@ -124,7 +125,21 @@ Deno.test("sessions are grouped by workspace: resume, list, --all, an old flat s
     const fourth = sent(t.server, 3);
     assert.ok(fourth.includes("old question from A"), fourth);
     assert.ok(!fourth.includes("hello from A"), fourth);
-    assert.equal(t.server.requests.length, 4);
+    // in a third workspace with no session: resume has nothing; resume --all takes the newest
+    // session (by id) of every workspace
+    const c = join(t.w.root, "wsc");
+    await Deno.mkdir(c);
+    const none = await runHs(["resume", "on"], { cwd: c, env });
+    assert.equal(none.code, 1, none.stderr);
+    assert.match(none.stderr, /no session to resume in this workspace/);
+    const any = await runHs(["resume", "--all", "on"], { cwd: c, env });
+    assert.equal(any.code, 0, any.stderr);
+    const fifth = sent(t.server, 4);
+    const [want, not] = idB > idA
+      ? ["hello from B", "hello from A"]
+      : ["hello from A", "hello from B"];
+    assert.ok(fifth.includes(want) && !fifth.includes(not), fifth);
+    assert.equal(t.server.requests.length, 5);
   } finally {
     await t.close();
   }
@@ -156,6 +171,15 @@ Deno.test("hs web lists this workspace's sessions; every workspace's when asked"
       assert.match(await old.text(), /old question from A/);
     } finally {
       await web.stop();
+    }
+    // hs web --all: every workspace's by default
+    const all = await startHsWeb(["--all"], { cwd: t.a, env });
+    try {
+      const auth = { authorization: `Bearer ${all.token}` };
+      const every = await (await fetch(`${all.origin}/`, { headers: auth })).text();
+      assert.ok(every.includes(idA) && every.includes(idB) && every.includes(OLD), every);
+    } finally {
+      await all.stop();
     }
   } finally {
     await t.close();
