@@ -14,7 +14,6 @@ import {
   type Paths,
   type ResolvedTool,
   settlesWithin,
-  statOrUndefined,
   type SubAgentRequest,
   type SubAgentResult,
   type ToolEffects,
@@ -40,7 +39,7 @@ import {
   watchReach,
 } from "./providers/mod.ts";
 import { type LifecycleBus, type Registries, safePromptSources } from "./plugins/mod.ts";
-import { listSessions, recordTurn, Session } from "./session/mod.ts";
+import { findSessionDir, recordTurn, Session, workspaceSessions } from "./session/mod.ts";
 import { boundarySeam } from "./boundaries.ts";
 import type { ChildEnvironment } from "./child_env.ts";
 import type { SkillCatalog } from "./skill_catalog.ts";
@@ -143,22 +142,26 @@ export class Runs {
     return this.#closed;
   }
 
-  /** Opens a session by id or directory. */
+  /** Opens a session by id or directory (core/session/groups.ts finds an id). */
   openSession(idOrDir: string): Session {
-    const sessions = this.#o.paths.sessions;
-    const dir = idOrDir.includes("/") ? idOrDir : join(sessions, idOrDir);
-    if (!statOrUndefined(join(dir, "session.conf"))) {
+    const dir = findSessionDir(this.#o.paths, idOrDir);
+    if (!dir) {
       throw new HarnessError(
-        `no session "${idOrDir}" in ${sessions}`,
-        "list them with: hs session list",
+        `no session "${idOrDir}" in ${this.#o.paths.sessions}`,
+        "list them with: hs session list (every workspace's: hs session list --all)",
       );
     }
     return Session.open(dir);
   }
 
-  /** Session ids, newest first. */
+  /** The directory of session `id`: where it was found, else where a new one goes. */
+  sessionDir(id: string): string {
+    return findSessionDir(this.#o.paths, id) ?? join(this.#o.paths.sessions, id);
+  }
+
+  /** This workspace's session ids, newest first. */
   sessions(): string[] {
-    return listSessions(this.#o.paths.sessions);
+    return workspaceSessions(this.#o.paths).map((s) => s.id);
   }
 
   /** Runs one turn (a user message until `done`). Rejects once closed. */

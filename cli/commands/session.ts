@@ -1,7 +1,8 @@
 /**
  * `hs session list | show <id> | dir [id] | turns <id> | rewind <id> <turn> |
- * fork <id> [turn]`: the sessions of this workspace (the nearest
- * `.harness/sessions`, else `$HARNESS_HOME/sessions`). A rewind restores a
+ * fork <id> [turn]`: the sessions of this workspace (`HARNESS_SESSIONS`, a trusted
+ * `.harness/sessions`, else this workspace's group in `$HARNESS_HOME/sessions`:
+ * core/session/groups.ts); `list --all` lists every workspace's. A rewind restores a
  * session's messages and session-scope pack states to a turn's record and
  * keeps everything after it under `<session>/rewound/` (`--undo` puts it
  * back); project and global states are never rolled back. A fork copies a
@@ -10,16 +11,18 @@
  * @module
  */
 import type { Command } from "@commander-js/extra-typings";
-import { join } from "node:path";
-import { HarnessError, resolvePaths, statOrUndefined } from "../../core/base/mod.ts";
+import { HarnessError, type Paths, resolvePaths } from "../../core/base/mod.ts";
 import {
+  everySession,
+  findSessionDir,
   forkSession,
   formatTokens,
-  listSessions,
   rewindSession,
   Session,
   sessionTurns,
+  type StoredSession,
   undoRewind,
+  workspaceSessions,
 } from "../../core/session/mod.ts";
 import type { HarnessCore } from "../../core/mod.ts";
 import type { CliContext } from "../base/mod.ts";
@@ -30,12 +33,16 @@ import { sessionUsage, statusText } from "../repl/mod.ts";
 /** Registers `hs session`. */
 export function register(program: Command, ctx: CommandContext): void {
   const cli = ctx.cli;
-  const sessions = () => resolvePaths(cli.env, cli.cwd).sessions;
+  const sessions = () => resolvePaths(cli.env, cli.cwd);
   const session = program.command("session").description("list and inspect sessions");
-  session.command("list").description("list sessions, newest first")
+  session.command("list").description("list this workspace's sessions, newest first")
     .option("-n, --limit <n>", "how many", "20")
+    .option("--all", "every workspace's sessions, each with its workspace")
     .action((o) => {
-      ctx.done(sessionList(sessions(), Number.parseInt(o.limit, 10) || 20, cli));
+      const p = sessions();
+      const refs = o.all ? everySession(p) : workspaceSessions(p);
+      const limit = Number.parseInt(o.limit, 10) || 20;
+      ctx.done(sessionList(refs.slice(0, limit), o.all === true, p.sessions, cli));
     });
   session.command("show")
     .description("print a session's messages, then its context budget and usage")
@@ -51,7 +58,7 @@ export function register(program: Command, ctx: CommandContext): void {
   session.command("dir").description("print a session's directory (latest by default)")
     .argument("[id]")
     .action((id) => {
-      const sid = id ?? listSessions(sessions())[0];
+      const sid = id ?? workspaceSessions(sessions())[0]?.id;
       if (!sid) throw new HarnessError("no sessions yet", "start one with: hs <message>");
       cli.stdout(sessionDir(sessions(), sid) + "\n");
       ctx.done(0);
@@ -89,7 +96,7 @@ export function register(program: Command, ctx: CommandContext): void {
     .action((id, turn) => {
       const dir = sessionDir(sessions(), id);
       const t = turn === undefined ? (sessionTurns(dir).at(-1)?.turn ?? 0) : turnNumber(turn);
-      const s = forkSession(dir, t);
+      const s = forkSession(dir, t, sessions().sessions);
       cli.stdout(`${s.id}\n`);
       cli.stderr(`forked ${id} at turn ${t}: resume it with: hs ${s.id} <message>\n`);
       ctx.done(0);
@@ -122,33 +129,38 @@ function turnList(dir: string, cli: CliContext): number {
 }
 
 /** A session's directory from an id or a path; a HarnessError when there is none. */
-function sessionDir(sessionsDir: string, id: string): string {
-  const dir = id.includes("/") ? id : join(sessionsDir, id);
-  if (!statOrUndefined(join(dir, "session.conf"))) {
+function sessionDir(paths: Paths, id: string): string {
+  const dir = findSessionDir(paths, id);
+  if (!dir) {
     throw new HarnessError(
-      `no session "${id}" in ${sessionsDir}`,
-      "list them with: hs session list",
+      `no session "${id}" in ${paths.sessions}`,
+      "list them with: hs session list (every workspace's: hs session list --all)",
     );
   }
   return dir;
 }
 
-function sessionList(dir: string, limit: number, cli: CliContext): number {
-  const ids = listSessions(dir).slice(0, limit);
-  for (const id of ids) {
+function sessionList(refs: StoredSession[], all: boolean, where: string, cli: CliContext): number {
+  for (const ref of refs) {
+    const place = all ? `  ${ref.cwd || "?"}` : "";
     try {
-      const s = Session.open(join(dir, id));
+      const s = Session.open(ref.dir);
       const m = s.messages().find((x) => x.role === "user");
       const first = m && m.role === "user" ? m.text.split("\n")[0].slice(0, 60) : "";
       cli.stdout(
-        safe(`${id}  ${String(s.count).padStart(4)} msgs  ${s.conf.provider || "-"}  ${first}`) +
-          "\n",
+        safe(
+          `${ref.id}${place}  ${String(s.count).padStart(4)} msgs  ${
+            s.conf.provider || "-"
+          }  ${first}`,
+        ) + "\n",
       );
     } catch {
-      cli.stdout(`${id}  (unreadable)\n`);
+      cli.stdout(safe(`${ref.id}${place}  (unreadable)`) + "\n");
     }
   }
-  if (ids.length === 0) cli.stdout(`no sessions in ${dir}\n`);
+  if (refs.length === 0) {
+    cli.stdout(all ? "no sessions yet\n" : `no sessions in ${safe(where)}\n`);
+  }
   return 0;
 }
 

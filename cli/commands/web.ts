@@ -21,6 +21,8 @@ export type WebFlags = RunFlags & {
   port?: string;
   host?: string;
   open?: boolean;
+  /** List every workspace's sessions by default. */
+  all?: boolean;
 };
 
 /** Hooks for embedding `hs web` (tests, benchmarks). */
@@ -96,6 +98,7 @@ export async function runWeb(
       hostname,
       port,
       token: newToken(),
+      everyWorkspace: flags.all === true,
       log: (line) => h.log(line),
     });
     cli.stdout(
@@ -154,6 +157,7 @@ export function register(program: Command, ctx: CommandContext): void {
     .option("--port <n>", "port to listen on (default: any free port)")
     .option("--host <addr>", "address to listen on (default 127.0.0.1; anything else is exposed)")
     .option("--open", "open the address in the desktop's browser")
+    .option("--all", "list every workspace's sessions, not only this one's")
     .action(async (flags) => {
       ctx.done(await runWeb(ctx.cli, flags as WebFlags));
     });

@@ -5,9 +5,9 @@
  *
  * @module
  */
-import { join } from "node:path";
 import type { HarnessCore, HarnessEvent, RunResult } from "../../core/mod.ts";
 import { HarnessError, resolvePaths, statOrUndefined } from "../../core/base/mod.ts";
+import { findSessionDir } from "../../core/session/mod.ts";
 import { cancelOnInterrupt, type CliContext } from "../base/mod.ts";
 import {
   type AgentFlags,
@@ -36,7 +36,7 @@ export async function agentCommand(
   let sessionId: string | undefined;
   if (
     words.length > 0 && /^[\w.-]+$/.test(words[0]) &&
-    statOrUndefined(join(paths.sessions, words[0], "session.conf"))
+    findSessionDir(paths, words[0])
   ) {
     sessionId = words[0];
     words = words.slice(1);

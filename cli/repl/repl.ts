@@ -94,7 +94,7 @@ async function messageOf(
   }
   if (line === "/session") {
     const session = state.session;
-    cli.stdout(session ? `${session}\n${join(h.paths.sessions, session)}\n` : "no session yet\n");
+    cli.stdout(session ? `${session}\n${h.runs.sessionDir(session)}\n` : "no session yet\n");
     return undefined;
   }
   if (line === "/plugins") {

@@ -10,7 +10,6 @@
  * @module
  */
 import { askLine } from "../prompts/mod.ts";
-import { join } from "node:path";
 import type { HarnessCore, SessionRef } from "../../core/mod.ts";
 import { forkSession, rewindSession, Session, sessionTurns } from "../../core/session/mod.ts";
 import type { CliContext } from "../base/mod.ts";
@@ -57,7 +56,7 @@ export async function replCommand(
 ): Promise<ReplCommandResult> {
   const [head, ...rest] = line.slice(1).split(/\s+/);
   const arg = rest.join(" ");
-  const dir = state.session ? join(h.paths.sessions, state.session) : undefined;
+  const dir = state.session ? h.runs.sessionDir(state.session) : undefined;
   switch (head) {
     case "turns": {
       if (!dir) cli.stdout("no session yet\n");
@@ -113,7 +112,7 @@ export async function replCommand(
   }
   if (!h.packs.commands().commands.some((c) => c.name === head)) return { handled: false };
   const session = (): SessionRef | undefined =>
-    state.session ? { id: state.session, dir: join(h.paths.sessions, state.session) } : undefined;
+    state.session ? { id: state.session, dir: h.runs.sessionDir(state.session) } : undefined;
   const r = await runPackCommand(h, head, arg, {
     out: cli.stdout,
     st,

@@ -14,6 +14,8 @@ export interface SessionsView {
   total: number;
   /** The link that shows every session (when some are left out). */
   allLink?: string;
+  /** True when the list holds every workspace's sessions, not only this one's. */
+  everyWorkspace?: boolean;
   asks: PendingAsk[];
   running(id: string): boolean;
   /** An error to show (a turn that could not start). */
@@ -58,7 +60,10 @@ function table(v: SessionsView): Html {
 /** The sessions page's main content. */
 export function sessionsBody(v: SessionsView): Html {
   const error = v.error ? markup`<p class="notice error" role="alert">${v.error}</p>` : "";
-  return markup`<h1>Sessions</h1>${
+  const scope = v.everyWorkspace
+    ? markup`<p class="muted">Every workspace's sessions — <a href="/">only this workspace's</a></p>`
+    : markup`<p class="muted">This workspace's sessions — <a href="/?workspaces=all">every workspace's</a></p>`;
+  return markup`<h1>Sessions</h1>${scope}${
     waiting(v.asks)
   }${error}<form id="new-session" class="card" method="post" action="/new"><label for="new-message">Start a new session</label><textarea id="new-message" name="message" rows="3" required placeholder="Ask the agent… (Ctrl+Enter sends)"></textarea><div class="row"><button type="submit" class="primary">Start</button><span class="muted">The agent works in this workspace, under its effect floor.</span></div></form>${
     table(v)

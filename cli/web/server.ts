@@ -22,6 +22,8 @@ import { join } from "node:path";
 import {
   type Answer,
   errorMessage,
+  everySession,
+  findSessionDir,
   type HarnessCore,
   HarnessError,
   isOwnDir,
@@ -30,6 +32,7 @@ import {
   permissionDenied,
   readOwnText,
   Session,
+  workspaceSessions,
 } from "../../core/mod.ts";
 import { malformedHost, requestUrl, SECURITY_HEADERS, WebAccess } from "./access.ts";
 import { ASSETS } from "./assets.ts";
@@ -74,6 +77,8 @@ export interface WebServerOptions {
   token: string;
   /** Sessions shown on the first page (default 100). */
   listLimit?: number;
+  /** List every workspace's sessions by default, not only this one's (`hs web --all`). */
+  everyWorkspace?: boolean;
   /** The keep-alive comment interval of event streams (default 15 s). */
   heartbeatMs?: number;
   log(line: string): void;
@@ -112,6 +117,8 @@ interface Ctx {
   /** Results of plugin page actions posted by a form, until the page after the redirect shows them. */
   results: Map<string, PluginPageView["result"]>;
   listLimit: number;
+  /** List every workspace's sessions by default (`hs web --all`). */
+  everyWorkspace?: boolean;
   heartbeatMs?: number;
   log(line: string): void;
 }
@@ -134,6 +141,7 @@ function listen(o: WebServerOptions): WebServer {
     sessions: new Map(),
     results: new Map(),
     listLimit: o.listLimit ?? 100,
+    everyWorkspace: o.everyWorkspace,
     heartbeatMs: o.heartbeatMs,
     log: o.log,
   };
@@ -252,8 +260,8 @@ async function route(ctx: Ctx, req: Request, url: URL): Promise<Response> {
   if (m) {
     const id = decodeURIComponent(m[1]);
     if (!SESSION_ID.test(id)) return refusal(404, "no such session");
-    const dir = join(ctx.h.paths.sessions, id);
-    if (!isOwnDir(dir) || !isOwnFile(join(dir, "session.conf"))) {
+    const dir = findSessionDir(ctx.h.paths, id);
+    if (!dir || !isOwnDir(dir) || !isOwnFile(join(dir, "session.conf"))) {
       return refusal(404, "no such session");
     }
     if (!m[2] && get) return sessionPage(ctx, id, dir, url.searchParams.has("all"));
@@ -315,7 +323,9 @@ function page(
 
 function sessionsPage(ctx: Ctx, url: URL, error?: string, status = 200): Response {
   const all = url.searchParams.get("all") === "1";
-  const { total, sessions } = recentSessions(ctx.h.paths.sessions, all ? Infinity : ctx.listLimit);
+  const every = url.searchParams.get("workspaces") === "all" || (ctx.everyWorkspace ?? false);
+  const refs = every ? everySession(ctx.h.paths) : workspaceSessions(ctx.h.paths);
+  const { total, sessions } = recentSessions(refs, all ? Infinity : ctx.listLimit);
   return page(
     ctx,
     "Sessions",
@@ -323,7 +333,8 @@ function sessionsPage(ctx: Ctx, url: URL, error?: string, status = 200): Respons
     sessionsBody({
       sessions,
       total,
-      allLink: sessions.length < total ? "/?all=1" : undefined,
+      allLink: sessions.length < total ? `/?all=1${every ? "&workspaces=all" : ""}` : undefined,
+      everyWorkspace: every,
       asks: ctx.runs.asks(),
       running: (id) => ctx.runs.running(id),
       error,

@@ -1,5 +1,5 @@
 /**
- * The sessions of a sessions directory as the list page shows them: id, when
+ * Sessions (this workspace's, or every one's) as the list page shows them: id, when
  * it started, provider and model, how many messages, and its first user
  * message as a title. Reads `session.conf`, the `messages/` listing and one
  * message file per session.
@@ -7,7 +7,12 @@
  * @module
  */
 import { join } from "node:path";
-import { listSessions, parseKeyValues, parseMessageFile, readOwnText } from "../../core/mod.ts";
+import {
+  parseKeyValues,
+  parseMessageFile,
+  readOwnText,
+  type StoredSession,
+} from "../../core/mod.ts";
 
 /** One row of the sessions page. */
 export interface SessionSummary {
@@ -57,14 +62,13 @@ export function summarize(dir: string, id: string): SessionSummary {
   };
 }
 
-/** The newest `limit` sessions of `sessionsDir`, and how many there are. */
+/** The first `limit` of these sessions (newest first), and how many there are. */
 export function recentSessions(
-  sessionsDir: string,
+  refs: StoredSession[],
   limit: number,
 ): { total: number; sessions: SessionSummary[] } {
-  const ids = listSessions(sessionsDir);
   return {
-    total: ids.length,
-    sessions: ids.slice(0, limit).map((id) => summarize(join(sessionsDir, id), id)),
+    total: refs.length,
+    sessions: refs.slice(0, limit).map((r) => summarize(r.dir, r.id)),
   };
 }

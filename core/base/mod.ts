@@ -20,3 +20,4 @@ export * from "./lifecycle.ts";
 export * from "./terminal_text.ts";
 export * from "./safe_fs.ts";
 export * from "./sessions_place.ts";
+export * from "./workspace_key.ts";

@@ -24,9 +24,12 @@ export interface Paths {
   home: string;
   /**
    * `$HARNESS_SESSIONS`: the user's `HARNESS_SESSIONS`, else the nearest `.harness/sessions`
-   * walking up that the user trusted (sessions_place.ts), else `<home>/sessions`.
+   * walking up that the user trusted (sessions_place.ts), else this workspace's group
+   * `<home>/sessions/<workspaceKey>`.
    */
   sessions: string;
+  /** The root of the workspace groups and this workspace's real path, when grouped. */
+  sessionsGrouped?: SessionsPlace["grouped"];
   /** The nearest workspace `.harness/sessions` that was not used, and why. */
   sessionsSkipped?: SessionsPlace["skipped"];
   /** `$HARNESS_LOG` (default `<home>/harness.log`). */
@@ -47,6 +50,7 @@ export function resolvePaths(env: Record<string, string | undefined>, cwd: strin
     home,
     sessions: place.sessions,
     ...(place.skipped ? { sessionsSkipped: place.skipped } : {}),
+    ...(place.grouped ? { sessionsGrouped: place.grouped } : {}),
     log,
   };
 }

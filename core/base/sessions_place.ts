@@ -9,7 +9,10 @@
  *    trust entry of `$HARNESS_HOME/trust.json` — a file no tool of the agent may write.
  *    A sessions directory made later (by the agent's bash in an untrusted workspace, or
  *    put back under the same name) is not that directory, and is skipped;
- * 3. else `$HARNESS_HOME/sessions`.
+ * 3. else the workspace's group in `$HARNESS_HOME/sessions`: `<root>/<workspaceKey>/`
+ *    (workspace_key.ts), keyed by the working directory's real path. Sessions made
+ *    before grouping stay flat in `<root>/<id>/` and count for the workspace of their
+ *    `cwd=` (core/session/groups.ts).
  *
  * A skipped directory is named in {@link SessionsPlace.skipped}, so that hs can say why
  * sessions are kept elsewhere and how to keep them there (`hs trust <workspace>`).
@@ -18,6 +21,7 @@
  */
 import { dirname, join, sep } from "node:path";
 import { readOwnText } from "./safe_fs.ts";
+import { workspaceKey, workspaceRealPath } from "./workspace_key.ts";
 
 /** The sessions directory of a run, and the nearest workspace one that was not used. */
 export interface SessionsPlace {
@@ -25,6 +29,12 @@ export interface SessionsPlace {
   sessions: string;
   /** The nearest `.harness/sessions` that was skipped, and why. */
   skipped?: { dir: string; why: string };
+  /**
+   * Set when sessions are grouped by workspace (the `$HARNESS_HOME/sessions` default):
+   * the root holding every group (and the flat sessions made before grouping), and the
+   * real path of this workspace.
+   */
+  grouped?: { root: string; workspace: string };
 }
 
 /** The identity a trusted sessions directory is recorded by: `dev:ino` of the directory itself. */
@@ -103,5 +113,11 @@ export function chooseSessionsDir(
     if (parent === cur) break;
     cur = parent;
   }
-  return { sessions: join(home, "sessions"), ...(skipped ? { skipped } : {}) };
+  const root = join(home, "sessions");
+  const workspace = workspaceRealPath(cwd);
+  return {
+    sessions: join(root, workspaceKey(workspace)),
+    grouped: { root, workspace },
+    ...(skipped ? { skipped } : {}),
+  };
 }

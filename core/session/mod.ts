@@ -19,3 +19,4 @@ export * from "./tokens.ts";
 export * from "./budget.ts";
 export * from "./state_log.ts";
 export * from "./turns.ts";
+export * from "./groups.ts";

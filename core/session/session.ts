@@ -248,6 +248,16 @@ export function newSessionId(d: Date = new Date()): string {
   }${pad(d.getSeconds())}-${Deno.pid}`;
 }
 
+/** Ids this process gave out: two sessions it makes (in different groups) never share one. */
+const issuedIds = new Set<string>();
+
+/** Claims `id` for a new session; false when this process gave it out already. */
+export function claimSessionId(id: string): boolean {
+  if (issuedIds.has(id)) return false;
+  issuedIds.add(id);
+  return true;
+}
+
 /** One session directory with its message index. */
 export class Session {
   /** The session directory. */
@@ -295,12 +305,16 @@ export class Session {
     const base = newSessionId();
     let id = base;
     let dir = join(sessionsDir, id);
-    // mkdir without `recursive` is exclusive: a directory someone else made is never shared.
+    // mkdir without `recursive` is exclusive: a directory someone else made is never shared;
+    // an id this process gave out already (in another workspace's group) is never reused
     for (let n = 2;; n++) {
       try {
-        Deno.mkdirSync(dir);
-        Deno.mkdirSync(join(dir, "messages"));
-        break;
+        if (claimSessionId(id)) {
+          Deno.mkdirSync(dir);
+          Deno.mkdirSync(join(dir, "messages"));
+          break;
+        }
+        if (n > 10_000) throw new Deno.errors.AlreadyExists(`${id} was given out`);
       } catch (err) {
         if (!(err instanceof Deno.errors.AlreadyExists) || n > 10_000) {
           throw new HarnessError(

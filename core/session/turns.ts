@@ -19,7 +19,7 @@
  */
 import { basename, join } from "node:path";
 import { HarnessError, isOwnDir, listDir, readOwnText, statOrUndefined } from "../base/mod.ts";
-import { isoSeconds, newSessionId, Session } from "./session.ts";
+import { claimSessionId, isoSeconds, newSessionId, Session } from "./session.ts";
 import { logDirRevision, readLogDir, writeAtomic, writeLogDir } from "./state_log.ts";
 
 /** The record a turn leaves when it ends. */
@@ -264,7 +264,9 @@ export function forkSession(sessionDir: string, turn: number, sessionsDir?: stri
   const parent = sessionsDir ?? join(sessionDir, "..");
   const base = newSessionId();
   let id = base;
-  for (let n = 2; statOrUndefined(join(parent, id)); n++) id = `${base}-${n}`;
+  for (let n = 2; statOrUndefined(join(parent, id)) || !claimSessionId(id); n++) {
+    id = `${base}-${n}`;
+  }
   const dir = join(parent, id);
   Deno.mkdirSync(join(dir, "messages"), { recursive: true });
   const conf: Record<string, string> = {

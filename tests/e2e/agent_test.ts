@@ -5,7 +5,14 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { startScriptedServer } from "../../plugins/scripted/mod.ts";
-import { loopbackConf, makeWorkspace, plainBody, runHs, writeFile } from "../support/workspace.ts";
+import {
+  loopbackConf,
+  makeWorkspace,
+  plainBody,
+  runHs,
+  sessionsOf,
+  writeFile,
+} from "../support/workspace.ts";
 
 Deno.test("the agent tool runs a sub-agent in its own session and returns its answer", async () => {
   const w = await makeWorkspace();
@@ -29,7 +36,7 @@ Deno.test("the agent tool runs a sub-agent in its own session and returns its an
     const parent = server.requests[2].body as { messages: { content: { content: string }[] }[] };
     assert.match(parent.messages.at(-1)!.content[0].content, /the child's summary/);
     // two sessions exist: the parent's and the child's
-    const sessions = [...Deno.readDirSync(join(w.home, "sessions"))];
+    const sessions = [...Deno.readDirSync(sessionsOf(w))];
     assert.equal(sessions.length, 2);
   } finally {
     await server.close();

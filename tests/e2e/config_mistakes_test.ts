@@ -12,6 +12,7 @@ import {
   loopbackWorkspace,
   makeWorkspace,
   runHs,
+  sessionsOf,
   writeFile,
 } from "../support/workspace.ts";
 import { runInPty } from "../support/pty.ts";
@@ -134,7 +135,8 @@ Deno.test("a first request that reaches no server leaves no session behind", asy
     const after = await runHs(["session", "list"], { cwd: w.ws, env });
     assert.equal(after.code, 0, after.stderr);
     assert.equal(after.stdout, before.stdout);
-    const dirs = await Array.fromAsync(Deno.readDir(join(w.home, "sessions"))).catch(() => []);
+    // nothing in this workspace's sessions group (docs/sessions.md "Sessions by workspace")
+    const dirs = await Array.fromAsync(Deno.readDir(sessionsOf(w))).catch(() => []);
     assert.deepEqual(dirs.filter((d) => !d.name.startsWith(".")).map((d) => d.name), []);
   } finally {
     await w.cleanup();

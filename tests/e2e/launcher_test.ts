@@ -13,6 +13,7 @@ import {
   loopbackWorkspace,
   makeWorkspace,
   runHs,
+  sessionsOf,
   writeExe,
   writeFile,
 } from "../support/workspace.ts";
@@ -226,7 +227,7 @@ Deno.test("A7: hs session list in a fresh HARNESS_HOME", async () => {
   try {
     const r = await runHs(["session", "list"], { cwd: w.ws, env: w.env });
     assert.equal(r.code, 0, r.stderr);
-    assert.equal(r.stdout, `no sessions in ${join(w.home, "sessions")}\n`);
+    assert.equal(r.stdout, `no sessions in ${sessionsOf(w)}\n`);
     assertNoDenoWording(r.stderr);
   } finally {
     await w.cleanup();
@@ -340,7 +341,7 @@ esac
       await Deno.stat(join(t.w.ws, "slow-finished")).then(() => false, () => true),
       "the tool was killed, not left to finish",
     );
-    const sessions = join(t.w.home, "sessions");
+    const sessions = sessionsOf(t.w);
     const [sid] = [...Deno.readDirSync(sessions)].map((e) => e.name);
     const msgs = [...Deno.readDirSync(join(sessions, sid, "messages"))].map((e) => e.name).sort();
     const last = await Deno.readTextFile(join(sessions, sid, "messages", msgs.at(-1)!));

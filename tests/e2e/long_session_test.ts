@@ -7,7 +7,13 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { loopbackConf, loopbackWorkspace, runHs, writeFile } from "../support/workspace.ts";
+import {
+  loopbackConf,
+  loopbackWorkspace,
+  runHs,
+  sessionsOf,
+  writeFile,
+} from "../support/workspace.ts";
 import type { RecordedRequest } from "../../plugins/scripted/mod.ts";
 
 const words = (n: number) => "lorem ipsum dolor sit amet ".repeat(n).trim();
@@ -19,8 +25,8 @@ function lastText(req: RecordedRequest): string {
   return typeof c === "string" ? c : (c as { text?: string }[]).map((b) => b.text ?? "").join("");
 }
 
-function sessionId(home: string): string {
-  return [...Deno.readDirSync(join(home, "sessions"))][0].name;
+function sessionId(w: { home: string; ws: string }): string {
+  return [...Deno.readDirSync(sessionsOf(w))][0].name;
 }
 
 Deno.test("a session past a small window compacts itself with one extra request; the next request fits; the originals stay", async () => {
@@ -35,7 +41,7 @@ Deno.test("a session past a small window compacts itself with one extra request;
     const env = { ...t.w.env, HARNESS_COMPACT_KEEP: "1" };
     const one = await runHs(["agent", "one " + words(60)], { cwd: t.w.ws, env });
     assert.equal(one.code, 0, one.stderr);
-    const id = sessionId(t.w.home);
+    const id = sessionId(t.w);
     const two = await runHs([id, "two " + words(60)], { cwd: t.w.ws, env });
     assert.equal(two.code, 0, two.stderr);
     assert.equal(t.server.requests.length, 2, "no compaction while the session fits");
@@ -57,7 +63,7 @@ Deno.test("a session past a small window compacts itself with one extra request;
     const before = Math.ceil(JSON.stringify(summaryReq.body).length / 4);
     assert.ok(size < before, `${size} < ${before}`);
     // every original message is still a file, marked compacted into the summary
-    const dir = join(t.w.home, "sessions", id, "messages");
+    const dir = join(sessionsOf(t.w), id, "messages");
     const names = [...Deno.readDirSync(dir)].map((e) => e.name).sort();
     assert.deepEqual(names, [
       "0001-user.md",
@@ -106,7 +112,7 @@ Deno.test("Anthropic requests carry cache breakpoints; cached tokens reach the m
   try {
     const one = await runHs(["agent", "run echo " + words(40)], { cwd: t.w.ws, env: t.w.env });
     assert.equal(one.code, 0, one.stderr);
-    const id = sessionId(t.w.home);
+    const id = sessionId(t.w);
     const two = await runHs(["agent", "--json", id, "again"], { cwd: t.w.ws, env: t.w.env });
     assert.equal(two.code, 0, two.stderr);
     for (const req of t.server.requests) {
@@ -120,7 +126,7 @@ Deno.test("Anthropic requests carry cache breakpoints; cached tokens reach the m
       assert.deepEqual(msgs.at(-1)!.content.at(-1)!.cache_control, { type: "ephemeral" });
     }
     // the second and third requests read the prefix the one before wrote
-    const dir = join(t.w.home, "sessions", id, "messages");
+    const dir = join(sessionsOf(t.w), id, "messages");
     assert.doesNotMatch(Deno.readTextFileSync(join(dir, "0002-assistant.md")), /tokens_cache_read/);
     assert.match(
       Deno.readTextFileSync(join(dir, "0002-assistant.md")),
@@ -153,7 +159,7 @@ Deno.test("a provider switch mid-session resumes with the other protocol (Anthro
     );
     const one = await runHs(["agent", "run echo"], { cwd: t.w.ws, env: t.w.env });
     assert.equal(one.code, 0, one.stderr);
-    const id = sessionId(t.w.home);
+    const id = sessionId(t.w);
     const two = await runHs(["-p", "other", id, "and now?"], { cwd: t.w.ws, env: t.w.env });
     assert.equal(two.code, 0, two.stderr);
     assert.equal(two.stdout.trim(), "Answered by the OpenAI-shaped provider.");
@@ -164,7 +170,7 @@ Deno.test("a provider switch mid-session resumes with the other protocol (Anthro
     const call = msgs.find((m) => Array.isArray(m.tool_calls))!;
     assert.equal((call.tool_calls as { id: string }[])[0].id, "toolu_9");
     assert.ok(msgs.some((m) => m.role === "tool" && m.tool_call_id === "toolu_9"));
-    const conf = Deno.readTextFileSync(join(t.w.home, "sessions", id, "session.conf"));
+    const conf = Deno.readTextFileSync(join(sessionsOf(t.w), id, "session.conf"));
     assert.match(conf, /\nmodel=scripted-2\nprovider=other\n/);
   } finally {
     await t.close();

@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { loopbackWorkspace, runHs, writeFile } from "../support/workspace.ts";
+import { loopbackWorkspace, runHs, sessionsOf, writeFile } from "../support/workspace.ts";
 import { mcpServer } from "../support/mcp.ts";
 
 Deno.test("hs plugins, an MCP tool call and the audit file, through the launcher", async () => {
@@ -100,7 +100,7 @@ Deno.test("an MCP result has the session's one cap: under it whole, over it capp
     assert.ok(!second.includes("MIDDLE"), "the middle is left out of the conversation");
     const session = r.stdout.split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l))
       .find((e) => e.type === "session").id as string;
-    const saved = await Deno.readTextFile(join(t.w.home, "sessions", session, "outputs", "m2.txt"));
+    const saved = await Deno.readTextFile(join(sessionsOf(t.w), session, "outputs", "m2.txt"));
     assert.ok(saved.includes(over), "the whole result is saved in outputs/");
   } finally {
     await t.close();

@@ -13,6 +13,7 @@ import {
   plainBody,
   REPO,
   runHs,
+  sessionsOf,
   type Workspace,
 } from "../support/workspace.ts";
 
@@ -49,7 +50,7 @@ async function assertResumable(t: Setup, r: CliRun, earlier: string): Promise<vo
   );
   assert.deepEqual(body.messages[0], { role: "user", content: earlier });
   assert.deepEqual(body.messages.at(-1), { role: "user", content: "and now?" });
-  const dir = join(t.w.home, "sessions", id);
+  const dir = join(sessionsOf(t.w), id);
   const files = [...Deno.readDirSync(join(dir, "messages"))].map((e) => e.name).sort();
   assert.equal(files[0], "0001-user.md");
   assert.equal(files.at(-1)!.endsWith("-assistant.md"), true, files.join(","));
@@ -186,7 +187,7 @@ Deno.test("Ctrl-C during a slow stream aborts the request at once, exits 130, th
     assert.equal(stdout, "");
     const id = /session: \S+\/(\d{8}-\d{6}-\d+)/.exec(stderr)?.[1];
     assert.ok(id, stderr);
-    const dir = join(t.w.home, "sessions", id);
+    const dir = join(sessionsOf(t.w), id);
     assert.deepEqual([...Deno.readDirSync(join(dir, "messages"))].map((e) => e.name), [
       "0001-user.md",
     ]);

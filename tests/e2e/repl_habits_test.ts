@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
-import { hsArgs, loopbackWorkspace, writeFile } from "../support/workspace.ts";
+import { hsArgs, loopbackWorkspace, sessionsOf, writeFile } from "../support/workspace.ts";
 import { runInPty } from "../support/pty.ts";
 
 type Body = { messages: { role: string; content: unknown }[] };
@@ -35,7 +35,7 @@ Deno.test("REPL /clear: the next message starts a new session with no history", 
     assert.doesNotMatch(JSON.stringify(second.messages), /walrus/);
     const id = /new session (\S+)/.exec(out.text)?.[1];
     assert.ok(id, out.text);
-    const sessions = [...Deno.readDirSync(join(t.w.home, "sessions"))].map((e) => e.name);
+    const sessions = [...Deno.readDirSync(sessionsOf(t.w))].map((e) => e.name);
     assert.equal(sessions.length, 2);
     assert.ok(sessions.includes(id), `${id} in ${sessions}`);
   } finally {

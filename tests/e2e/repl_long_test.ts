@@ -13,6 +13,7 @@ import {
   loopbackConf,
   loopbackWorkspace,
   plainBody,
+  sessionsOf,
   writeFile,
 } from "../support/workspace.ts";
 import { runInPty } from "../support/pty.ts";
@@ -96,8 +97,8 @@ Deno.test("REPL: status line, multi-line input, /context, /cost, /compact, Ctrl-
     assert.equal(lastUserText(reqs[3]), "line one\nline two");
     // /model: the next request uses it and the session records it
     assert.equal((reqs[4].body as { model: string }).model, "scripted-9");
-    const id = [...Deno.readDirSync(join(t.w.home, "sessions"))][0].name;
-    const dir = join(t.w.home, "sessions", id);
+    const id = [...Deno.readDirSync(sessionsOf(t.w))][0].name;
+    const dir = join(sessionsOf(t.w), id);
     // /provider: the session goes on in the other protocol and records it
     assert.equal(reqs[5].path, "/v1/chat/completions");
     const openaiMsgs = (reqs[5].body as { messages: { role: string; content: unknown }[] })

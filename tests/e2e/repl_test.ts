@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { hsArgs, loopbackWorkspace } from "../support/workspace.ts";
+import { hsArgs, loopbackWorkspace, sessionsOf } from "../support/workspace.ts";
 import { runInPty } from "../support/pty.ts";
 
 Deno.test("the REPL streams answers and tool calls, cancels a turn with Ctrl-C, and quits", async () => {
@@ -42,9 +42,9 @@ Deno.test("the REPL streams answers and tool calls, cancels a turn with Ctrl-C, 
     assert.match(text, /✓ hi from bash/);
     assert.match(text, /EXIT 0/);
     // the cancelled answer was not saved; the session went on consistently
-    const sessions = [...Deno.readDirSync(join(t.w.home, "sessions"))].map((e) => e.name);
+    const sessions = [...Deno.readDirSync(sessionsOf(t.w))].map((e) => e.name);
     assert.equal(sessions.length, 1);
-    const dir = join(t.w.home, "sessions", sessions[0], "messages");
+    const dir = join(sessionsOf(t.w), sessions[0], "messages");
     const names = [...Deno.readDirSync(dir)].map((e) => e.name).sort();
     assert.deepEqual(names, [
       "0001-user.md",

@@ -14,6 +14,7 @@ import {
   loopbackConf,
   makeWorkspace,
   runHs,
+  sessionsOf,
   writeExe,
   writeFile,
 } from "../support/workspace.ts";
@@ -104,7 +105,7 @@ esac
       assert.match(text, /^HARNESS_SESSIONS=/m);
     }
     const result = Deno.readTextFileSync(
-      join(w.home, "sessions", id, "messages", "0003-tool_result.md"),
+      join(sessionsOf(w), id, "messages", "0003-tool_result.md"),
     );
     assert.match(result, /^HARNESS_STAGE=tool_exec$/m);
     assert.match(result, /^PATH=/m);

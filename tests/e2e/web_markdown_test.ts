@@ -9,7 +9,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { loopbackWorkspace, runHs } from "../support/workspace.ts";
+import { loopbackWorkspace, runHs, sessionsOf } from "../support/workspace.ts";
 import { readEvents, startHsWeb } from "../support/web.ts";
 
 const words = (n: number) => "lorem ipsum dolor sit amet ".repeat(n).trim();
@@ -28,7 +28,7 @@ Deno.test("hs web: Markdown answers are served rendered, a compaction summary as
   const env = { ...lb.w.env, HARNESS_COMPACT_KEEP: "1" };
   const one = await runHs(["agent", "one " + words(60)], { cwd: lb.w.ws, env });
   assert.equal(one.code, 0, one.stderr);
-  const id = [...Deno.readDirSync(join(lb.w.home, "sessions"))][0].name;
+  const id = [...Deno.readDirSync(sessionsOf(lb.w))][0].name;
   for (const msg of ["two ", "three "]) {
     const r = await runHs([id, msg + words(60)], { cwd: lb.w.ws, env });
     assert.equal(r.code, 0, r.stderr);

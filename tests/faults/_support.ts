@@ -11,6 +11,7 @@ import {
   type CliRun,
   makeWorkspace,
   runHs,
+  sessionsOf,
   type Workspace,
   writeFile,
 } from "../support/workspace.ts";
@@ -63,7 +64,7 @@ export async function hostileWorkspace(
 export function sessionDirOf(t: { w: Workspace }, r?: CliRun): string {
   const m = r && /session: (\S+)/.exec(r.stderr);
   if (m) return m[1];
-  const dir = join(t.w.home, "sessions");
+  const dir = sessionsOf(t.w);
   const ids = [...Deno.readDirSync(dir)].map((e) => e.name).sort();
   assert.equal(ids.length, 1, `one session expected in ${dir}: ${ids.join(", ")}`);
   return join(dir, ids[0]);

@@ -14,7 +14,7 @@ import {
   RefusedFileError,
   setRefusalSink,
 } from "../../core/base/mod.ts";
-import { FileStateLog, readLogDir, Session } from "../../core/session/mod.ts";
+import { FileStateLog, readLogDir, Session, workspaceSessions } from "../../core/session/mod.ts";
 import { credentialLookup, readAuth, setKey } from "../../core/providers/mod.ts";
 import { TrustStore } from "../../core/trust/mod.ts";
 import { recentSessions } from "../../cli/web/session_list.ts";
@@ -141,7 +141,7 @@ Deno.test("sessions: the index, the web listing and a swapped message never read
     assert.equal(s.count, 1);
     // the next message still gets a fresh number; nothing overwrote the link's target
     assert.equal(s.appendUser("again"), 2);
-    const web = recentSessions(join(dir, "sessions"), 10);
+    const web = recentSessions(workspaceSessions({ sessions: join(dir, "sessions") }), 10);
     assert.ok(!JSON.stringify(web).includes(SECRET));
     assert.ok(!JSON.stringify(Session.open(s.dir).messages()).includes(SECRET));
     assert.ok(told.some((t) => t.includes("0001-user.md")));

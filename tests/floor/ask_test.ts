@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { startScriptedServer } from "../../plugins/scripted/mod.ts";
-import { hsArgs, loopbackConf, writeFile } from "../support/workspace.ts";
+import { hsArgs, loopbackConf, sessionsOf, writeFile } from "../support/workspace.ts";
 import { makeRig, runCalls } from "./_helpers.ts";
 import { runInPty } from "../support/pty.ts";
 
@@ -60,7 +60,7 @@ Deno.test("REPL: ask prompts on the terminal; always is remembered, never denies
       ], { cwd: rig.w.ws, env: { ...rig.w.env, HARNESS_NO_TRUST_PROMPT: "1", TERM: "dumb" } });
       assert.equal(out.code, 0, out.text);
       assert.equal(out.text.split("[n]ever:").length - 1, 2, out.text);
-      const sessions = join(rig.w.home, "sessions");
+      const sessions = sessionsOf(rig.w);
       const sid = [...Deno.readDirSync(sessions)][0].name;
       const msgs = join(sessions, sid, "messages");
       const results = [...Deno.readDirSync(msgs)].map((e) => e.name).filter((n) =>

@@ -9,7 +9,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { writeFile } from "../support/workspace.ts";
+import { sessionsOf, writeFile } from "../support/workspace.ts";
 import { assertKeyNowhere, rig } from "./_own_state.ts";
 
 const OUTSIDE = "OUTSIDE-SECRET-30271";
@@ -122,7 +122,7 @@ for (const p of PLANTS) {
       await r.hs(["session", "show", id]);
       await r.hs(["session", "turns", id]);
       await r.hs(["session", "fork", id]);
-      for (const s of listing(join(r.w.home, "sessions"))) await r.hs(["session", "show", s]);
+      for (const s of listing(sessionsOf(r.w))) await r.hs(["session", "show", s]);
       const fresh = await r.hs(["go"]);
       assert.equal(fresh.code, 0, fresh.stderr);
       assertKeyNowhere(r);

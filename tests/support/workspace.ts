@@ -6,6 +6,7 @@
  */
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { workspaceKey, workspaceRealPath } from "../../core/base/mod.ts";
 import { startScriptedServer } from "../../plugins/scripted/mod.ts";
 import type {
   ScriptedServer,
@@ -240,4 +241,12 @@ export function plainBody<T = Record<string, unknown>>(body: unknown): T {
     );
   }
   return b as T;
+}
+
+/**
+ * The sessions directory hs uses by default for a workspace: its group in
+ * `$HARNESS_HOME/sessions` (core/base/workspace_key.ts).
+ */
+export function sessionsOf(w: { home: string; ws: string }, cwd: string = w.ws): string {
+  return join(w.home, "sessions", workspaceKey(workspaceRealPath(cwd)));
 }
