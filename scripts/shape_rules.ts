@@ -29,7 +29,6 @@ export const ALLOWED_LONG: Record<string, string> = {
   "core/exec/exec.ts": "runExecutable: issue 26, not split yet",
   "core/sandbox/fs_worker.ts": "workerMain: containment work in core/sandbox, not split yet",
   "core/providers/executable_provider.ts": "executableProvider: issue 26, not split yet",
-  "core/discovery/discovery.ts": "Discovery#scan: issue 26, not split yet",
   "core/guards/shell_parse.ts": "tokenize: one state machine, issue 26, not split yet",
   "core/guards/dispatch.ts": "dispatch: containment work in core/guards, not split yet",
   "cli/web/context_model.ts": "contextModel: issue 26 step 5 (cli rooms), not split yet",
