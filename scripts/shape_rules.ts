@@ -31,7 +31,6 @@ export const ALLOWED_LONG: Record<string, string> = {
   "core/providers/executable_provider.ts": "executableProvider: issue 26, not split yet",
   "core/guards/shell_parse.ts": "tokenize: one state machine, issue 26, not split yet",
   "core/guards/dispatch.ts": "dispatch: containment work in core/guards, not split yet",
-  "cli/web/context_model.ts": "contextModel: issue 26 step 5 (cli rooms), not split yet",
   "plugins/scripted/server.ts": "startScriptedServer: the test server, issue 26, not split yet",
   "plugins/memory/plugin.ts": "memoryPlugin: issue 26, not split yet",
   "scheme/nodes/calls.ts": "callNode: the arity-specialised call paths, issue 26, not split yet",
