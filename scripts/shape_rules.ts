@@ -27,7 +27,6 @@ export const SIZE_EXEMPT = ["scheme/primitives/"];
  */
 export const ALLOWED_LONG: Record<string, string> = {
   "core/sandbox/fs_worker.ts": "workerMain: containment work in core/sandbox, not split yet",
-  "core/providers/executable_provider.ts": "executableProvider: issue 26, not split yet",
   "core/guards/shell_parse.ts": "tokenize: one state machine, issue 26, not split yet",
   "core/guards/dispatch.ts": "dispatch: containment work in core/guards, not split yet",
   "plugins/scripted/server.ts": "startScriptedServer: the test server, issue 26, not split yet",
