@@ -23,6 +23,7 @@ import {
 } from "./external/mod.ts";
 import { usageErrorText } from "./view/mod.ts";
 import {
+  acp,
   agent,
   auth,
   doctor,
@@ -44,7 +45,6 @@ import {
   versionText,
   web,
 } from "./commands/mod.ts";
-import { register as acp } from "./acp.ts";
 
 /** The built-in commands, in the order `hs help` lists them. */
 const COMMANDS: [string, RegisterCommand][] = [

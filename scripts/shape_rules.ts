@@ -26,24 +26,12 @@ export const SIZE_EXEMPT = ["scheme/primitives/"];
  * functions; remove it once the file holds the shape.
  */
 export const ALLOWED_LONG: Record<string, string> = {
-  "core/session/session.ts": "issue 26 step 2 (sessions service), being split",
-  "core/packs/packs.ts": "issue 26 step 3 (packs feed the registries), being split",
-  "core/plugins/host.ts": "issue 26 step 3 (packs in the registries; #context), being split",
-  "core/exec/exec.ts": "runExecutable: issue 26, not split yet",
   "core/sandbox/fs_worker.ts": "workerMain: containment work in core/sandbox, not split yet",
-  "core/providers/executable_provider.ts": "executableProvider: issue 26, not split yet",
-  "core/discovery/discovery.ts": "Discovery#scan: issue 26, not split yet",
   "core/guards/shell_parse.ts": "tokenize: one state machine, issue 26, not split yet",
   "core/guards/dispatch.ts": "dispatch: containment work in core/guards, not split yet",
-  "cli/acp.ts": "serveAcp: issue 26 step 5 (one method per request), being split",
-  "cli/web/context_model.ts": "contextModel: issue 26 step 5 (cli rooms), not split yet",
-  "cli/launch/grant.ts": "computeGrant: issue 26 step 5 (cli rooms), not split yet",
-  "plugins/scripted/server.ts": "startScriptedServer: the test server, issue 26, not split yet",
-  "plugins/memory/plugin.ts": "memoryPlugin: issue 26, not split yet",
   "scheme/nodes/calls.ts": "callNode: the arity-specialised call paths, issue 26, not split yet",
   "scheme/base/driver.ts":
     "Run#steps: the driver's hot loop (performance), issue 26, not split yet",
-  "stdlib-harness/program.ts": "loadProgram: issue 26, not split yet",
 };
 
 /** A broken shape rule, as printed. */

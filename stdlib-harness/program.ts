@@ -159,10 +159,7 @@ export async function loadProgram(opts: LoadOptions): Promise<LoadedProgram> {
   const regs = emptyRegistrations();
   const sources = new Map<GuardDecl, string>();
   const files: string[] = [];
-  let phase: "load" | "run" = "load";
-  let currentForm: unknown = NIL;
-  let currentFile = entry;
-  let seq = 0;
+  const st: LoadState = { phase: "load", currentForm: NIL, currentFile: entry, seq: 0 };
   const runtime = opts.runtime ?? new BehaviorRuntime();
   const interp = new Interpreter({
     limits: opts.limits ?? BEHAVIOR_LIMITS,
@@ -172,14 +169,14 @@ export async function loadProgram(opts: LoadOptions): Promise<LoadedProgram> {
   installRuntime(interp, runtime);
   const isProcedure = (v: unknown) => interp.callSync("procedure?", v) === true;
   const here = () => {
-    const l = locations.get(currentForm as object);
-    return l ? formatLoc(l) : relative(root, currentFile) || currentFile;
+    const l = locations.get(st.currentForm as object);
+    return l ? formatLoc(l) : relative(root, st.currentFile) || st.currentFile;
   };
   const registering = (form: string, fn: (...args: unknown[]) => unknown) =>
   (
     ...args: unknown[]
   ) => {
-    if (phase !== "load") {
+    if (st.phase !== "load") {
       throw new Error(
         `${form} called from a callback: callback-time registration (behavior forms register ` +
           "only at the top level of a program)",
@@ -188,6 +185,112 @@ export async function loadProgram(opts: LoadOptions): Promise<LoadedProgram> {
     return fn(...args);
   };
 
+  defineForms(interp, { regs, sources, st, here, isProcedure, registering }, opts.configuration);
+
+  const loaded = new Set<string>();
+  const loadFile = async (path: string, from: string): Promise<void> => {
+    const abs = resolve(path);
+    if (!isInside(abs, root)) {
+      throw new LoadError(`${relative(root, abs)} escapes the pack root ${root}`, from);
+    }
+    if (loaded.has(abs)) return; // required twice: loaded once
+    loaded.add(abs);
+    let text: string;
+    try {
+      text = read(abs);
+    } catch {
+      throw new LoadError(`cannot read ${abs} (a missing file)`, from);
+    }
+    files.push(abs);
+    let forms: unknown[];
+    try {
+      forms = interp.reader(text, abs).readAll();
+    } catch (err) {
+      throw new LoadError(`cannot read the program: ${(err as Error).message}`, abs);
+    }
+    checkPlacement(forms, abs);
+    const outerFile = st.currentFile;
+    st.currentFile = abs;
+    try {
+      for (const form of forms) {
+        st.currentForm = form;
+        try {
+          await interp.evalDatum(form, { file: abs });
+        } catch (err) {
+          throw loadErrorOf(err, form, abs);
+        }
+      }
+    } finally {
+      st.currentFile = outerFile;
+    }
+  };
+  interp.definePrimitive(
+    "require",
+    registering("require", (name: unknown) => {
+      const n = typeof name === "string" ? name : undefined;
+      if (!n) throw new TypeError("require: expected a file name string");
+      const from = here();
+      const target = isAbsolute(n) ? n : join(dirname(st.currentFile), n);
+      return loadFile(target, from);
+    }),
+  );
+
+  await loadFile(entry, entry);
+  checkModule(regs, opts.kind, entry);
+  st.phase = "run";
+  st.currentForm = NIL;
+  const guards = await hashedGuards(regs.guards, sources);
+  return {
+    file: entry,
+    files,
+    registrations: { ...regs, guards },
+    interpreter: interp,
+    runtime,
+    async validateConfiguration() {
+      const config = fromJson((opts.configuration ?? {}) as Json);
+      for (const pred of regs.validators) {
+        let ok: unknown;
+        try {
+          ok = await interp.call(pred, config);
+        } catch (err) {
+          return `validate/configuration failed: ${(err as Error).message}`;
+        }
+        if (ok === false) return "validate/configuration rejected the configuration";
+      }
+      return undefined;
+    },
+  };
+}
+
+/** What the registration forms of one load share. */
+interface LoadState {
+  /** "run" once loading ended: a registration from a callback is refused. */
+  phase: "load" | "run";
+  /** The top-level form being evaluated (its location and source). */
+  currentForm: unknown;
+  /** The file being loaded (`require` resolves against it). */
+  currentFile: string;
+  /** Declaration order of guards and hooks. */
+  seq: number;
+}
+
+/** What {@link defineForms} binds the forms to. */
+interface FormsContext {
+  regs: Registrations;
+  sources: Map<GuardDecl, string>;
+  st: LoadState;
+  here(): string;
+  isProcedure(v: unknown): boolean;
+  registering(form: string, fn: (...args: unknown[]) => unknown): (...args: unknown[]) => unknown;
+}
+
+/**
+ * Binds the schema helpers, `refuse`, `guard/retry`, `configuration` and the registration
+ * forms (`guard/<point>`, `hook/<point>`, `define/tool`, `define/reducer`, `define/method`,
+ * `subscribe`, `validate/configuration`) as host primitives of the program's interpreter.
+ */
+function defineForms(interp: Interpreter, c: FormsContext, configuration: unknown): void {
+  const { regs, sources, st, here, isProcedure, registering } = c;
   for (const [name, value] of Object.entries(schemaBindings())) {
     if (typeof value === "function") interp.definePrimitive(name, value as () => unknown);
     else interp.define(name, value);
@@ -195,25 +298,25 @@ export async function loadProgram(opts: LoadOptions): Promise<LoadedProgram> {
   interp.definePrimitive("refuse", { fn: (why) => refusal(why), minArgs: 1, maxArgs: 1 });
   interp.definePrimitive("guard/retry", { fn: (why) => retry(why), minArgs: 0, maxArgs: 1 });
   interp.definePrimitive("configuration", {
-    fn: () => fromJson((opts.configuration ?? {}) as Json),
+    fn: () => fromJson((configuration ?? {}) as Json),
     maxArgs: 0,
   });
   for (const point of POINTS as readonly BehaviorPoint[]) {
     interp.definePrimitive(
       `guard/${point}`,
       registering(`guard/${point}`, (...args) => {
-        const g = parseGuard(point, args, isProcedure, here(), ++seq);
+        const g = parseGuard(point, args, isProcedure, here(), ++st.seq);
         if (regs.guards.some((x) => x.id === g.id)) {
           throw new TypeError(`guard/${point}: a guard with :id ${g.id} is already declared`);
         }
         regs.guards.push(g);
-        sources.set(g, write(currentForm));
+        sources.set(g, write(st.currentForm));
       }),
     );
     interp.definePrimitive(
       `hook/${point}`,
       registering(`hook/${point}`, (...args) => {
-        regs.hooks.push(parseHook(point, args, isProcedure, here(), ++seq));
+        regs.hooks.push(parseHook(point, args, isProcedure, here(), ++st.seq));
       }),
     );
   }
@@ -229,7 +332,7 @@ export async function loadProgram(opts: LoadOptions): Promise<LoadedProgram> {
     }),
   );
   const noJsonParse = (form: string) => {
-    if (write(currentForm).includes("JSON.parse")) {
+    if (write(st.currentForm).includes("JSON.parse")) {
       throw new TypeError(
         `${form}: the handler's source contains JSON.parse; schema repair is host work ` +
           "(declare :input/:output schemas instead)",
@@ -274,76 +377,32 @@ export async function loadProgram(opts: LoadOptions): Promise<LoadedProgram> {
       regs.validators.push(pred);
     }),
   );
+}
 
-  const loaded = new Set<string>();
-  const loadFile = async (path: string, from: string): Promise<void> => {
-    const abs = resolve(path);
-    if (!isInside(abs, root)) {
-      throw new LoadError(`${relative(root, abs)} escapes the pack root ${root}`, from);
-    }
-    if (loaded.has(abs)) return; // required twice: loaded once
-    loaded.add(abs);
-    let text: string;
-    try {
-      text = read(abs);
-    } catch {
-      throw new LoadError(`cannot read ${abs} (a missing file)`, from);
-    }
-    files.push(abs);
-    let forms: unknown[];
-    try {
-      forms = interp.reader(text, abs).readAll();
-    } catch (err) {
-      throw new LoadError(`cannot read the program: ${(err as Error).message}`, abs);
-    }
-    checkPlacement(forms, abs);
-    const outerFile = currentFile;
-    currentFile = abs;
-    try {
-      for (const form of forms) {
-        currentForm = form;
-        try {
-          await interp.evalDatum(form, { file: abs });
-        } catch (err) {
-          if (err instanceof LoadError) throw err;
-          const loc = formatLoc(locations.get(form as object)) === "?"
-            ? abs
-            : formatLoc(locations.get(form as object));
-          if (err instanceof SchemeLimitError) {
-            throw new LoadError(
-              `loading stopped by the sandbox (${err.kind}): ${err.message}`,
-              loc,
-            );
-          }
-          const msg = err instanceof SchemeError
-            ? err.message.replace(/^host error: /, "")
-            : (err as Error).message;
-          throw new LoadError(msg, loc);
-        }
-      }
-    } finally {
-      currentFile = outerFile;
-    }
-  };
-  interp.definePrimitive(
-    "require",
-    registering("require", (name: unknown) => {
-      const n = typeof name === "string" ? name : undefined;
-      if (!n) throw new TypeError("require: expected a file name string");
-      const from = here();
-      const target = isAbsolute(n) ? n : join(dirname(currentFile), n);
-      return loadFile(target, from);
-    }),
-  );
+/** A failure of one top-level form as a load error at its location. */
+function loadErrorOf(err: unknown, form: unknown, file: string): LoadError {
+  if (err instanceof LoadError) return err;
+  const loc = formatLoc(locations.get(form as object)) === "?"
+    ? file
+    : formatLoc(locations.get(form as object));
+  if (err instanceof SchemeLimitError) {
+    return new LoadError(`loading stopped by the sandbox (${err.kind}): ${err.message}`, loc);
+  }
+  const msg = err instanceof SchemeError
+    ? err.message.replace(/^host error: /, "")
+    : (err as Error).message;
+  return new LoadError(msg, loc);
+}
 
-  await loadFile(entry, entry);
+/** What a loaded module must be: a method needs a reducer; a state module only a state. */
+function checkModule(regs: Registrations, kind: LoadOptions["kind"], entry: string): void {
   if (regs.methods.length > 0 && !regs.reducer) {
     throw new LoadError(
       "define/method needs a state: declare its define/reducer in the module",
       regs.methods[0].loc,
     );
   }
-  if (opts.kind === "state") {
+  if (kind === "state") {
     if (!regs.reducer) {
       throw new LoadError("a state module defines one reducer (define/reducer)", entry);
     }
@@ -356,9 +415,14 @@ export async function loadProgram(opts: LoadOptions): Promise<LoadedProgram> {
       );
     }
   }
-  phase = "run";
-  currentForm = NIL;
-  const guards = await Promise.all(regs.guards.map(async (g) => ({
+}
+
+/** Each guard with its consent hash (its declaration and the source of its top-level form). */
+function hashedGuards(
+  guards: GuardDecl[],
+  sources: Map<GuardDecl, string>,
+): Promise<HashedGuard[]> {
+  return Promise.all(guards.map(async (g) => ({
     ...g,
     hash: await sha256(JSON.stringify({
       id: g.id,
@@ -369,26 +433,6 @@ export async function loadProgram(opts: LoadOptions): Promise<LoadedProgram> {
       source: sources.get(g) ?? "",
     })),
   })));
-  return {
-    file: entry,
-    files,
-    registrations: { ...regs, guards },
-    interpreter: interp,
-    runtime,
-    async validateConfiguration() {
-      const config = fromJson((opts.configuration ?? {}) as Json);
-      for (const pred of regs.validators) {
-        let ok: unknown;
-        try {
-          ok = await interp.call(pred, config);
-        } catch (err) {
-          return `validate/configuration failed: ${(err as Error).message}`;
-        }
-        if (ok === false) return "validate/configuration rejected the configuration";
-      }
-      return undefined;
-    },
-  };
 }
 
 /** True for a Scheme dict (what JSON objects become). */

@@ -2,10 +2,11 @@
  * The built-in commands, one file each (a folder for one with several files): each is a leaf —
  * it imports no other command (`deno task check` rejects that, scripts/shape_rules.ts); what
  * two commands share lives in a room both import (cli/repl/, cli/view/, cli/prompts/,
- * cli/harness/). `hs acp` is still cli/acp.ts (being reworked for containment).
+ * cli/harness/, cli/acp/, cli/web/).
  *
  * @module
  */
+export { register as acp } from "./acp.ts";
 export { register as agent } from "./agent.ts";
 export { register as auth } from "./auth.ts";
 export { register as doctor } from "./doctor.ts";

@@ -180,24 +180,58 @@ function builtinPluginNeeds(
   }
 }
 
-/** Computes the grant of a run. */
+/** Where a grant's paths are expanded from. */
+interface Places {
+  cwd: string;
+  home: string;
+  userHome: string;
+}
+
+/** Computes the grant of a run: each kind of need is a step, in this order. */
 export function computeGrant(input: GrantInput): Grant {
   const { argv, env, cwd, root } = input;
   const paths = resolvePaths(env, cwd);
   const userHome = env.HOME ?? "/";
-  const places = { cwd, home: paths.home, userHome };
-  const notes: string[] = [];
+  const places: Places = { cwd, home: paths.home, userHome };
+  const n = baseNeeds(paths, cwd, root, env, userHome);
+  let full = flagValue(argv, "--floor") === "full" ||
+    (flagValue(argv, "--floor") === undefined && env.HARNESS_FLOOR === "full");
+  const { stored, settingsProvider } = sourceNeeds(n, cwd, paths.home);
+  providerNeeds(n, argv, env, stored, settingsProvider);
+  runtimePluginNeeds(n, paths.home, env, places);
+  const floor = floorNeeds(n, argv, paths.home, env, places);
+  if (floor.full) full = true;
+  commandLineNeeds(n, argv, cwd, paths.home, env);
+  // what may be written may be read (bubblewrap binds only what the process can stat)
+  for (const w of n.write) n.read.add(w);
+  helperNeeds(n, env);
+  return {
+    read: full || floor.readAll ? "all" : [...n.read],
+    write: full || floor.writeAll ? "all" : [...n.write],
+    net: full ? "all" : [...n.hosts],
+    run: full ? "all" : [...n.run],
+    notes: full ? ["the floor is full: no narrowing"] : n.notes,
+  };
+}
+
+/**
+ * What every run needs: the code, `$HARNESS_HOME`, the workspace, the sessions, the log,
+ * Deno's cache, PATH, TLS and DNS files, and every `.harness` / `.agents` / `AGENTS.md`
+ * on the walk and the user's own.
+ */
+function baseNeeds(
+  paths: ReturnType<typeof resolvePaths>,
+  cwd: string,
+  root: string,
+  env: Record<string, string | undefined>,
+  userHome: string,
+): Needs {
   // the log file itself (its directory only when it must still be created)
   const logPlace = statOrUndefined(dirname(paths.log))?.isDirectory
     ? paths.log
     : dirname(paths.log);
   const read = new Set<string>([root, paths.home, cwd, paths.sessions, logPlace]);
   const write = new Set<string>([paths.home, cwd, paths.sessions, logPlace]);
-  const hosts = new Set<string>();
-  const run = new Set<string>();
-  let full = flagValue(argv, "--floor") === "full" ||
-    (flagValue(argv, "--floor") === undefined && env.HARNESS_FLOOR === "full");
-
   read.add(env.DENO_DIR ?? join(userHome, ".cache", "deno"));
   for (const d of (env.PATH ?? "").split(":")) if (d.startsWith("/")) read.add(d);
   for (const f of ["/etc/ssl", "/etc/ca-certificates", "/etc/resolv.conf", "/etc/hosts"]) {
@@ -210,12 +244,22 @@ export function computeGrant(input: GrantInput): Grant {
   }
   read.add(join(userHome, ".agents"));
   read.add(join(userHome, ".harness"));
+  return { read, write, hosts: new Set(), run: new Set(), notes: [] };
+}
 
-  // Providers and commands of every source (packs included), trusted or not.
-  const stored = new Set(storedNames(join(paths.home, ".auth.json")));
+/**
+ * Providers and commands of every source (packs included), trusted or not; returns the
+ * providers with a stored credential and the provider `settings.conf` selects.
+ */
+function sourceNeeds(
+  n: Needs,
+  cwd: string,
+  home: string,
+): { stored: Set<string>; settingsProvider: string } {
+  const stored = new Set(storedNames(join(home, ".auth.json")));
   let settingsProvider = "";
-  for (const { dir } of walkHarnessDirs(cwd, paths.home)) {
-    for (const n of storedNames(join(dir, ".auth.json"))) stored.add(n);
+  for (const { dir } of walkHarnessDirs(cwd, home)) {
+    for (const name of storedNames(join(dir, ".auth.json"))) stored.add(name);
     const settings = parseKeyValues(readTextOrUndefined(join(dir, "settings.conf")) ?? "");
     if (settings.provider) settingsProvider = settings.provider;
     const packs = dirEntries(join(dir, "plugins"));
@@ -227,24 +271,33 @@ export function computeGrant(input: GrantInput): Grant {
         if (name.endsWith(".conf")) {
           const url = parseKeyValues(readTextOrUndefined(path) ?? "").url;
           const host = url ? hostOf(url) : undefined;
-          if (host && !hosts.has(host)) {
-            hosts.add(host);
-            notes.push(`${host}: ${path}`);
+          if (host && !n.hosts.has(host)) {
+            n.hosts.add(host);
+            n.notes.push(`${host}: ${path}`);
           }
         } else {
           const info = statOrUndefined(path);
-          if (info && isExecutableInfo(info)) run.add(path);
+          if (info && isExecutableInfo(info)) n.run.add(path);
         }
       }
       const cdir = join(src, "commands");
       for (const name of dirEntries(cdir)?.names ?? []) {
         const info = statOrUndefined(join(cdir, name));
-        if (info && isExecutableInfo(info)) run.add(join(cdir, name));
+        if (info && isExecutableInfo(info)) n.run.add(join(cdir, name));
       }
     }
   }
+  return { stored, settingsProvider };
+}
 
-  // Built-in and bundled providers: only when ready (a key) or selected by name.
+/** Built-in and bundled providers: only when ready (a key) or selected by name. */
+function providerNeeds(
+  n: Needs,
+  argv: string[],
+  env: Record<string, string | undefined>,
+  stored: Set<string>,
+  settingsProvider: string,
+): void {
   const selected = new Set(
     [flagValue(argv, "-p", "--provider"), env.HARNESS_PROVIDER, settingsProvider].filter(
       (x): x is string => !!x,
@@ -255,8 +308,8 @@ export function computeGrant(input: GrantInput): Grant {
     if (!(env[b.keyVar] || stored.has(name) || selected.has(name) || local)) continue;
     const host = hostOf(env[b.urlVar] || b.url);
     if (host) {
-      hosts.add(host);
-      notes.push(`${host}: built-in provider ${name}`);
+      n.hosts.add(host);
+      n.notes.push(`${host}: built-in provider ${name}`);
     }
   }
   for (const [name, text] of Object.entries(bundledConfs)) {
@@ -265,69 +318,97 @@ export function computeGrant(input: GrantInput): Grant {
     if (!(ready || stored.has(name) || selected.has(name))) continue;
     const host = conf.url ? hostOf(conf.url) : undefined;
     if (host) {
-      hosts.add(host);
-      notes.push(`${host}: bundled provider ${name}`);
+      n.hosts.add(host);
+      n.notes.push(`${host}: bundled provider ${name}`);
     }
   }
+}
 
-  // Runtime plugins of plugins.json: their module's directory, and what they declare.
-  const plugins = (readJson(join(paths.home, "plugins.json")) as { runtimePlugins?: unknown })
+/** Runtime plugins of plugins.json: their module's directory, and what they declare. */
+function runtimePluginNeeds(
+  n: Needs,
+  home: string,
+  env: Record<string, string | undefined>,
+  places: Places,
+): void {
+  const plugins = (readJson(join(home, "plugins.json")) as { runtimePlugins?: unknown })
     ?.runtimePlugins;
   for (const e of Array.isArray(plugins) ? plugins : []) {
     const entry = e as { module?: unknown; enabled?: unknown; permissions?: unknown };
     if (entry?.enabled === false) continue;
     if (typeof entry?.module === "string" && entry.module.startsWith("/")) {
-      read.add(dirname(entry.module));
+      n.read.add(dirname(entry.module));
     }
     const p = (entry?.permissions ?? {}) as Record<string, unknown>;
-    for (const x of strings(p.read)) read.add(expand(x, places));
-    for (const x of strings(p.write)) write.add(expand(x, places));
+    for (const x of strings(p.read)) n.read.add(expand(x, places));
+    for (const x of strings(p.write)) n.write.add(expand(x, places));
     for (const x of strings(p.net)) {
-      hosts.add(x);
-      notes.push(`${x}: plugins.json permissions of ${String((e as { id?: unknown }).id)}`);
+      n.hosts.add(x);
+      n.notes.push(`${x}: plugins.json permissions of ${String((e as { id?: unknown }).id)}`);
     }
-    for (const x of strings(p.run)) run.add(x.startsWith("/") ? x : which(x, env.PATH) ?? x);
-    builtinPluginNeeds(e, { read, write, hosts, run, notes }, env, places);
+    for (const x of strings(p.run)) n.run.add(x.startsWith("/") ? x : which(x, env.PATH) ?? x);
+    builtinPluginNeeds(e, n, env, places);
   }
+}
 
-  // The user's floor.json (project ones only narrow) and the floor flags.
-  const floor = readJson(join(paths.home, "floor.json")) as
+/**
+ * The user's floor.json (project ones only narrow) and the floor flags. A policy is clamped
+ * to what the process holds: what the floor may grant tools, the process must hold
+ * (`--allow-net all` needs no process grant: children get their own).
+ */
+function floorNeeds(
+  n: Needs,
+  argv: string[],
+  home: string,
+  env: Record<string, string | undefined>,
+  places: Places,
+): { full: boolean; readAll: boolean; writeAll: boolean } {
+  const floor = readJson(join(home, "floor.json")) as
     | { preset?: unknown; allow?: Record<string, unknown> }
     | undefined;
-  if (floor?.preset === "full") full = true;
   const allowed = (effect: string) => [
     ...strings(floor?.allow?.[effect]),
     ...flagValues(argv, `--allow-${effect}`),
   ];
-  // A policy is clamped to what the process holds: what the floor may grant tools, the
-  // process must hold (`--allow-net all` needs no process grant: children get their own).
   const readAll = allowed("read").includes("all");
   const writeAll = allowed("write").includes("all");
-  for (const x of allowed("read")) if (x !== "all") read.add(expand(x, places));
-  for (const x of allowed("write")) if (x !== "all") write.add(expand(x, places));
-  for (const x of allowed("net")) if (x !== "all") hosts.add(x);
-  for (const x of allowed("run")) if (x !== "all") run.add(which(x, env.PATH) ?? x);
+  for (const x of allowed("read")) if (x !== "all") n.read.add(expand(x, places));
+  for (const x of allowed("write")) if (x !== "all") n.write.add(expand(x, places));
+  for (const x of allowed("net")) if (x !== "all") n.hosts.add(x);
+  for (const x of allowed("run")) if (x !== "all") n.run.add(which(x, env.PATH) ?? x);
+  return { full: floor?.preset === "full", readAll, writeAll };
+}
 
-  // Paths named on the command line: `hs scheme FILE`, `hs trust PATH`, `hs session show DIR`.
+/**
+ * What the command line names: the paths of `hs scheme FILE`, `hs trust PATH` and
+ * `hs session show DIR`; the project `.harness/` `hs auth set --local` writes; the
+ * address `hs web` listens on (and the opener of `--open`).
+ */
+function commandLineNeeds(
+  n: Needs,
+  argv: string[],
+  cwd: string,
+  home: string,
+  env: Record<string, string | undefined>,
+): void {
   const { word, rest } = scanArgs(argv);
   if (word === "scheme" || word === "trust" || word === "session") {
     for (const a of rest) {
       if (a.startsWith("-")) continue;
       const p = resolve(cwd, a);
-      if (statOrUndefined(p)) read.add(p);
+      if (statOrUndefined(p)) n.read.add(p);
     }
   }
-
   // `hs auth set --local` writes the nearest project .harness/ (temp file + rename)
   if (word === "auth") {
-    const project = walkHarnessDirs(cwd, paths.home).filter((d) => d.kind === "project").at(-1);
-    if (project) write.add(project.dir);
+    const project = walkHarnessDirs(cwd, home).filter((d) => d.kind === "project").at(-1);
+    if (project) n.write.add(project.dir);
   }
   // `hs init --url URL` sends its check request there (the .conf it writes is not read yet)
   const initHost = word === "init" ? hostOf(flagValue(rest, "--url") ?? "") : undefined;
   if (initHost) {
-    hosts.add(initHost);
-    notes.push(`${initHost}: hs init --url`);
+    n.hosts.add(initHost);
+    n.notes.push(`${initHost}: hs init --url`);
   }
   // `hs web` listens: on loopback, or on the address --host names (any port when --port is 0)
   if (word === "web") {
@@ -337,34 +418,29 @@ export function computeGrant(input: GrantInput): Grant {
     // a port that is not a number is hs's usage error to report, not Deno's
     const numeric = port !== undefined && /^[1-9]\d{0,4}$/.test(port) && Number(port) <= 65535;
     const listen = numeric ? `${name}:${port}` : name;
-    hosts.add(listen);
-    notes.push(`${listen}: hs web listens`);
+    n.hosts.add(listen);
+    n.notes.push(`${listen}: hs web listens`);
     if (hasFlag(rest, "--open")) {
       const open = which(Deno.build.os === "darwin" ? "open" : "xdg-open", env.PATH);
-      if (open) run.add(open);
+      if (open) n.run.add(open);
     }
   }
-  // what may be written may be read (bubblewrap binds only what the process can stat)
-  for (const w of write) read.add(w);
+}
 
-  // The helpers hs runs itself come from the fixed system directories, never from PATH
-  // (a workspace folder on PATH could hold the agent's `bwrap`); `HARNESS_BWRAP` is the
-  // user's explicit override. bash runs the bash tool without an OS sandbox and feeds the
-  // TIOCSTI filter to bubblewrap for interactive hooks.
+/**
+ * The helpers hs runs itself come from the fixed system directories, never from PATH
+ * (a workspace folder on PATH could hold the agent's `bwrap`); `HARNESS_BWRAP` is the
+ * user's explicit override. bash runs the bash tool without an OS sandbox and feeds the
+ * TIOCSTI filter to bubblewrap for interactive hooks.
+ */
+function helperNeeds(n: Needs, env: Record<string, string | undefined>): void {
   for (const x of ["bwrap", "setsid", "kill", "bash"]) {
     const p = systemBinary(x);
-    if (p) run.add(p);
+    if (p) n.run.add(p);
   }
-  for (const d of SYSTEM_BIN_DIRS) read.add(d);
+  for (const d of SYSTEM_BIN_DIRS) n.read.add(d);
   const bwrap = bwrapBinary(env).bin;
-  if (bwrap) run.add(bwrap);
-  return {
-    read: full || readAll ? "all" : [...read],
-    write: full || writeAll ? "all" : [...write],
-    net: full ? "all" : [...hosts],
-    run: full ? "all" : [...run],
-    notes: full ? ["the floor is full: no narrowing"] : notes,
-  };
+  if (bwrap) n.run.add(bwrap);
 }
 
 /** The `deno run` permission flags of a grant (never `-A`). */

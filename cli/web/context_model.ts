@@ -86,7 +86,53 @@ export async function contextModel(h: HarnessCore): Promise<ContextModel> {
     selected = { error: errorMessage(err) };
   }
   const infos = await h.catalog.providers();
-  const providers = await Promise.all(infos.map(async (p) => {
+  const providers = await providerParts(infos);
+  const protocol = "provider" in selected
+    ? infos.find((p) => p.name === (selected as { provider: string }).provider)?.provider
+      .protocol ?? ""
+    : "";
+  const snap = h.catalog.snapshot("provider" in selected ? selected.provider : "", protocol);
+  const prompt = await promptParts(h, snap);
+  const found = h.catalog.skills();
+  const catalog = skillCatalog(found.skills);
+  if (catalog) {
+    prompt.push({
+      id: "skills catalog",
+      owner: "assemble/35-skills",
+      order: "last",
+      text: catalog,
+    });
+  }
+  const tools = await toolParts(h, snap);
+  const { problems } = await h.catalog.executableToolSchemas(snap);
+  const hooks = hookParts(h, snap);
+  const floor = await floorPart(h);
+  return {
+    selected,
+    providers,
+    prompt,
+    tools,
+    rejectedTools: problems.map((p) => ({ path: p.path, reason: p.reason })),
+    hooks,
+    skills: found.skills.map((s) => ({
+      name: s.name,
+      description: s.description,
+      source: s.source,
+      path: s.path,
+    })),
+    skillProblems: found.problems.map((p) => ({ path: p.path, reason: p.reason })),
+    floor,
+    sources: snap.sources.map((s) => ({ dir: s.dir, kind: s.kind })),
+    untrusted: snap.untrusted,
+  };
+}
+
+type ProviderInfos = Awaited<ReturnType<HarnessCore["catalog"]["providers"]>>;
+type Snap = ReturnType<HarnessCore["catalog"]["snapshot"]>;
+
+/** Every provider with its readiness (a `--ready` that hangs gives up after 5 s). */
+function providerParts(infos: ProviderInfos): Promise<ContextModel["providers"]> {
+  return Promise.all(infos.map(async (p) => {
     const r = await within(
       p.provider.ready().catch((e) => ({ ready: false, reason: errorMessage(e) })),
       5000,
@@ -102,13 +148,10 @@ export async function contextModel(h: HarnessCore): Promise<ContextModel> {
       models: p.models ?? [],
     };
   }));
-  const protocol = "provider" in selected
-    ? infos.find((p) => p.name === (selected as { provider: string }).provider)?.provider
-      .protocol ?? ""
-    : "";
-  const snap = h.catalog.snapshot("provider" in selected ? selected.provider : "", protocol);
+}
 
-  // the system prompt, in the order a request assembles it
+/** The system prompt's sections, in the order a request assembles them, then its files. */
+async function promptParts(h: HarnessCore, snap: Snap): Promise<PromptPart[]> {
   const sections = h.registries.prompts.entries().map((e) => ({
     id: e.value.id,
     owner: ownerLabel(e.owner),
@@ -145,18 +188,11 @@ export async function contextModel(h: HarnessCore): Promise<ContextModel> {
     }
     prompt.push({ id: f.split("/").pop() ?? f, owner: f, order: "file", text });
   }
-  const found = h.catalog.skills();
-  const catalog = skillCatalog(found.skills);
-  if (catalog) {
-    prompt.push({
-      id: "skills catalog",
-      owner: "assemble/35-skills",
-      order: "last",
-      text: catalog,
-    });
-  }
+  return prompt;
+}
 
-  // tools the main agent may call
+/** The tools the main agent may call (its bot's tools included, its ceiling applied). */
+async function toolParts(h: HarnessCore, snap: Snap): Promise<ContextModel["tools"]> {
   const all = await h.tools.resolve(snap);
   for (const t of h.packs.tools()) {
     if (t.principal !== "main") continue;
@@ -167,7 +203,7 @@ export async function contextModel(h: HarnessCore): Promise<ContextModel> {
     });
   }
   const ceiling = h.packs.ceiling("main");
-  const tools = [...all.values()]
+  return [...all.values()]
     .filter((t) => !ceiling || ceiling.has(t.schema.name))
     .map((t) => ({
       name: t.schema.name,
@@ -176,15 +212,16 @@ export async function contextModel(h: HarnessCore): Promise<ContextModel> {
       schema: t.schema,
     }))
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const { problems } = await h.catalog.executableToolSchemas(snap);
+}
 
-  // hooks of each stage, in the order they run (executables replace built-ins by basename)
+/** The hooks of each stage, in the order they run (executables replace built-ins by basename). */
+function hookParts(h: HarnessCore, snap: Snap): ContextModel["hooks"] {
   const stages = [
     ...KNOWN_STAGES,
     ...[...snap.hooks.keys()].filter((s) => !KNOWN_STAGES.includes(s)),
   ];
   const owners = new Map(h.registries.stageHooks.entries().map((e) => [e.key, e.owner]));
-  const hooks = stages.map((stage) => {
+  return stages.map((stage) => {
     const byName = new Map<string, HookPart>();
     for (const b of h.catalog.builtinHooks(stage)) {
       const owner = owners.get(`${stage}/${b.name}`);
@@ -204,46 +241,28 @@ export async function contextModel(h: HarnessCore): Promise<ContextModel> {
     out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.replaced ? -1 : 1));
     return { stage, hooks: out };
   }).filter((s) => s.hooks.length > 0);
+}
 
-  let floor: ContextModel["floor"];
+/** The effect floor: preset, grants, deny lists, layers, rules and the OS sandbox. */
+async function floorPart(h: HarnessCore): Promise<ContextModel["floor"]> {
   const f = h.effectFloor;
-  if (f) {
-    const p = f.resolved.policy;
-    const probe = await f.sandbox.probe();
-    floor = {
-      preset: f.preset,
-      grants: EFFECTS.map((e) => ({
-        effect: e,
-        grant: formatGrant(p[e]),
-        source: String(f.resolved.sources[e] ?? ""),
-      })),
-      deny: EFFECTS.filter((e) => p.deny[e].length).map((e) => ({
-        effect: e,
-        paths: p.deny[e].join(", "),
-      })),
-      layers: f.resolved.layers.map((l) => `${l.name} (${l.origin})`),
-      rules: f.rules.map((r) => ({ verdict: r.verdict, text: r.text, source: r.source })),
-      sandbox: probe.ok ? `bubblewrap (${probe.bwrap})` : `unavailable — ${probe.reason}`,
-      narrower: f.narrower,
-    };
-  }
-
+  if (!f) return undefined;
+  const p = f.resolved.policy;
+  const probe = await f.sandbox.probe();
   return {
-    selected,
-    providers,
-    prompt,
-    tools,
-    rejectedTools: problems.map((p) => ({ path: p.path, reason: p.reason })),
-    hooks,
-    skills: found.skills.map((s) => ({
-      name: s.name,
-      description: s.description,
-      source: s.source,
-      path: s.path,
+    preset: f.preset,
+    grants: EFFECTS.map((e) => ({
+      effect: e,
+      grant: formatGrant(p[e]),
+      source: String(f.resolved.sources[e] ?? ""),
     })),
-    skillProblems: found.problems.map((p) => ({ path: p.path, reason: p.reason })),
-    floor,
-    sources: snap.sources.map((s) => ({ dir: s.dir, kind: s.kind })),
-    untrusted: snap.untrusted,
+    deny: EFFECTS.filter((e) => p.deny[e].length).map((e) => ({
+      effect: e,
+      paths: p.deny[e].join(", "),
+    })),
+    layers: f.resolved.layers.map((l) => `${l.name} (${l.origin})`),
+    rules: f.rules.map((r) => ({ verdict: r.verdict, text: r.text, source: r.source })),
+    sandbox: probe.ok ? `bubblewrap (${probe.bwrap})` : `unavailable — ${probe.reason}`,
+    narrower: f.narrower,
   };
 }

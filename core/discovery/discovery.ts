@@ -230,9 +230,35 @@ export class Discovery {
     else this.#stamps.push({ path, mtime, mode: info.mode ?? 0 });
   }
 
+  /** A snapshot of the sources (the walk's, or the listed ones) scoped to a provider. */
   #scan(provider: string, protocol: string, listed?: string[]): Snapshot {
+    this.#watchWalk();
+    const skipped: Skipped[] = [];
+    const untrusted: string[] = [];
+    let allSources = this.#walkSources(skipped, untrusted);
+    if (listed) allSources = listedSources(allSources, listed, untrusted, skipped);
+    const providers = this.#providers(allSources, skipped);
+    const sources = scopedSources(allSources, provider, protocol);
+    const c = this.#contents(sources, skipped);
+    return {
+      sources,
+      allSources,
+      skipped,
+      tools: c.tools,
+      hooks: c.hooks,
+      commands: c.commands,
+      providers,
+      promptFiles: c.promptFiles,
+      skillRoots: c.skillRoots,
+      settingsFile: c.settingsFile,
+      authFiles: c.authFiles,
+      untrusted,
+    };
+  }
+
+  /** Watches every ancestor (a new `.harness` anywhere on the walk is seen) and the home. */
+  #watchWalk(): void {
     const { cwd, home } = this.#opts;
-    // Watch every ancestor so a new `.harness` anywhere on the walk is seen.
     let cur = cwd;
     for (;;) {
       this.#watch(cur);
@@ -244,9 +270,11 @@ export class Discovery {
     let h = home;
     while (!statOrUndefined(h) && dirname(h) !== h) h = dirname(h);
     this.#watch(h);
+  }
 
-    const skipped: Skipped[] = [];
-    const untrusted: string[] = [];
+  /** The walk's sources, each preceded by its packs; untrusted projects holding code left out. */
+  #walkSources(skipped: Skipped[], untrusted: string[]): Source[] {
+    const { cwd, home } = this.#opts;
     const allSources: Source[] = [];
     for (const { dir, kind } of walkHarnessDirs(cwd, home)) {
       this.#watch(dir);
@@ -267,28 +295,11 @@ export class Discovery {
       }
       allSources.push({ dir, kind, root: dir, providerPlugin: isProviderPlugin(dir) });
     }
-    if (listed) {
-      // a `sources` chain's list replaces the walk's: known sources keep what they are
-      const walked = new Map(allSources.map((s) => [s.dir, s]));
-      const blocked = (d: string) => untrusted.some((u) => d === u || d.startsWith(u + "/"));
-      allSources.length = 0;
-      for (const dir of listed) {
-        if (blocked(dir) || allSources.some((s) => s.dir === dir)) continue;
-        if (!walked.has(dir) && !readable(dir)) {
-          skipped.push({
-            path: dir,
-            reason:
-              `listed by a sources hook but not readable by this run (allow it: hs --allow-read ${dir})`,
-          });
-          continue;
-        }
-        allSources.push(
-          walked.get(dir) ??
-            { dir, kind: "listed", root: dir, providerPlugin: isProviderPlugin(dir) },
-        );
-      }
-    }
+    return allSources;
+  }
 
+  /** Providers from every source (not scoped), highest wins per name. */
+  #providers(allSources: Source[], skipped: Skipped[]): Map<string, FoundProvider> {
     const providers = new Map<string, FoundProvider>();
     for (const source of allSources) {
       this.#watch(source.dir);
@@ -309,15 +320,33 @@ export class Discovery {
         }
       }
     }
+    return providers;
+  }
 
-    const sources = allSources.filter((s) => {
-      if (!s.providerPlugin || !provider) return true;
-      const base = basename(s.dir);
-      if (base === provider || base === protocol) return true;
-      const pnames = names(join(s.dir, "providers"));
-      return pnames.includes(provider) || pnames.includes(`${provider}.conf`);
-    });
+  /** The executables of a directory into `into` (by name; a later source wins). */
+  #collect(dir: string, source: Source, into: Map<string, Found>, skipped: Skipped[]): void {
+    this.#watch(dir);
+    for (const name of names(dir)) {
+      if (name.startsWith(".")) continue;
+      const path = join(dir, name);
+      const info = statOrUndefined(path);
+      if (!info?.isFile) continue;
+      if (isExecutableInfo(info)) into.set(name, { name, path, source });
+      else {
+        this.#watch(path);
+        skipped.push({ path, reason: "not executable (chmod +x to enable)" });
+      }
+    }
+  }
 
+  /** What the scoped sources hold: tools, commands, hooks, prompts, skills, settings, auth. */
+  #contents(
+    sources: Source[],
+    skipped: Skipped[],
+  ): Pick<
+    Snapshot,
+    "tools" | "hooks" | "commands" | "promptFiles" | "skillRoots" | "settingsFile" | "authFiles"
+  > {
     const tools = new Map<string, Found>();
     const commands = new Map<string, Found>();
     const hooks = new Map<string, Map<string, Found>>();
@@ -325,35 +354,19 @@ export class Discovery {
     const skillRoots: string[] = [];
     const authFiles: string[] = [];
     let settingsFile: string | undefined;
-
-    const collect = (dir: string, source: Source, into: Map<string, Found>) => {
-      this.#watch(dir);
-      for (const name of names(dir)) {
-        if (name.startsWith(".")) continue;
-        const path = join(dir, name);
-        const info = statOrUndefined(path);
-        if (!info?.isFile) continue;
-        if (isExecutableInfo(info)) into.set(name, { name, path, source });
-        else {
-          this.#watch(path);
-          skipped.push({ path, reason: "not executable (chmod +x to enable)" });
-        }
-      }
-    };
-
     for (const source of sources) {
       const d = source.dir;
       const e = dirEntries(d);
       if (!e) continue;
-      if (e.dirs.has("tools")) collect(join(d, "tools"), source, tools);
-      if (e.dirs.has("commands")) collect(join(d, "commands"), source, commands);
+      if (e.dirs.has("tools")) this.#collect(join(d, "tools"), source, tools, skipped);
+      if (e.dirs.has("commands")) this.#collect(join(d, "commands"), source, commands, skipped);
       if (e.dirs.has("hooks.d")) {
         const hooksDir = join(d, "hooks.d");
         this.#watch(hooksDir);
         for (const stage of names(hooksDir)) {
           let m = hooks.get(stage);
           if (!m) hooks.set(stage, m = new Map());
-          collect(join(hooksDir, stage), source, m);
+          this.#collect(join(hooksDir, stage), source, m, skipped);
         }
       }
       if (source.kind !== "pack" && childKind(dirname(d), "AGENTS.md") === "file") {
@@ -373,21 +386,50 @@ export class Discovery {
     for (const m of hooks.values()) {
       for (const [k, v] of [...m.entries()]) if (!v) m.delete(k);
     }
-    return {
-      sources,
-      allSources,
-      skipped,
-      tools,
-      hooks,
-      commands,
-      providers,
-      promptFiles,
-      skillRoots,
-      settingsFile,
-      authFiles,
-      untrusted,
-    };
+    return { tools, hooks, commands, promptFiles, skillRoots, settingsFile, authFiles };
   }
+}
+
+/**
+ * A `sources` chain's list replaces the walk's: known sources keep what they are; an
+ * untrusted project stays out; a directory this run may not read is skipped with a hint.
+ */
+function listedSources(
+  walkedSources: Source[],
+  listed: string[],
+  untrusted: string[],
+  skipped: Skipped[],
+): Source[] {
+  const walked = new Map(walkedSources.map((s) => [s.dir, s]));
+  const blocked = (d: string) => untrusted.some((u) => d === u || d.startsWith(u + "/"));
+  const allSources: Source[] = [];
+  for (const dir of listed) {
+    if (blocked(dir) || allSources.some((s) => s.dir === dir)) continue;
+    if (!walked.has(dir) && !readable(dir)) {
+      skipped.push({
+        path: dir,
+        reason:
+          `listed by a sources hook but not readable by this run (allow it: hs --allow-read ${dir})`,
+      });
+      continue;
+    }
+    allSources.push(
+      walked.get(dir) ??
+        { dir, kind: "listed", root: dir, providerPlugin: isProviderPlugin(dir) },
+    );
+  }
+  return allSources;
+}
+
+/** The sources of a provider scope: a provider plugin only for its own provider (or protocol). */
+function scopedSources(allSources: Source[], provider: string, protocol: string): Source[] {
+  return allSources.filter((s) => {
+    if (!s.providerPlugin || !provider) return true;
+    const base = basename(s.dir);
+    if (base === provider || base === protocol) return true;
+    const pnames = names(join(s.dir, "providers"));
+    return pnames.includes(provider) || pnames.includes(`${provider}.conf`);
+  });
 }
 
 /** False when this process may not read `dir` (a permission-scoped run); true otherwise. */

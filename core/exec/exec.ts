@@ -168,6 +168,68 @@ function readAll(
   };
 }
 
+/** The result of a child that never ran (refused by the sandbox, or failed to spawn). */
+function notRun(code: number, stderr: string): ExecResult {
+  return {
+    code,
+    stdout: "",
+    stderr,
+    timedOut: false,
+    aborted: false,
+    overflow: false,
+    stdoutBytes: 0,
+  };
+}
+
+/** Writes `text` to the child's stdin and closes it (a child that closed it early is fine). */
+async function writeStdin(child: Deno.ChildProcess, text: string | undefined): Promise<void> {
+  const w = child.stdin.getWriter();
+  try {
+    if (text) await w.write(new TextEncoder().encode(text));
+    await w.close();
+  } catch {
+    // the child closed stdin early: not an error of ours
+    try {
+      await w.abort();
+    } catch { /* ignore */ }
+  }
+}
+
+/**
+ * After the child exited: a grandchild left in the group (e.g. `sleep &`) may hold the
+ * pipes open — it gets a moment to finish writing, then the whole group is ended (when
+ * `killGroup()` says so); pipes still open after that are held by something outside the
+ * group, and reading them stops.
+ */
+async function endPipes(
+  child: Deno.ChildProcess,
+  pipes: Promise<void>,
+  killGroup: () => boolean,
+  readers: { cancel(): void }[],
+): Promise<void> {
+  let grace: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([
+    pipes,
+    new Promise<void>((resolve) => {
+      grace = setTimeout(resolve, 100);
+    }),
+  ]);
+  clearTimeout(grace);
+  if (killGroup()) killProcessGroup(child);
+  // Pipes still open after the group died are held by something outside it: stop reading.
+  let late: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([
+    pipes,
+    new Promise<void>((resolve) => {
+      late = setTimeout(() => {
+        for (const r of readers) r.cancel();
+        resolve();
+      }, PIPE_GRACE_MS);
+    }),
+  ]);
+  clearTimeout(late);
+}
+
 /**
  * Runs an executable in its own process group. Never throws for a failing
  * child: spawn failures become code 127 with the reason on stderr.
@@ -181,17 +243,7 @@ export async function runExecutable(path: string, opts: ExecOptions): Promise<Ex
     terminal: opts.terminal === true,
   };
   const prepared = await opts.sandbox.prepare(spec, opts.what ?? path);
-  if ("refused" in prepared) {
-    return {
-      code: 126,
-      stdout: "",
-      stderr: prepared.refused,
-      timedOut: false,
-      aborted: false,
-      overflow: false,
-      stdoutBytes: 0,
-    };
-  }
+  if ("refused" in prepared) return notRun(126, prepared.refused);
   spec = prepared;
   // A child the sandbox wrapped (bubblewrap, its own PID namespace) takes its group down
   // with it when it exits; an unwrapped one may leave background jobs to end.
@@ -217,15 +269,7 @@ export async function runExecutable(path: string, opts: ExecOptions): Promise<Ex
     }).spawn();
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);
-    return {
-      code: 127,
-      stdout: "",
-      stderr: `cannot run ${path}: ${reason}`,
-      timedOut: false,
-      aborted: false,
-      overflow: false,
-      stdoutBytes: 0,
-    };
+    return notRun(127, `cannot run ${path}: ${reason}`);
   }
   live.add(child);
   let timedOut = false;
@@ -241,18 +285,7 @@ export async function runExecutable(path: string, opts: ExecOptions): Promise<Ex
   opts.signal?.addEventListener("abort", onAbort, { once: true });
   if (opts.signal?.aborted) onAbort();
 
-  const writer = (async () => {
-    const w = child.stdin.getWriter();
-    try {
-      if (opts.stdin) await w.write(new TextEncoder().encode(opts.stdin));
-      await w.close();
-    } catch {
-      // the child closed stdin early: not an error of ours
-      try {
-        await w.abort();
-      } catch { /* ignore */ }
-    }
-  })();
+  const writer = writeStdin(child, opts.stdin);
   let overflow = false;
   const spool = opts.output ? new OutputSpool(opts.output.limits, opts.output.spill) : undefined;
   const outSink: Sink = spool ?? new CappedText(opts.maxStdoutBytes ?? DEFAULT_MAX_STDOUT);
@@ -272,30 +305,7 @@ export async function runExecutable(path: string, opts: ExecOptions): Promise<Ex
     pipesClosed = true;
   });
   const status = await child.status;
-  // A grandchild left in the group (e.g. `sleep &`) may hold the pipes open:
-  // give it a moment to finish writing, then end the whole group.
-  let grace: ReturnType<typeof setTimeout> | undefined;
-  await Promise.race([
-    pipes,
-    new Promise<void>((resolve) => {
-      grace = setTimeout(resolve, 100);
-    }),
-  ]);
-  clearTimeout(grace);
-  if (!wrapped || !pipesClosed) killProcessGroup(child);
-  // Pipes still open after the group died are held by something outside it: stop reading.
-  let late: ReturnType<typeof setTimeout> | undefined;
-  await Promise.race([
-    pipes,
-    new Promise<void>((resolve) => {
-      late = setTimeout(() => {
-        outR.cancel();
-        errR.cancel();
-        resolve();
-      }, PIPE_GRACE_MS);
-    }),
-  ]);
-  clearTimeout(late);
+  await endPipes(child, pipes, () => !wrapped || !pipesClosed, [outR, errR]);
   await Promise.all([outP, errP, writer]);
   tee?.end();
   clearTimeout(timer);

@@ -6,6 +6,7 @@
  */
 export * from "./types.ts";
 export * from "./host.ts";
+export { type ModelEntry, type PrincipalProfile, Registries } from "./registries.ts";
 export * from "./registry.ts";
 export * from "./audit.ts";
 export * from "./config.ts";

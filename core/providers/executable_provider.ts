@@ -22,7 +22,14 @@ import {
   type Readiness,
   readTextOrUndefined,
 } from "../base/mod.ts";
-import { DEFAULT_MAX_STDOUT, formatBytes, runExecutable, tail, unconfined } from "../exec/mod.ts";
+import {
+  DEFAULT_MAX_STDOUT,
+  type ExecResult,
+  formatBytes,
+  runExecutable,
+  tail,
+  unconfined,
+} from "../exec/mod.ts";
 import { envHelpNames } from "./provider_credentials.ts";
 
 /** Dependencies of an executable provider. */
@@ -174,93 +181,121 @@ export function executableProvider(
       return line;
     },
     envHelp: getEnvHelp,
-    async send(
-      payload: unknown,
-      model: string,
-      options: {
-        emit(e: ProviderEvent): void;
-        signal: AbortSignal;
-        session?: { dir: string; cwd: string };
-      },
-    ) {
-      const env = {
-        ...deps.env("send", {
-          session: options.session?.dir,
-          cwd: options.session?.cwd || undefined,
-          model,
-        }),
-        ...(await credentials()),
-      };
-      const timeoutMs = deps.timeoutMs ?? 600_000;
-      // A --stream provider appends its events to .stream: show its text as it comes.
-      const follower = streams && options.session
-        ? followStream(join(options.session.dir, ".stream"), (e) => {
-          if ((e.type === "text" || e.type === "thinking") && typeof e.text === "string") {
-            options.emit({ type: e.type, text: e.text, recorded: true });
-          }
-        })
-        : undefined;
-      const r = await runExecutable(path, {
-        args: streams ? ["--stream"] : [],
-        stdin: JSON.stringify(payload),
-        env,
-        cwd: options.session?.cwd || deps.cwd,
-        timeoutMs,
-        signal: options.signal,
-        onStderr: (t) => deps.log(t.trimEnd()),
-        sandbox: unconfined,
-        maxStdoutBytes: deps.maxResponseBytes,
-      }).finally(() => follower?.stop());
-      if (r.aborted) throw new ProviderError("cancelled");
-      if (r.overflow) {
-        throw new ProviderError(
-          `provider ${path} printed more than ${
-            formatBytes(deps.maxResponseBytes ?? DEFAULT_MAX_STDOUT)
-          } on stdout (it was stopped)`,
-          { hint: "set HARNESS_HOOK_OUTPUT_LIMIT to allow larger responses" },
-        );
-      }
-      if (r.timedOut) {
-        throw new ProviderError(`provider ${path} timed out after ${timeoutMs / 1000} s`, {
-          hint: "set HARNESS_PROVIDER_TIMEOUT (seconds) to allow more",
-        });
-      }
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(r.stdout);
-      } catch {
-        parsed = undefined;
-      }
-      if (r.code !== 0) {
-        const msg = (parsed as { error?: unknown })?.error;
-        const why = r.stderr.trim() ? tail(r.stderr, 3) : "(no stderr)";
-        throw new ProviderError(
-          typeof msg === "string" ? msg : `provider ${path} exited ${r.code}: ${why}`,
-        );
-      }
-      if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
-        const shown = r.stdout.trim() ? `${r.stdout.length} bytes that are not` : "nothing, not";
-        throw new ProviderError(
-          `provider ${path} printed ${shown} a JSON object`,
-          { hint: "a provider prints one native JSON response on stdout" },
-        );
-      }
-      const err = (parsed as { error?: unknown }).error;
-      if (
-        err && !(parsed as { content?: unknown }).content &&
-        !(parsed as { choices?: unknown }).choices &&
-        !(parsed as { output?: unknown }).output
-      ) {
-        throw new ProviderError(
-          typeof err === "string"
-            ? err
-            : typeof (err as { message?: unknown }).message === "string"
-            ? (err as { message: string }).message
-            : JSON.stringify(err),
-        );
-      }
-      return parsed;
+    send(payload: unknown, model: string, options: SendOptions) {
+      return sendRequest({ path, streams, deps, credentials }, payload, model, options);
     },
   };
   return provider;
+}
+
+/**
+ * The native response of one request from the run's result: a cancel, an overflow, a
+ * timeout, a failing exit (its `error` or stderr) or a body that is not a JSON object
+ * (or only an `error`) is a {@link ProviderError}.
+ */
+function responseOf(
+  path: string,
+  r: ExecResult,
+  limits: { timeoutMs: number; maxResponseBytes?: number },
+): unknown {
+  if (r.aborted) throw new ProviderError("cancelled");
+  if (r.overflow) {
+    throw new ProviderError(
+      `provider ${path} printed more than ${
+        formatBytes(limits.maxResponseBytes ?? DEFAULT_MAX_STDOUT)
+      } on stdout (it was stopped)`,
+      { hint: "set HARNESS_HOOK_OUTPUT_LIMIT to allow larger responses" },
+    );
+  }
+  if (r.timedOut) {
+    throw new ProviderError(`provider ${path} timed out after ${limits.timeoutMs / 1000} s`, {
+      hint: "set HARNESS_PROVIDER_TIMEOUT (seconds) to allow more",
+    });
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(r.stdout);
+  } catch {
+    parsed = undefined;
+  }
+  if (r.code !== 0) {
+    const msg = (parsed as { error?: unknown })?.error;
+    const why = r.stderr.trim() ? tail(r.stderr, 3) : "(no stderr)";
+    throw new ProviderError(
+      typeof msg === "string" ? msg : `provider ${path} exited ${r.code}: ${why}`,
+    );
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+    const shown = r.stdout.trim() ? `${r.stdout.length} bytes that are not` : "nothing, not";
+    throw new ProviderError(
+      `provider ${path} printed ${shown} a JSON object`,
+      { hint: "a provider prints one native JSON response on stdout" },
+    );
+  }
+  const err = (parsed as { error?: unknown }).error;
+  if (
+    err && !(parsed as { content?: unknown }).content &&
+    !(parsed as { choices?: unknown }).choices &&
+    !(parsed as { output?: unknown }).output
+  ) {
+    throw new ProviderError(
+      typeof err === "string"
+        ? err
+        : typeof (err as { message?: unknown }).message === "string"
+        ? (err as { message: string }).message
+        : JSON.stringify(err),
+    );
+  }
+  return parsed;
+}
+
+/** What a provider's `send` is given besides the payload and the model. */
+interface SendOptions {
+  emit(e: ProviderEvent): void;
+  signal: AbortSignal;
+  session?: { dir: string; cwd: string };
+}
+
+/** One request of an executable provider: the payload on stdin, its response parsed. */
+async function sendRequest(
+  p: {
+    path: string;
+    streams: boolean;
+    deps: ExecProviderDeps;
+    credentials(): Promise<Record<string, string>>;
+  },
+  payload: unknown,
+  model: string,
+  options: SendOptions,
+): Promise<unknown> {
+  const { path, streams, deps } = p;
+  const env = {
+    ...deps.env("send", {
+      session: options.session?.dir,
+      cwd: options.session?.cwd || undefined,
+      model,
+    }),
+    ...(await p.credentials()),
+  };
+  const timeoutMs = deps.timeoutMs ?? 600_000;
+  // A --stream provider appends its events to .stream: show its text as it comes.
+  const follower = streams && options.session
+    ? followStream(join(options.session.dir, ".stream"), (e) => {
+      if ((e.type === "text" || e.type === "thinking") && typeof e.text === "string") {
+        options.emit({ type: e.type, text: e.text, recorded: true });
+      }
+    })
+    : undefined;
+  const r = await runExecutable(path, {
+    args: streams ? ["--stream"] : [],
+    stdin: JSON.stringify(payload),
+    env,
+    cwd: options.session?.cwd || deps.cwd,
+    timeoutMs,
+    signal: options.signal,
+    onStderr: (t) => deps.log(t.trimEnd()),
+    sandbox: unconfined,
+    maxStdoutBytes: deps.maxResponseBytes,
+  }).finally(() => follower?.stop());
+  return responseOf(path, r, { timeoutMs, maxResponseBytes: deps.maxResponseBytes });
 }

@@ -10,7 +10,7 @@
  * @module
  */
 import type { ConversationMessage } from "../base/mod.ts";
-import type { SessionEntry } from "./session.ts";
+import type { SessionEntry } from "./entries.ts";
 import { messageChars, promptTokens, tokensOfChars } from "./tokens.ts";
 
 /** Calibration factors outside this range are not trusted (a provider's odd usage). */

@@ -22,7 +22,7 @@ import {
   statOrUndefined,
   workspaceRealPath,
 } from "../base/mod.ts";
-import { listSessions } from "./session.ts";
+import { listSessions } from "./session_dir.ts";
 
 /** Where a run's sessions are: `Paths.sessions` and, when grouped, `Paths.sessionsGrouped`. */
 export interface SessionsWhere {

@@ -7,6 +7,14 @@
  * @module
  */
 export * from "./session.ts";
+export {
+  contextView,
+  parseMessageFile,
+  type SessionEntry,
+  summaryBody,
+  type SummaryRecord,
+} from "./entries.ts";
+export { isoSeconds, listSessions, newSessionId, type SessionConf } from "./session_dir.ts";
 export { decodeAttr, decodeValue, encodeAttr, encodeValue, renderFrontmatter } from "./codec.ts";
 export {
   lockHolder,

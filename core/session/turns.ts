@@ -19,7 +19,8 @@
  */
 import { basename, join } from "node:path";
 import { HarnessError, isOwnDir, listDir, readOwnText, statOrUndefined } from "../base/mod.ts";
-import { claimSessionId, isoSeconds, newSessionId, Session } from "./session.ts";
+import { Session } from "./session.ts";
+import { claimSessionId, isoSeconds, newSessionId } from "./session_dir.ts";
 import { logDirRevision, readLogDir, writeAtomic, writeLogDir } from "./state_log.ts";
 
 /** The record a turn leaves when it ends. */

@@ -5,7 +5,14 @@
  */
 import { isAbsolute, join } from "node:path";
 import { z } from "zod";
-import { type Json, type RuntimePlugin, textResult } from "../../core/mod.ts";
+import {
+  type Json,
+  type PluginContext,
+  type RuntimePlugin,
+  textResult,
+  type ToolDefinition,
+  type ToolResult,
+} from "../../core/mod.ts";
 import { MEMORY_NAME, MemoryStore, syncStores } from "./store.ts";
 
 /** The configuration of `memory`. */
@@ -56,60 +63,7 @@ export function memoryPlugin(deps: { home: string }): RuntimePlugin<MemoryConfig
     },
     setup(ctx) {
       const store = new MemoryStore(ctx.config.dir);
-      ctx.tools.register({
-        name: "memory",
-        description:
-          "Long-term memory across sessions: save an entry (name, one-line description, content), read one, delete one, or list them. The index of entries is in your system prompt.",
-        describe: "save, read, delete and list long-term memory entries",
-        inputSchema: INPUT,
-        sessionLocal: false,
-        execute(input) {
-          const i = (input ?? {}) as Record<string, unknown>;
-          const name = typeof i.name === "string" ? i.name : "";
-          const need = () => {
-            if (!MEMORY_NAME.test(name)) {
-              throw new Error(`"name" must be 1-64 lowercase letters, digits, _ or -`);
-            }
-          };
-          try {
-            switch (i.action) {
-              case "save": {
-                need();
-                if (typeof i.content !== "string") throw new Error(`"content" is required`);
-                const desc = typeof i.description === "string" ? i.description : "";
-                store.put(name, desc, i.content);
-                return Promise.resolve(textResult(`saved memory "${name}"`));
-              }
-              case "read": {
-                need();
-                const e = store.get(name);
-                return Promise.resolve(
-                  e ? textResult(e.content) : textResult(`error: no memory "${name}"`, true),
-                );
-              }
-              case "delete":
-                need();
-                return Promise.resolve(
-                  store.delete(name)
-                    ? textResult(`deleted memory "${name}"`)
-                    : textResult(`error: no memory "${name}"`, true),
-                );
-              case "list": {
-                const all = store.list();
-                return Promise.resolve(textResult(
-                  all.length
-                    ? all.map((e) => `${e.name}: ${e.description}`).join("\n")
-                    : "(no memories)",
-                ));
-              }
-              default:
-                throw new Error(`"action" must be save, read, delete or list`);
-            }
-          } catch (err) {
-            return Promise.resolve(textResult(`error: ${(err as Error).message}`, true));
-          }
-        },
-      });
+      ctx.tools.register(memoryTool(store));
       ctx.prompts.register({
         id: "memory",
         order: 60,
@@ -147,33 +101,95 @@ export function memoryPlugin(deps: { home: string }): RuntimePlugin<MemoryConfig
           return { deleted: store.delete(n) } as Json;
         },
       });
-      const sync = ctx.config.sync;
-      if (sync) {
-        const other = new MemoryStore(sync.dir);
-        const once = () => {
-          try {
-            const n = syncStores(store, other);
-            if (n) ctx.logger.info(`synced ${n} memory entries with ${sync.dir}`);
-          } catch (err) {
-            ctx.logger.warn(`memory sync with ${sync.dir} failed (${(err as Error).name})`);
-          }
-        };
-        let timer: ReturnType<typeof setTimeout> | undefined;
-        const loop = () => {
-          timer = setTimeout(() => {
-            once();
-            if (!ctx.signal.aborted) loop();
-          }, sync.intervalSeconds * 1000);
-        };
-        ctx.onStart(() => {
-          once();
-          loop();
-        });
-        ctx.onDispose(() => {
-          clearTimeout(timer);
-          once();
-        });
+      if (ctx.config.sync) syncInBackground(ctx, store, ctx.config.sync);
+    },
+  };
+}
+
+/** The `memory` tool over a store: save, read, delete and list entries. */
+function memoryTool(store: MemoryStore): ToolDefinition {
+  return {
+    name: "memory",
+    description:
+      "Long-term memory across sessions: save an entry (name, one-line description, content), read one, delete one, or list them. The index of entries is in your system prompt.",
+    describe: "save, read, delete and list long-term memory entries",
+    inputSchema: INPUT,
+    sessionLocal: false,
+    execute(input) {
+      try {
+        return Promise.resolve(memoryAction(store, (input ?? {}) as Record<string, unknown>));
+      } catch (err) {
+        return Promise.resolve(textResult(`error: ${(err as Error).message}`, true));
       }
     },
   };
+}
+
+/** One call of the `memory` tool (a wrong input throws). */
+function memoryAction(store: MemoryStore, i: Record<string, unknown>): ToolResult {
+  const name = typeof i.name === "string" ? i.name : "";
+  const need = () => {
+    if (!MEMORY_NAME.test(name)) {
+      throw new Error(`"name" must be 1-64 lowercase letters, digits, _ or -`);
+    }
+  };
+  switch (i.action) {
+    case "save": {
+      need();
+      if (typeof i.content !== "string") throw new Error(`"content" is required`);
+      const desc = typeof i.description === "string" ? i.description : "";
+      store.put(name, desc, i.content);
+      return textResult(`saved memory "${name}"`);
+    }
+    case "read": {
+      need();
+      const e = store.get(name);
+      return e ? textResult(e.content) : textResult(`error: no memory "${name}"`, true);
+    }
+    case "delete":
+      need();
+      return store.delete(name)
+        ? textResult(`deleted memory "${name}"`)
+        : textResult(`error: no memory "${name}"`, true);
+    case "list": {
+      const all = store.list();
+      return textResult(
+        all.length ? all.map((e) => `${e.name}: ${e.description}`).join("\n") : "(no memories)",
+      );
+    }
+    default:
+      throw new Error(`"action" must be save, read, delete or list`);
+  }
+}
+
+/** Syncs the store with another directory at start, every interval, and at dispose. */
+function syncInBackground(
+  ctx: PluginContext<MemoryConfig>,
+  store: MemoryStore,
+  sync: NonNullable<MemoryConfig["sync"]>,
+): void {
+  const other = new MemoryStore(sync.dir);
+  const once = () => {
+    try {
+      const n = syncStores(store, other);
+      if (n) ctx.logger.info(`synced ${n} memory entries with ${sync.dir}`);
+    } catch (err) {
+      ctx.logger.warn(`memory sync with ${sync.dir} failed (${(err as Error).name})`);
+    }
+  };
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const loop = () => {
+    timer = setTimeout(() => {
+      once();
+      if (!ctx.signal.aborted) loop();
+    }, sync.intervalSeconds * 1000);
+  };
+  ctx.onStart(() => {
+    once();
+    loop();
+  });
+  ctx.onDispose(() => {
+    clearTimeout(timer);
+    once();
+  });
 }

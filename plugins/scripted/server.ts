@@ -37,6 +37,16 @@ function jsonResponse(status: number, body: unknown, headers: Record<string, str
   });
 }
 
+/** The answer to a request of no known route (or not a POST). */
+function noRoute(method: string, path: string): Response {
+  return jsonResponse(404, {
+    error: {
+      type: "not_found_error",
+      message: `scripted server: no route ${method} ${path}`,
+    },
+  }, { "x-should-retry": "false" });
+}
+
 function outputChars(turn: ScriptedTurn): number {
   let n = (turn.text ?? "").length + (turn.thinking?.text.length ?? 0);
   for (const c of turn.toolCalls ?? []) n += JSON.stringify(c.input ?? {}).length;
@@ -59,6 +69,8 @@ export function startScriptedServer(
   let used = 0;
   let count = 0;
   const cache = opts.promptCache ? new PromptCacheSim() : undefined;
+  const stream = (frames: string[], delayMs: number, drop: boolean) =>
+    streamResponse(frames, delayMs, drop, active);
 
   const nextTurn = (): ScriptedTurn | undefined => {
     const turn = script[cursor];
@@ -72,74 +84,10 @@ export function startScriptedServer(
     return turn;
   };
 
-  const stream = (frames: string[], delayMs: number, drop: boolean): Response => {
-    let i = 0;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let wake: (() => void) | undefined;
-    let stopped = false;
-    let ctl: ReadableStreamDefaultController<Uint8Array> | undefined;
-    const entry: ActiveStream = {
-      stop() {
-        if (stopped) return;
-        stopped = true;
-        if (timer !== undefined) clearTimeout(timer);
-        wake?.();
-        try {
-          ctl?.close();
-        } catch { /* already closed */ }
-      },
-    };
-    const body = new ReadableStream<Uint8Array>({
-      start(c) {
-        ctl = c;
-        active.add(entry);
-      },
-      async pull(c) {
-        if (i > 0 && delayMs > 0) {
-          await new Promise<void>((resolve) => {
-            wake = resolve;
-            timer = setTimeout(resolve, delayMs);
-          });
-          timer = undefined;
-          wake = undefined;
-        }
-        if (stopped) return;
-        if (i < frames.length) {
-          c.enqueue(encoder.encode(frames[i++]));
-          return;
-        }
-        active.delete(entry);
-        stopped = true;
-        if (drop) c.error(new Error("scripted server: connection dropped mid-stream"));
-        else c.close();
-      },
-      cancel() {
-        stopped = true;
-        if (timer !== undefined) clearTimeout(timer);
-        wake?.();
-        active.delete(entry);
-      },
-    });
-    return new Response(body, {
-      status: 200,
-      headers: {
-        "content-type": "text/event-stream; charset=utf-8",
-        "cache-control": "no-cache",
-      },
-    });
-  };
-
   const handler = async (req: Request): Promise<Response> => {
     const url = new URL(req.url);
     const wire = ROUTES[url.pathname];
-    if (!wire || req.method !== "POST") {
-      return jsonResponse(404, {
-        error: {
-          type: "not_found_error",
-          message: `scripted server: no route ${req.method} ${url.pathname}`,
-        },
-      }, { "x-should-retry": "false" });
-    }
+    if (!wire || req.method !== "POST") return noRoute(req.method, url.pathname);
     const raw = await req.text();
     let body: unknown = undefined;
     try {
@@ -183,60 +131,15 @@ export function startScriptedServer(
       return new Response(text, { status: fault.status, headers });
     }
     const b = body as Record<string, unknown>;
-    const model = typeof b.model === "string" && b.model !== "" ? b.model : "scripted-model";
-    let k = 0;
-    const toolCalls = (turn.toolCalls ?? []).map((c) => ({
-      id: c.id ?? `${wire.callIdPrefix}${count}_${k++}`,
-      name: c.name,
-      input: c.input,
-    }));
-    const usage: WireContext["usage"] = turn.usage ?? {
-      input_tokens: Math.max(1, Math.ceil(raw.length / 4)),
-      output_tokens: Math.max(1, Math.ceil(outputChars(turn) / 4)),
-    };
-    if (cache && !turn.usage && url.pathname === "/v1/messages") {
-      const { read, written } = cache.account(b);
-      usage.input_tokens = Math.max(1, usage.input_tokens - read - written);
-      usage.cache_read_input_tokens = read;
-      usage.cache_creation_input_tokens = written;
-    }
-    const ctx: WireContext = {
-      n: count,
-      model,
+    const ctx = wireContext(
+      wire,
       turn,
-      toolCalls,
-      created: Math.floor(Date.now() / 1000),
-      usage,
-    };
-    if (b.stream === true) {
-      const frames = wire.frames(ctx);
-      const delay = turn.delayMs ?? 0;
-      if (!fault) return stream(frames, delay, false);
-      const cut = Math.max(1, Math.floor(frames.length / 2));
-      const head = frames.slice(0, cut);
-      if (fault.kind === "drop-mid-stream") return stream(head, delay, true);
-      if (fault.kind === "error-event") {
-        return stream([...head, wire.errorFrame(ctx)], delay, false);
-      }
-      const bad = frames[cut].includes("event: ")
-        ? frames[cut].replace(
-          /data: .*/,
-          'data: {"type": "content_block_delta", "index": 0, "delta": {',
-        )
-        : 'data: {"id": "chatcmpl-broken", "choices": [{"delta": {"content": "x"\n\n';
-      return stream([...head, bad, ...frames.slice(cut + 1)], delay, false);
-    }
-    const json = JSON.stringify(wire.json(ctx));
-    if (!fault) return jsonResponse(200, JSON.parse(json));
-    if (fault.kind === "error-event") return jsonResponse(200, wire.errorBody(500, "Overloaded"));
-    const partial = json.slice(0, Math.max(1, Math.floor(json.length / 2)));
-    if (fault.kind === "malformed-json") {
-      return new Response(partial, {
-        status: 200,
-        headers: { "content-type": "application/json" },
-      });
-    }
-    return stream([partial], 0, true);
+      count,
+      raw,
+      b,
+      url.pathname === "/v1/messages" ? cache : undefined,
+    );
+    return answerTurn(wire, ctx, b.stream === true, stream);
   };
 
   const ac = new AbortController();
@@ -270,4 +173,155 @@ export function startScriptedServer(
       return closed;
     },
   });
+}
+
+/**
+ * A streamed answer of `frames`, one every `delayMs` after the first; `drop` ends it with a
+ * connection error. It is in `active` while it runs (so `close()` can stop it).
+ */
+function streamResponse(
+  frames: string[],
+  delayMs: number,
+  drop: boolean,
+  active: Set<ActiveStream>,
+): Response {
+  let i = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let wake: (() => void) | undefined;
+  let stopped = false;
+  let ctl: ReadableStreamDefaultController<Uint8Array> | undefined;
+  const entry: ActiveStream = {
+    stop() {
+      if (stopped) return;
+      stopped = true;
+      if (timer !== undefined) clearTimeout(timer);
+      wake?.();
+      try {
+        ctl?.close();
+      } catch { /* already closed */ }
+    },
+  };
+  const body = new ReadableStream<Uint8Array>({
+    start(c) {
+      ctl = c;
+      active.add(entry);
+    },
+    async pull(c) {
+      if (i > 0 && delayMs > 0) {
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          timer = setTimeout(resolve, delayMs);
+        });
+        timer = undefined;
+        wake = undefined;
+      }
+      if (stopped) return;
+      if (i < frames.length) {
+        c.enqueue(encoder.encode(frames[i++]));
+        return;
+      }
+      active.delete(entry);
+      stopped = true;
+      if (drop) c.error(new Error("scripted server: connection dropped mid-stream"));
+      else c.close();
+    },
+    cancel() {
+      stopped = true;
+      if (timer !== undefined) clearTimeout(timer);
+      wake?.();
+      active.delete(entry);
+    },
+  });
+  return new Response(body, {
+    status: 200,
+    headers: {
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-cache",
+    },
+  });
+}
+
+/**
+ * The answer to one request for a turn: streamed frames or one JSON body in the route's wire
+ * format, or the turn's fault (a connection dropped mid-stream, an error event, a malformed
+ * frame or body).
+ */
+function answerTurn(
+  wire: WireEncoder,
+  ctx: WireContext,
+  streamed: boolean,
+  stream: (frames: string[], delayMs: number, drop: boolean) => Response,
+): Response {
+  const turn = ctx.turn;
+  const fault = turn.fault;
+  if (streamed) {
+    const frames = wire.frames(ctx);
+    const delay = turn.delayMs ?? 0;
+    if (!fault) return stream(frames, delay, false);
+    const cut = Math.max(1, Math.floor(frames.length / 2));
+    const head = frames.slice(0, cut);
+    if (fault.kind === "drop-mid-stream") return stream(head, delay, true);
+    if (fault.kind === "error-event") {
+      return stream([...head, wire.errorFrame(ctx)], delay, false);
+    }
+    const bad = frames[cut].includes("event: ")
+      ? frames[cut].replace(
+        /data: .*/,
+        'data: {"type": "content_block_delta", "index": 0, "delta": {',
+      )
+      : 'data: {"id": "chatcmpl-broken", "choices": [{"delta": {"content": "x"\n\n';
+    return stream([...head, bad, ...frames.slice(cut + 1)], delay, false);
+  }
+  const json = JSON.stringify(wire.json(ctx));
+  if (!fault) return jsonResponse(200, JSON.parse(json));
+  if (fault.kind === "error-event") return jsonResponse(200, wire.errorBody(500, "Overloaded"));
+  const partial = json.slice(0, Math.max(1, Math.floor(json.length / 2)));
+  if (fault.kind === "malformed-json") {
+    return new Response(partial, {
+      status: 200,
+      headers: { "content-type": "application/json" },
+    });
+  }
+  return stream([partial], 0, true);
+}
+
+/**
+ * What a wire encoder answers a request with: its number, the model it named, the turn's
+ * tool calls with their ids, and the usage (the turn's, else estimated from the sizes; with
+ * a prompt cache simulation, the cached part of the input counted apart).
+ */
+function wireContext(
+  wire: WireEncoder,
+  turn: ScriptedTurn,
+  count: number,
+  raw: string,
+  b: Record<string, unknown>,
+  cache: PromptCacheSim | undefined,
+): WireContext {
+  const model = typeof b.model === "string" && b.model !== "" ? b.model : "scripted-model";
+  let k = 0;
+  const toolCalls = (turn.toolCalls ?? []).map((c) => ({
+    id: c.id ?? `${wire.callIdPrefix}${count}_${k++}`,
+    name: c.name,
+    input: c.input,
+  }));
+  const usage: WireContext["usage"] = turn.usage ?? {
+    input_tokens: Math.max(1, Math.ceil(raw.length / 4)),
+    output_tokens: Math.max(1, Math.ceil(outputChars(turn) / 4)),
+  };
+  if (cache && !turn.usage) {
+    const { read, written } = cache.account(b);
+    usage.input_tokens = Math.max(1, usage.input_tokens - read - written);
+    usage.cache_read_input_tokens = read;
+    usage.cache_creation_input_tokens = written;
+  }
+  const ctx: WireContext = {
+    n: count,
+    model,
+    turn,
+    toolCalls,
+    created: Math.floor(Date.now() / 1000),
+    usage,
+  };
+  return ctx;
 }

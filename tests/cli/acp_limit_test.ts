@@ -1,9 +1,9 @@
 /**
- * The id of an ACP message over the size limit, read from its head (cli/acp_limit.ts): only a
+ * The id of an ACP message over the size limit, read from its head (cli/acp/limit.ts): only a
  * top-level `"id"` counts, never one nested in the params or inside a string.
  */
 import assert from "node:assert/strict";
-import { idOfHead, limitLines } from "../../cli/acp_limit.ts";
+import { idOfHead, limitLines } from "../../cli/acp/mod.ts";
 
 Deno.test("idOfHead: the top-level id only", () => {
   assert.equal(idOfHead('{"jsonrpc":"2.0","id":7,"method":"x","params":{"pad":"'), 7);

@@ -169,7 +169,7 @@ Deno.test("shapeViolations: every rule fires on its fixture, and the exemptions 
     { path: "core/x/big.ts", text: long },
     { path: "core/x/fn.ts", text: fn("export function f() {", 121) + "\n" },
     { path: "scheme/primitives/big.ts", text: long + fn("function g() {", 200) },
-    { path: "core/session/session.ts", text: long },
+    { path: "scheme/base/driver.ts", text: long },
     { path: "core/x/ok.ts", text: long.split("\n").slice(0, 600).join("\n") + "\n" },
   ];
   const edges = [{ from: "cli/commands/a.ts", to: "cli/commands/b.ts" }];

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { loadMarkdown } from "../../../cli/view/mod.ts";
 import { markdownHtml, safeHref } from "../../../cli/web/markdown.ts";
 import { renderMessage, summaryText } from "../../../cli/web/transcript.ts";
-import { summaryBody } from "../../../core/session/session.ts";
+import { summaryBody } from "../../../core/session/mod.ts";
 
 await loadMarkdown({ highlight: true });
 

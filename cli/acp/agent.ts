@@ -1,0 +1,318 @@
+/**
+ * The agent side of `hs acp`, one method per ACP request: `initialize`, `session/new`,
+ * `session/load`, `session/prompt`, `session/cancel`; the harness of each working directory
+ * (one for the connection's lifetime, the floor's `ask` becoming `session/request_permission`),
+ * the consent of behavior packs whose guards wait for approval, and the close.
+ *
+ * @module
+ */
+import { isAbsolute } from "node:path";
+import type * as Acp from "@agentclientprotocol/sdk";
+import type { Answer, HarnessCore } from "../../core/mod.ts";
+import { errorMessage, HarnessError, permissionDenied, VERSION } from "../../core/base/mod.ts";
+import type { CliContext } from "../base/mod.ts";
+import { floorRequestOf, type RunFlags } from "../harness/mod.ts";
+import { handleTrust } from "../prompts/mod.ts";
+import { promptText, replayUpdates, text, turnUpdates } from "./describe.ts";
+
+/** Flags of `hs acp`. */
+export type AcpFlags = RunFlags;
+
+/** The ACP SDK module (imported when `hs acp` starts). */
+export type AcpSdk = typeof import("@agentclientprotocol/sdk");
+
+/** One ACP session: an hs session directory on a harness. */
+interface AcpSession {
+  id: string;
+  cwd: string;
+  h: HarnessCore;
+  /** The running prompt: to cancel it, to ask the editor for permission. */
+  running?: { controller: AbortController; client: Acp.AgentContext; toolCallId?: string };
+}
+
+/** Permission options offered for the floor's `ask`. */
+const OPTIONS: Acp.PermissionOption[] = [
+  { optionId: "allow-once", name: "Allow once", kind: "allow_once" },
+  { optionId: "allow-always", name: "Always allow (this session)", kind: "allow_always" },
+  { optionId: "reject", name: "Reject", kind: "reject_always" },
+];
+
+/** Options offered for a behavior pack's guards waiting for approval. */
+const CONSENT_OPTIONS: Acp.PermissionOption[] = [
+  { optionId: "approve", name: "Approve (stored, as hs packs approve)", kind: "allow_always" },
+  { optionId: "decline", name: "Not now", kind: "reject_once" },
+];
+
+/** The floor's answer for a chosen option (a cancelled request denies). */
+function answerOf(r: Acp.RequestPermissionResponse): Answer {
+  if (r.outcome.outcome !== "selected") return "never";
+  return r.outcome.optionId === "allow-once"
+    ? "once"
+    : r.outcome.optionId === "allow-always"
+    ? "always"
+    : "never";
+}
+
+/** The agent of one ACP connection. */
+export class AcpAgent {
+  #sdk: AcpSdk;
+  #cli: CliContext;
+  #flags: AcpFlags;
+  #harnesses = new Map<string, Promise<HarnessCore>>();
+  #sessions = new Map<string, AcpSession>();
+  /** Pack guards the editor declined in this connection (asked again next connection). */
+  #declined = new Set<string>();
+
+  /** The agent of a connection, with the SDK, the CLI's context and the flags of `hs acp`. */
+  constructor(sdk: AcpSdk, cli: CliContext, flags: AcpFlags) {
+    this.#sdk = sdk;
+    this.#cli = cli;
+    this.#flags = flags;
+  }
+
+  /** `initialize`: loadSession and embedded context in prompts. */
+  initialize(): Acp.InitializeResponse {
+    return {
+      protocolVersion: this.#sdk.PROTOCOL_VERSION,
+      agentCapabilities: {
+        loadSession: true,
+        promptCapabilities: { image: false, audio: false, embeddedContext: true },
+      },
+      agentInfo: { name: "hs", title: "Harness", version: VERSION },
+      authMethods: [],
+    };
+  }
+
+  /** `session/new`: resolves the provider and model and creates a session in its `cwd`'s sessions. */
+  async newSession(params: Acp.NewSessionRequest): Promise<Acp.NewSessionResponse> {
+    try {
+      const h = await this.#harnessFor(params.cwd);
+      const { provider, model } = await h.catalog.resolve(
+        this.#flags.provider ?? h.config.provider,
+        this.#flags.model ?? h.config.model,
+      );
+      const { Session } = await import("../../core/session/mod.ts");
+      const session = Session.create(h.paths.sessions, { cwd: params.cwd, provider, model });
+      this.#sessions.set(session.id, { id: session.id, cwd: params.cwd, h });
+      return { sessionId: session.id };
+    } catch (err) {
+      throw this.#failure(err);
+    }
+  }
+
+  /** `session/load`: replays a stored session (user, agent, thought and tool call updates). */
+  async loadSession(
+    params: Acp.LoadSessionRequest,
+    client: Acp.AgentContext,
+  ): Promise<Acp.LoadSessionResponse> {
+    const { methods, RequestError } = this.#sdk;
+    let s: AcpSession;
+    try {
+      const h = await this.#harnessFor(params.cwd);
+      const session = h.runs.openSession(params.sessionId);
+      s = { id: session.id, cwd: session.conf.cwd || params.cwd, h };
+      for (const update of replayUpdates(session.messages(), s.cwd)) {
+        await client.notify(methods.client.session.update, { sessionId: s.id, update });
+      }
+    } catch (err) {
+      if (err instanceof HarnessError && /^no session /.test(err.message)) {
+        throw RequestError.sessionNotFound(params.sessionId);
+      }
+      throw this.#failure(err);
+    }
+    this.#sessions.set(s.id, s);
+    return {};
+  }
+
+  /**
+   * `session/prompt`: runs one turn, its events streamed as session updates (all of them,
+   * in order, before the answer); the stop reason of the turn.
+   */
+  async prompt(
+    params: Acp.PromptRequest,
+    client: Acp.AgentContext,
+    signal: AbortSignal,
+  ): Promise<Acp.PromptResponse> {
+    const { methods, RequestError } = this.#sdk;
+    const s = this.#sessions.get(params.sessionId);
+    if (!s) throw RequestError.sessionNotFound(params.sessionId);
+    if (s.running) {
+      throw RequestError.invalidRequest(undefined, "a prompt is already running in this session");
+    }
+    const controller = new AbortController();
+    const onAbort = () => controller.abort();
+    signal.addEventListener("abort", onAbort, { once: true });
+    const running: NonNullable<AcpSession["running"]> = { controller, client };
+    s.running = running;
+    // updates go out in order, and all of them before the prompt's answer
+    let queue = Promise.resolve();
+    const send = (update: Acp.SessionUpdate) => {
+      queue = queue.then(() =>
+        client.notify(methods.client.session.update, { sessionId: s.id, update })
+      ).catch(() => {});
+    };
+    const onEvent = turnUpdates(s.cwd, send, (id) => running.toolCallId = id);
+    try {
+      await this.#askConsent(s, client);
+      const r = await s.h.run({
+        message: promptText(params.prompt),
+        session: s.id,
+        signal: controller.signal,
+        onEvent,
+        // the editor drives the main agent: its foreground bot and ceiling apply
+        principal: "main",
+      });
+      await queue;
+      if (r.cancelled) return { stopReason: "cancelled" as const };
+      if (r.error) {
+        if (/HARNESS_MAX_TURNS/.test(r.message ?? "")) {
+          return { stopReason: "max_turn_requests" as const };
+        }
+        throw RequestError.internalError({ sessionId: s.id }, r.message ?? "the turn failed");
+      }
+      return { stopReason: "end_turn" as const };
+    } catch (err) {
+      await queue;
+      throw this.#failure(err);
+    } finally {
+      signal.removeEventListener("abort", onAbort);
+      s.running = undefined;
+    }
+  }
+
+  /** `session/cancel`: cancels the running turn (stop reason `cancelled`). */
+  cancel(params: Acp.CancelNotification): void {
+    this.#sessions.get(params.sessionId)?.running?.controller.abort();
+  }
+
+  /** After the connection closed: cancels running turns and closes every harness. */
+  async close(): Promise<void> {
+    for (const s of this.#sessions.values()) s.running?.controller.abort();
+    for (const p of this.#harnesses.values()) {
+      try {
+        await (await p).close();
+      } catch { /* failed to start: nothing to close */ }
+    }
+  }
+
+  /** The session whose turn asks now (the most recent tool call of a running turn). */
+  #asking(cwd: string): AcpSession | undefined {
+    return [...this.#sessions.values()].filter((s) => s.cwd === cwd && s.running?.toolCallId)
+      .at(-1);
+  }
+
+  /** The floor's `ask` as `session/request_permission` on the asking session's tool call. */
+  async #ask(cwd: string, question: string): Promise<Answer> {
+    const s = this.#asking(cwd);
+    if (!s?.running) return "never";
+    const request: Acp.RequestPermissionRequest = {
+      sessionId: s.id,
+      toolCall: {
+        toolCallId: s.running.toolCallId!,
+        content: [{ type: "content", content: text(question.trim()) }],
+      },
+      options: OPTIONS,
+    };
+    const r: Acp.RequestPermissionResponse = await s.running.client.request(
+      this.#sdk.methods.client.session.requestPermission,
+      request,
+    );
+    return answerOf(r);
+  }
+
+  /** The harness of a working directory (one for the connection's lifetime). */
+  #harnessFor(cwd: string): Promise<HarnessCore> {
+    if (!isAbsolute(cwd)) {
+      throw this.#sdk.RequestError.invalidParams({ cwd }, "cwd must be an absolute path");
+    }
+    let p = this.#harnesses.get(cwd);
+    if (!p) {
+      const cli = this.#cli;
+      p = (async () => {
+        const h = await cli.createHarness({
+          cwd,
+          env: cli.env,
+          trustWorkspace: this.#flags.trustWorkspace === true,
+          floorRequest: {
+            ...floorRequestOf(this.#flags, cli, false),
+            asker: (question) => this.#ask(cwd, question),
+          },
+          terminal: false,
+        });
+        await handleTrust(h, cli);
+        await h.catalog.refreshSources();
+        return h;
+      })();
+      this.#harnesses.set(cwd, p);
+      p.catch(() => this.#harnesses.delete(cwd));
+    }
+    return p;
+  }
+
+  /**
+   * Behavior packs whose foreground bot has guards waiting for approval: the editor is asked
+   * (as a permission request on a "consent" tool call) before the prompt runs; approving
+   * stores the approval as `hs packs approve` does, declining leaves the bot detached.
+   */
+  async #askConsent(s: AcpSession, client: Acp.AgentContext): Promise<void> {
+    const { methods } = this.#sdk;
+    const waiting = s.h.packs.bots().filter((b) =>
+      b.spec.attach === "foreground" && b.pending.length &&
+      !this.#declined.has(`${b.pack.root}\0${b.spec.name}`)
+    );
+    for (const b of waiting) {
+      const name = `${b.pack.name}/${b.spec.name}`;
+      const toolCallId = `consent-${b.pack.name}-${b.spec.name}`;
+      const guards = b.pending.map((g) => `- ${g.guard} (${g.point}) at ${g.loc}`).join("\n");
+      await client.notify(methods.client.session.update, {
+        sessionId: s.id,
+        update: {
+          sessionUpdate: "tool_call",
+          toolCallId,
+          title: `Approve the guards of behavior pack ${name}`,
+          kind: "other",
+          status: "pending",
+          content: [{
+            type: "content",
+            content: text(
+              `Behavior pack ${name} declares guards that run on every matching call:\n${guards}`,
+            ),
+          }],
+        },
+      });
+      const r: Acp.RequestPermissionResponse = await client.request(
+        methods.client.session.requestPermission,
+        { sessionId: s.id, toolCall: { toolCallId }, options: CONSENT_OPTIONS },
+      );
+      const yes = r.outcome.outcome === "selected" && r.outcome.optionId === "approve";
+      if (yes) await s.h.packs.approve(b);
+      else this.#declined.add(`${b.pack.root}\0${b.spec.name}`);
+      await client.notify(methods.client.session.update, {
+        sessionId: s.id,
+        update: {
+          sessionUpdate: "tool_call_update",
+          toolCallId,
+          status: yes ? "completed" : "failed",
+          content: [{
+            type: "content",
+            content: text(
+              yes
+                ? `approved: ${name} is attached`
+                : `not approved: ${name} stays detached (approve later with: hs packs approve ${b.pack.name})`,
+            ),
+          }],
+        },
+      });
+    }
+  }
+
+  /** An error as the editor sees it: a permission this run lacks said in hs's words. */
+  #failure(err: unknown): Error {
+    const { RequestError } = this.#sdk;
+    if (err instanceof RequestError) return err;
+    // a permission this run lacks is said in hs's words, as on the command line
+    const e = (permissionDenied(err) ?? err) as HarnessError;
+    const hint = e instanceof HarnessError && e.hint ? ` (${e.hint})` : "";
+    return RequestError.internalError(undefined, `${errorMessage(e)}${hint}`);
+  }
+}
