@@ -8,7 +8,6 @@
  * `msg` events. The icon is served by hs itself.
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
 import { loopbackWorkspace, runHs, sessionsOf } from "../support/workspace.ts";
 import { readEvents, startHsWeb } from "../support/web.ts";
 
