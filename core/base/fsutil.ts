@@ -51,6 +51,30 @@ export function statOrUndefined(path: string): Deno.FileInfo | undefined {
   }
 }
 
+/** lstat that returns undefined instead of throwing (a link itself, never what it points to). */
+export function lstatOrUndefined(path: string): Deno.FileInfo | undefined {
+  try {
+    return Deno.lstatSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The real path of `path`, or `path` itself when it cannot be resolved (missing, unreadable). */
+export function realPathOrSelf(path: string): string {
+  try {
+    return Deno.realPathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+/** True when `path` is `dir` or inside it (absolute, normalised paths). */
+export function isWithin(path: string, dir: string): boolean {
+  if (dir === "/") return path.startsWith("/");
+  return path === dir || path.startsWith(dir + "/");
+}
+
 /** True for a regular file with any execute bit set. */
 export function isExecutableInfo(info: Deno.FileInfo): boolean {
   return info.isFile && info.mode !== null && (info.mode & 0o111) !== 0;

@@ -13,6 +13,7 @@
  *
  * @module
  */
+import { isWithin, lstatOrUndefined, realPathOrSelf } from "../base/mod.ts";
 
 /** What to mount for the control paths (computed by `core/trust`'s `controlMountPlan`). */
 export interface ControlMountPlan {
@@ -28,27 +29,6 @@ export interface ControlMountPlan {
   ensure: string[];
 }
 
-function within(path: string, dir: string): boolean {
-  if (dir === "/") return path.startsWith("/");
-  return path === dir || path.startsWith(dir + "/");
-}
-
-function lstat(p: string): Deno.FileInfo | undefined {
-  try {
-    return Deno.lstatSync(p);
-  } catch {
-    return undefined;
-  }
-}
-
-function realOrSelf(p: string): string {
-  try {
-    return Deno.realPathSync(p);
-  } catch {
-    return p;
-  }
-}
-
 function parentOf(p: string): string {
   return p.slice(0, p.lastIndexOf("/")) || "/";
 }
@@ -58,28 +38,32 @@ function parentOf(p: string): string {
  * policy's writable paths, or "all" when the host's root is bound writable).
  */
 export function controlMountArgs(plan: ControlMountPlan, writable: "all" | string[]): string[] {
-  const inWritable = (p: string) => writable === "all" || writable.some((w) => within(p, w));
+  const inWritable = (p: string) => writable === "all" || writable.some((w) => isWithin(p, w));
   const a: string[] = [];
   for (const d of plan.pinned) {
-    if (lstat(d)?.isDirectory && inWritable(d)) a.push("--bind", d, d);
+    if (lstatOrUndefined(d)?.isDirectory && inWritable(d)) a.push("--bind", d, d);
   }
   const bound: string[] = [];
   for (const raw of plan.readOnly) {
-    const info = lstat(raw);
+    const info = lstatOrUndefined(raw);
     if (!info) continue;
     // a control path that is itself a link: its target is what runs, keep that read-only
-    const p = info.isSymlink ? realOrSelf(raw) : raw;
+    const p = info.isSymlink ? realPathOrSelf(raw) : raw;
     if (!inWritable(p) || bound.includes(p)) continue;
     bound.push(p);
     a.push("--ro-bind", p, p);
   }
   for (const r of plan.rooms) {
-    if (!lstat(r)?.isDirectory || !bound.some((b) => within(r, b)) || !inWritable(r)) continue;
+    if (!lstatOrUndefined(r)?.isDirectory || !bound.some((b) => isWithin(r, b)) || !inWritable(r)) {
+      continue;
+    }
     a.push("--bind", r, r);
   }
   for (const p of plan.placeholders) {
-    if (lstat(p) || !lstat(parentOf(p))?.isDirectory || !inWritable(p)) continue;
-    if (bound.some((b) => within(p, b))) continue; // inside a read-only bind already
+    if (lstatOrUndefined(p) || !lstatOrUndefined(parentOf(p))?.isDirectory || !inWritable(p)) {
+      continue;
+    }
+    if (bound.some((b) => isWithin(p, b))) continue; // inside a read-only bind already
     a.push("--tmpfs", p, "--remount-ro", p);
   }
   return a;
@@ -88,7 +72,7 @@ export function controlMountArgs(plan: ControlMountPlan, writable: "all" | strin
 /** Creates the plan's rooms that a writable grant covers (so the agent can still extend itself). */
 export function ensureRooms(plan: ControlMountPlan, writable: "all" | string[]): void {
   for (const d of plan.ensure) {
-    if (writable !== "all" && !writable.some((w) => within(d, w))) continue;
+    if (writable !== "all" && !writable.some((w) => isWithin(d, w))) continue;
     try {
       Deno.mkdirSync(d, { recursive: true });
     } catch { /* not ours to create: the room stays missing (and read-only) */ }

@@ -16,6 +16,7 @@
  */
 import { dirname, join, normalize, resolve } from "node:path";
 import type { ControlMountPlan } from "../sandbox/mod.ts";
+import { isWithin, lstatOrUndefined, realPathOrSelf } from "../base/mod.ts";
 
 export type { ControlMountPlan };
 
@@ -66,37 +67,17 @@ export interface ControlClass {
   root: string;
 }
 
-function within(path: string, dir: string): boolean {
-  if (dir === "/") return path.startsWith("/");
-  return path === dir || path.startsWith(dir + "/");
-}
-
-function lstat(p: string): Deno.FileInfo | undefined {
-  try {
-    return Deno.lstatSync(p);
-  } catch {
-    return undefined;
-  }
-}
-
-function realOrSelf(p: string): string {
-  try {
-    return Deno.realPathSync(p);
-  } catch {
-    return p;
-  }
-}
-
 /** True when `g` is a git directory (git skips a `.git` without `HEAD`, e.g. an empty one). */
 function isGitDir(g: string): boolean {
-  return lstat(g)?.isDirectory === true && lstat(join(g, "HEAD")) !== undefined;
+  return lstatOrUndefined(g)?.isDirectory === true &&
+    lstatOrUndefined(join(g, "HEAD")) !== undefined;
 }
 
 /** The nearest `.git` directory at or above `dir`. */
 function gitDirOf(dir: string): string | undefined {
   for (let d = dir;; d = dirname(d)) {
     const g = join(d, ".git");
-    const info = lstat(g);
+    const info = lstatOrUndefined(g);
     if (info?.isDirectory && isGitDir(g)) return g;
     if (info?.isFile) {
       // a gitfile (worktree, submodule): `gitdir: <path>` names the git directory
@@ -124,7 +105,7 @@ export function controlLayout(
     if (h !== home) {
       harnessDirs.push(h);
       // a `.harness` that is a link: where it points is the control directory too
-      const r = realOrSelf(h);
+      const r = realPathOrSelf(h);
       if (r !== h && r !== home) harnessDirs.push(r);
     }
     if (dirname(d) === d) break;
@@ -141,11 +122,12 @@ export function controlLayout(
     } catch { /* not a linked worktree */ }
     if (common) others.push(...GIT_CONTROL.map((n) => join(resolve(gitDir, common), n)));
   }
-  if (lstat(wsGit)?.isFile) others.push(wsGit);
+  if (lstatOrUndefined(wsGit)?.isFile) others.push(wsGit);
   // no `.git` here, or an empty one (a placeholder of an earlier run): none may be made here
-  const missingGit = !lstat(wsGit) || (lstat(wsGit)!.isDirectory && !isGitDir(wsGit))
-    ? wsGit
-    : undefined;
+  const missingGit =
+    !lstatOrUndefined(wsGit) || (lstatOrUndefined(wsGit)!.isDirectory && !isGitDir(wsGit))
+      ? wsGit
+      : undefined;
   if (missingGit) others.push(missingGit);
   return {
     home,
@@ -154,7 +136,7 @@ export function controlLayout(
     others,
     gitDir,
     missingGit,
-    state: [...(places.state ?? []).map((p) => resolve(p)), realOrSelf(home)]
+    state: [...(places.state ?? []).map((p) => resolve(p)), realPathOrSelf(home)]
       .filter((p, i, all) => p !== home && all.indexOf(p) === i),
   };
 }
@@ -162,15 +144,15 @@ export function controlLayout(
 /** The class of an absolute path (resolve links first: see {@link realPathOf}). */
 export function classifyPath(path: string, layout: ControlLayout): ControlClass | undefined {
   const p = normalize(path);
-  if (within(p, layout.home)) return { kind: "home", root: layout.home };
-  const state = layout.state.find((d) => within(p, d));
+  if (isWithin(p, layout.home)) return { kind: "home", root: layout.home };
+  const state = layout.state.find((d) => isWithin(p, d));
   if (state) return { kind: "home", root: state };
   for (const h of layout.harnessDirs) {
-    if (!within(p, h)) continue;
-    if (AGENT_ROOMS.some((r) => within(p, join(h, r)))) return undefined;
+    if (!isWithin(p, h)) continue;
+    if (AGENT_ROOMS.some((r) => isWithin(p, join(h, r)))) return undefined;
     return { kind: "project", root: h };
   }
-  const other = layout.others.find((o) => within(p, o));
+  const other = layout.others.find((o) => isWithin(p, o));
   return other ? { kind: "project", root: other } : undefined;
 }
 
@@ -187,7 +169,7 @@ export function realPathOf(p: string): string {
       return rest ? (r === "/" ? "" : r) + rest : r;
     } catch (err) {
       if (!(err instanceof Deno.errors.NotFound) || cur === "/") return normalize(resolve(p));
-      const info = lstat(cur);
+      const info = lstatOrUndefined(cur);
       if (info?.isSymlink) {
         // a dangling link: where it points is where a write through it lands
         cur = normalize(resolve(dirname(cur), Deno.readLinkSync(cur)));
