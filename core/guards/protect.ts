@@ -9,17 +9,7 @@
  *
  * @module
  */
-import {
-  AGENT_ROOMS,
-  classifyPath,
-  type ControlClass,
-  type ControlLayout,
-  controlLayout,
-  controlMountPlan,
-  HOME_CONTROL_NAMES,
-  PROTECTED_NAMES,
-  realPathOf,
-} from "../trust/mod.ts";
+import { classifyPath, type ControlClass, type ControlLayout, realPathOf } from "../trust/mod.ts";
 
 export {
   AGENT_ROOMS,
@@ -31,7 +21,7 @@ export {
   HOME_CONTROL_NAMES,
   PROTECTED_NAMES,
   realPathOf,
-};
+} from "../trust/mod.ts";
 
 /** A write's target: the path as given, its real path, and what that is. */
 export interface ControlTarget {
