@@ -41,9 +41,13 @@ export interface ChainEnd {
   pending(): { id: string; name: string }[];
 }
 
-/** The tool calls of a session's last assistant message that have no result yet. */
-export function pendingCalls(session: Session): { id: string; name: string }[] {
-  session.refresh(false);
+/**
+ * The tool calls of a session's last assistant message that have no result yet. `reread`:
+ * read every message file again (after an executable hook may have rewritten one), not only
+ * the new ones.
+ */
+export function pendingCalls(session: Session, reread = false): { id: string; name: string }[] {
+  session.refresh(reread);
   const msgs = session.messages();
   const answered = new Set<string>();
   for (let i = msgs.length - 1; i >= 0; i--) {

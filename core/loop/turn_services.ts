@@ -31,6 +31,7 @@ import type { ResolvedLimits } from "../providers/mod.ts";
 import { addUsage, type Session } from "../session/mod.ts";
 import type { ChainResult } from "./chain.ts";
 import { Continuation } from "./continuation.ts";
+import { pendingCalls } from "./loop_end.ts";
 import type { TurnContext } from "./stage.ts";
 import type { StagePlace } from "./stage_runner.ts";
 import type { ToolCall, TurnApi, TurnHost } from "./turn_host.ts";
@@ -461,21 +462,13 @@ export class ToolRunner {
   /** Gives tool calls left without a result (a crash or cancel) an error result. */
   repairDangling(reason: string | ((callId: string) => string)): void {
     const session = this.#o.session;
-    session.refresh(true);
-    const msgs = session.messages();
-    const answered = new Set<string>();
-    for (let i = msgs.length - 1; i >= 0; i--) {
-      const m = msgs[i];
-      if (m.role === "tool_result") answered.add(m.callId);
-      else if (m.role === "assistant") {
-        for (const b of m.blocks) {
-          if (b.type === "tool_call" && !answered.has(b.id)) {
-            const text = typeof reason === "string" ? reason : reason(b.id);
-            session.appendToolResult(b.id, b.name, true, text);
-          }
-        }
-        return;
-      } else return;
+    for (const c of pendingCalls(session, true)) {
+      session.appendToolResult(
+        c.id,
+        c.name,
+        true,
+        typeof reason === "string" ? reason : reason(c.id),
+      );
     }
   }
 }
