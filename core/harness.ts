@@ -132,6 +132,7 @@ export class HarnessCore {
       fileSkill: (name) =>
         this.skillCatalog.files(paths.cwd).skills.find((s) => s.name === name)?.path,
       boundMs,
+      startBoundMs: opts.startBoundMs,
     });
     const secrets = new SecretIndex({ env, home, authEnvOf: opts.providerFactory?.authEnvOf });
     this.#children = new ChildEnvironment({

@@ -79,6 +79,11 @@ export interface HarnessOptions {
   cloudConnectors?: boolean;
   /** The cleanup bound of `close()` per step (default 5000 ms, the seed's). */
   cleanupBoundMs?: number;
+  /**
+   * The bound of each plugin's `setup` and of its `onStart` handlers together (default
+   * 10000 ms); a plugins.json entry's `setupTimeoutMs` overrides it for that plugin.
+   */
+  startBoundMs?: number;
 }
 
 /**
@@ -101,6 +106,39 @@ export function pluginEntries(opts: HarnessOptions, home: string): RuntimePlugin
   const builtins = (opts.builtinPlugins ?? []).map((e) => ({ ...e, builtin: true }));
   return [
     { plugin: corePlugin as RuntimePluginEntry["plugin"], required: true, builtin: true },
-    ...mergePluginEntries([...builtins, ...(opts.runtimePlugins ?? [])], configured),
+    ...mergePluginEntries(inlineOverBuiltins(builtins, opts.runtimePlugins ?? []), configured),
   ];
+}
+
+/**
+ * The built-ins with the embedder's inline entries: an inline entry with a built-in's id
+ * configures that built-in in its place (`{plugin: jsonlAuditPlugin, config: {path}}`, or a
+ * built-in made by its factory with the embedder's options); the other entries follow.
+ */
+function inlineOverBuiltins(
+  builtins: RuntimePluginEntry[],
+  inline: RuntimePluginEntry[],
+): RuntimePluginEntry[] {
+  const out = builtins.map((e) => ({ ...e }));
+  const rest: RuntimePluginEntry[] = [];
+  for (const entry of inline) {
+    const id = entry.plugin?.id ?? entry.id;
+    const slot = out.findIndex((b) => (b.plugin?.id ?? b.id) === id);
+    if (slot < 0 || id === undefined) {
+      rest.push(entry);
+      continue;
+    }
+    const b = out[slot];
+    out[slot] = {
+      ...b,
+      plugin: entry.plugin ?? b.plugin,
+      enabled: entry.enabled ?? (b.optIn ? true : b.enabled),
+      required: entry.required ?? b.required,
+      config: entry.config ?? b.config,
+      setupTimeoutMs: entry.setupTimeoutMs ?? b.setupTimeoutMs,
+      optIn: false,
+      builtin: true,
+    };
+  }
+  return [...out, ...rest];
 }

@@ -212,6 +212,43 @@ export function resultText(result: ToolResult): string {
   return result.content.map((c) => c.text).join("");
 }
 
+/** What is wrong with a value a tool returned as its {@link ToolResult}; undefined when nothing. */
+export function toolResultProblem(value: unknown): string | undefined {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    return `got ${
+      value === null ? "null" : Array.isArray(value) ? "an array" : `a ${typeof value}`
+    }`;
+  }
+  const content = (value as { content?: unknown }).content;
+  if (!Array.isArray(content)) return "it has no content list";
+  const bad = content.findIndex((c) =>
+    c === null || typeof c !== "object" || (c as ToolContent).type !== "text" ||
+    typeof (c as ToolContent).text !== "string"
+  );
+  if (bad >= 0) return `content[${bad}] is not a {type: "text", text} block`;
+  const isError = (value as { isError?: unknown }).isError;
+  if (isError !== undefined && typeof isError !== "boolean") return "isError is not a boolean";
+  return undefined;
+}
+
+/**
+ * The result of a tool as the kernel passes it on: `value` when it has the contract's shape,
+ * else an error result naming the tool and what was wrong (the turn goes on; the audit
+ * records an error).
+ */
+export function checkedToolResult(tool: string, value: unknown): ToolResult {
+  const problem = toolResultProblem(value);
+  if (problem === undefined) return value as ToolResult;
+  return {
+    content: [{
+      type: "text",
+      text: `error: tool '${tool}' returned a malformed result (${problem}); ` +
+        `a tool returns {content: [{type: "text", text: "..."}], isError?: boolean}`,
+    }],
+    isError: true,
+  };
+}
+
 /** A tool ready to be called: its definition, its owner and the schema the model sees. */
 export interface ResolvedTool {
   /** The tool as its plugin registered it. */

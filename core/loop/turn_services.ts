@@ -9,6 +9,7 @@
  * @module
  */
 import {
+  checkedToolResult,
   HarnessError,
   type HarnessEvent,
   type LifecycleEvent,
@@ -406,7 +407,9 @@ export class ToolRunner {
         (input) =>
           pre
             ? Promise.resolve(textResult(pre.result, pre.error))
-            : tool.def.execute(input, this.#context(call)),
+            : tool.def.execute(input, this.#context(call)).then((v) =>
+              checkedToolResult(call.name, v)
+            ),
       );
       result = resultText(r);
       error = r.isError === true;

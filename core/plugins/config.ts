@@ -42,6 +42,7 @@ const entrySchema = z.object({
   enabled: z.boolean().optional(),
   required: z.boolean().optional(),
   config: z.unknown().optional(),
+  setupTimeoutMs: z.number().int().positive().max(600_000).optional(),
   permissions: permissionsSchema.optional(),
 }).strict();
 
@@ -87,6 +88,7 @@ export function parsePluginsConfig(data: unknown, where: string): RuntimePluginE
     enabled: e.enabled,
     required: e.required,
     config: e.config,
+    setupTimeoutMs: e.setupTimeoutMs,
     // pathToFileURL escapes `#`, `%` and spaces (a raw `file://` + path would not).
     module: e.module ? pathToFileURL(e.module).href : undefined,
   }));
@@ -140,6 +142,7 @@ export function mergePluginEntries(
       else if (same.optIn) same.enabled = true;
       if (c.required !== undefined) same.required = c.required;
       if (c.config !== undefined) same.config = c.config;
+      if (c.setupTimeoutMs !== undefined) same.setupTimeoutMs = c.setupTimeoutMs;
     } else out.push(c);
   }
   return out;

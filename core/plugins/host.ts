@@ -22,6 +22,8 @@ import type { PluginContext, PluginStatus, RuntimePlugin, RuntimePluginEntry } f
 
 /** The cleanup bound of the seed: each plugin's drain and disposal, 5 s. */
 export const DISPOSE_BOUND_MS = 5000;
+/** The bound of a plugin's `setup`, and of its starts together: 10 s unless configured. */
+export const START_BOUND_MS = 10_000;
 
 /** Options of {@link PluginHost}. */
 export interface PluginHostOptions {
@@ -37,6 +39,8 @@ export interface PluginHostOptions {
   fileSkill?: (name: string) => string | undefined;
   /** The cleanup bound per plugin (default 5 s; tests shorten it). */
   boundMs?: number;
+  /** The bound of each plugin's setup and of its starts (default {@link START_BOUND_MS}). */
+  startBoundMs?: number;
 }
 
 const unsandboxed: ChildSandbox = { prepare: (spec) => Promise.resolve(spec) };
@@ -54,6 +58,7 @@ export class PluginHost {
   #sandbox: ChildSandbox;
   #fileSkill?: (name: string) => string | undefined;
   #boundMs: number;
+  #startBoundMs: number;
   #loaded: Loaded[] = [];
   #closed = false;
   #closing?: Promise<void>;
@@ -66,6 +71,7 @@ export class PluginHost {
     this.#sandbox = opts.sandbox ?? unsandboxed;
     this.#fileSkill = opts.fileSkill;
     this.#boundMs = opts.boundMs ?? DISPOSE_BOUND_MS;
+    this.#startBoundMs = opts.startBoundMs ?? START_BOUND_MS;
     this.lifecycle = new LifecycleBus(this.registries.lifecycle, this.#log);
     this.pages = new PageService(this.registries.pages, (owner) => this.#signalOf(owner));
   }
@@ -103,8 +109,12 @@ export class PluginHost {
    */
   async load(entries: RuntimePluginEntry[]): Promise<void> {
     const seen = new Set<string>();
-    const pending: { entry: RuntimePluginEntry; plugin: RuntimePlugin<unknown>; loaded: Loaded }[] =
-      [];
+    const pending: {
+      entry: RuntimePluginEntry;
+      plugin: RuntimePlugin<unknown>;
+      loaded: Loaded;
+      boundMs: number;
+    }[] = [];
     for (const entry of entries) {
       const required = entry.required ?? true;
       const id = entry.plugin?.id ?? entry.id ?? "";
@@ -138,50 +148,60 @@ export class PluginHost {
       const p = plugin!;
       let config: unknown = entry.config;
       try {
-        if (p.parseConfig) config = p.parseConfig(entry.config);
+        // an async parseConfig is awaited: ctx.config is never a Promise
+        if (p.parseConfig) config = await p.parseConfig(entry.config);
       } catch {
         if (await this.#fail(p.id, p.version, required, "invalid configuration")) continue;
       }
       const loaded = loadedRecord(p.id, p.version, required, "active", entry.builtin === true);
       this.#loaded.push(loaded);
-      try {
-        await p.setup(this.#context(p, loaded, config));
-        loaded.setupDone = true;
-      } catch {
-        await this.#rollback(loaded);
-        loaded.state = "failed";
-        loaded.reason = "setup failed";
-        this.#log(`[plugins] ${p.id}: setup failed${required ? "" : " (optional)"}`);
-        if (required) {
-          await this.#abortAll();
-          throw new HarnessError(
-            `required runtime plugin "${p.id}" failed during setup`,
-            `check its configuration in plugins.json, or mark it "required": false`,
-          );
-        }
+      const boundMs = entry.setupTimeoutMs ?? this.#startBoundMs;
+      const setup = await bounded(() => p.setup(this.#context(p, loaded, config)), boundMs);
+      if (setup === "ok") loaded.setupDone = true;
+      else {
+        await this.#phaseFailed(loaded, "setup", setup, boundMs);
         continue;
       }
-      pending.push({ entry, plugin: p, loaded });
+      pending.push({ entry, plugin: p, loaded, boundMs });
     }
-    // Starts run once every setup has finished.
-    for (const { plugin, loaded } of pending) {
+    // Starts run once every setup has finished, all of a plugin's starts under one bound.
+    for (const { loaded, boundMs } of pending) {
       if (loaded.state !== "active") continue;
-      try {
+      const started = await bounded(async () => {
         for (const start of loaded.starts) await start();
-      } catch {
-        await this.#rollback(loaded);
-        loaded.state = "failed";
-        loaded.reason = "start failed";
-        this.#log(`[plugins] ${plugin.id}: start failed${loaded.required ? "" : " (optional)"}`);
-        if (loaded.required) {
-          await this.#abortAll();
-          throw new HarnessError(
-            `required runtime plugin "${plugin.id}" failed to start`,
-            `check its configuration in plugins.json, or mark it "required": false`,
-          );
-        }
-      }
+      }, boundMs);
+      if (started !== "ok") await this.#phaseFailed(loaded, "start", started, boundMs);
     }
+  }
+
+  /**
+   * A plugin whose `setup` or starts failed or did not settle within `boundMs`: rolled back
+   * and marked failed, with the phase (and the wait) named; a required one fails the load.
+   */
+  async #phaseFailed(
+    loaded: Loaded,
+    phase: "setup" | "start",
+    outcome: "error" | "timeout",
+    boundMs: number,
+  ): Promise<void> {
+    await this.#rollback(loaded);
+    loaded.state = "failed";
+    loaded.reason = outcome === "timeout"
+      ? `${phase} did not finish within ${boundMs} ms`
+      : `${phase} failed`;
+    this.#log(`[plugins] ${loaded.id}: ${loaded.reason}${loaded.required ? "" : " (optional)"}`);
+    if (!loaded.required) return;
+    await this.#abortAll();
+    throw new HarnessError(
+      outcome === "timeout"
+        ? `required runtime plugin "${loaded.id}": ${loaded.reason}`
+        : `required runtime plugin "${loaded.id}" ${
+          phase === "setup" ? "failed during setup" : "failed to start"
+        }`,
+      outcome === "timeout"
+        ? `raise its "setupTimeoutMs" in plugins.json, or mark it "required": false`
+        : `check its configuration in plugins.json, or mark it "required": false`,
+    );
   }
 
   /** Records a failure; returns true when loading may go on (optional plugin). */
@@ -201,13 +221,28 @@ export class PluginHost {
     p.controller.abort();
     this.registries.removeOwner(p.owner);
     for (const key of p.auditKeys) await this.#audit.remove(key, drainMs);
-    for (const d of p.disposers.reverse()) {
-      const r = await bounded(d, this.#boundMs);
-      if (r !== "ok") {
-        this.#log(`[plugins] ${p.id}: cleanup ${r === "timeout" ? "timed out" : "failed"}`);
-      }
-    }
+    // one bound for all of the plugin's disposers (seed 002: "5 s par plugin")
+    const disposers = p.disposers.reverse();
     p.disposers = [];
+    let failed = 0;
+    const started = performance.now();
+    const r = await bounded(async () => {
+      for (const d of disposers) {
+        try {
+          await d();
+        } catch {
+          failed++; // the others still run; the plugin's text is not logged
+        }
+      }
+    }, this.#boundMs);
+    const waited = Math.round(performance.now() - started);
+    if (r === "timeout") {
+      this.#log(
+        `[plugins] ${p.id}: cleanup timed out after ${waited} ms (bound ${this.#boundMs} ms)`,
+      );
+    } else if (failed > 0) {
+      this.#log(`[plugins] ${p.id}: cleanup failed (${failed} of ${disposers.length} disposers)`);
+    }
   }
 
   async #abortAll(): Promise<void> {

@@ -160,7 +160,7 @@ export interface RuntimePlugin<C = unknown> {
   /** The plugin API version it targets (only 1 exists). */
   apiVersion: 1;
   /** Validates the raw configuration (throw to reject it); the result becomes `ctx.config`. */
-  parseConfig?(raw: unknown): C;
+  parseConfig?(raw: unknown): C | Promise<C>;
   /** Registers the plugin's contributions; a throw fails the plugin. */
   setup(ctx: PluginContext<C>): void | Promise<void>;
 }
@@ -186,6 +186,8 @@ export interface RuntimePluginEntry {
    * built-ins that need configuration (`audit-jsonl`, `mcp`) are listed this way.
    */
   optIn?: boolean;
+  /** The bound of this plugin's `setup` and of its starts (default: the host's, 10 s). */
+  setupTimeoutMs?: number;
 }
 
 /** Status of one plugin, as shown by `hs plugins`. Never echoes plugin exception text. */
