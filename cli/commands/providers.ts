@@ -175,7 +175,10 @@ export async function selection(h: HarnessCore, rows: ProviderRow[]): Promise<Se
   let providerWhy: string;
   if (envProvider) providerWhy = `HARNESS_PROVIDER=${envProvider}`;
   else if (settings.provider === picked.provider) providerWhy = `provider= in ${where}`;
-  else if (picked.model && row?.models.includes(picked.model)) {
+  else if (
+    (envModel || settings.model) === picked.model && picked.model &&
+    row?.models.includes(picked.model)
+  ) {
     providerWhy = `it declares model ${picked.model}`;
   } else providerWhy = `auto-detect: the first ready provider (${row?.reason ?? "ready"})`;
   let modelWhy: string;

@@ -188,6 +188,10 @@ export class PluginHost {
     loaded.state = "failed";
     loaded.reason = outcome === "timeout"
       ? `${phase} did not finish within ${boundMs} ms`
+      : loaded.refusal
+      ? `${phase} failed: ${
+        // deno-lint-ignore no-control-regex -- control characters are what is replaced
+        loaded.refusal.replace(/[\u0000-\u001f\u007f-\u009f]/g, "?").slice(0, 300)}`
       : `${phase} failed`;
     this.#log(`[plugins] ${loaded.id}: ${loaded.reason}${loaded.required ? "" : " (optional)"}`);
     if (!loaded.required) return;
@@ -197,7 +201,7 @@ export class PluginHost {
         ? `required runtime plugin "${loaded.id}": ${loaded.reason}`
         : `required runtime plugin "${loaded.id}" ${
           phase === "setup" ? "failed during setup" : "failed to start"
-        }`,
+        }${loaded.refusal ? `: ${loaded.reason.slice(`${phase} failed: `.length)}` : ""}`,
       outcome === "timeout"
         ? `raise its "setupTimeoutMs" in plugins.json, or mark it "required": false`
         : `check its configuration in plugins.json, or mark it "required": false`,

@@ -24,6 +24,8 @@ export interface Loaded {
   active: boolean;
   setupDone: boolean;
   builtin: boolean;
+  /** The host's refusal of one of its registrations during setup (the reason it failed). */
+  refusal?: string;
 }
 
 /** A new record of a plugin in the given state. */

@@ -56,6 +56,16 @@ export function pluginContext(
     }
   };
   const log = (level: string) => (m: string) => inputs.log(`[${plugin.id}] ${level}: ${m}`);
+  // The host's own refusal of a registration (a model id another provider offers, a name
+  // taken) is kept: it becomes the reason the plugin failed (host text, never the plugin's).
+  const refusing = <A extends unknown[]>(fn: (...a: A) => void) => (...a: A): void => {
+    try {
+      fn(...a);
+    } catch (e) {
+      if (e instanceof HarnessError && loaded.refusal === undefined) loaded.refusal = e.message;
+      throw e;
+    }
+  };
   let hookSeq = 0;
   return {
     id: plugin.id,
@@ -63,22 +73,22 @@ export function pluginContext(
     signal: loaded.controller.signal,
     logger: { info: log("info"), warn: log("warn"), error: log("error") },
     tools: {
-      register: (tool) => {
+      register: refusing((tool) => {
         guard();
         r.tools.register(owner, tool.name, guardStale(tool, loaded));
-      },
+      }),
     },
     skills: {
-      register: (skill) => {
+      register: refusing((skill) => {
         guard();
         registerSkill(r, owner, skill, inputs.fileSkill);
-      },
+      }),
     },
     models: {
-      register: (provider, models = []) => {
+      register: refusing((provider, models = []) => {
         guard();
         registerModelProvider(r, owner, provider, models);
-      },
+      }),
       registerProtocol: (adapter) => {
         guard();
         r.protocols.register(owner, adapter.protocol, adapter);
@@ -132,10 +142,10 @@ export function pluginContext(
       },
     },
     commands: {
-      register: (command) => {
+      register: refusing((command) => {
         guard();
         r.commands.register(owner, command.name, command);
-      },
+      }),
     },
     packs: {
       register: (dir) => {

@@ -25,6 +25,39 @@ export const ANTHROPIC_DEFAULT_MODEL = "claude-sonnet-4-5";
 /** Default model of the `openai` provider. */
 export const OPENAI_DEFAULT_MODEL = "gpt-4o";
 
+/**
+ * The model ids the built-in providers declare (issue 27 point 8): `-m <id>` selects the
+ * provider that declares the id, and model ids are unique across providers, so a plugin that
+ * claims one of these is refused at registration instead of capturing `-m` routing.
+ */
+export const BUILTIN_MODELS: Readonly<Record<string, readonly string[]>> = {
+  anthropic: [
+    "claude-opus-4-5",
+    "claude-opus-4-1",
+    "claude-opus-4-0",
+    "claude-sonnet-4-5",
+    "claude-sonnet-4-0",
+    "claude-haiku-4-5",
+    "claude-3-7-sonnet-latest",
+    "claude-3-5-haiku-latest",
+  ],
+  openai: [
+    "gpt-5",
+    "gpt-5-mini",
+    "gpt-5-nano",
+    "gpt-4.1",
+    "gpt-4.1-mini",
+    "gpt-4.1-nano",
+    "gpt-4o",
+    "gpt-4o-mini",
+    "o3",
+    "o4-mini",
+  ],
+  openrouter: ["openrouter/auto"],
+  groq: ["openai/gpt-oss-120b"],
+  deepseek: ["deepseek-chat", "deepseek-reasoner"],
+};
+
 function positive(v: string | undefined, fallback: number): number {
   const n = Number(v);
   return v && Number.isInteger(n) && n > 0 ? n : fallback;

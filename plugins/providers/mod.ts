@@ -20,7 +20,12 @@ export {
   type ProviderDeps,
   storedKeyReason,
 } from "./conf.ts";
-export { ANTHROPIC_DEFAULT_MODEL, envProviders, OPENAI_DEFAULT_MODEL } from "./env_providers.ts";
+export {
+  ANTHROPIC_DEFAULT_MODEL,
+  BUILTIN_MODELS,
+  envProviders,
+  OPENAI_DEFAULT_MODEL,
+} from "./env_providers.ts";
 export {
   type AuthEntry,
   type AuthFile,

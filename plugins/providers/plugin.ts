@@ -7,7 +7,7 @@ import type { RuntimePlugin } from "../../core/mod.ts";
 import { getAdapter, PROTOCOLS } from "./adapters.ts";
 import { bundledConfs } from "./bundled/mod.ts";
 import { confProvider, parseConf, type ProviderDeps } from "./conf.ts";
-import { envProviders } from "./env_providers.ts";
+import { BUILTIN_MODELS, envProviders } from "./env_providers.ts";
 
 /**
  * The `providers` runtime plugin: registers the three protocol adapters, the
@@ -24,9 +24,15 @@ export function providersPlugin(deps: ProviderDeps): RuntimePlugin {
           deps.adapterOptions ? getAdapter(p, deps.adapterOptions) : getAdapter(p),
         );
       }
-      for (const provider of envProviders(deps)) ctx.models.register(provider);
+      const declared = (name: string) => (BUILTIN_MODELS[name] ?? []).map((id) => ({ id }));
+      for (const provider of envProviders(deps)) {
+        ctx.models.register(provider, declared(provider.name));
+      }
       for (const [name, text] of Object.entries(bundledConfs)) {
-        ctx.models.register(confProvider(name, parseConf(text, `builtin:${name}.conf`), deps));
+        ctx.models.register(
+          confProvider(name, parseConf(text, `builtin:${name}.conf`), deps),
+          declared(name),
+        );
       }
     },
   };
