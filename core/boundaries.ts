@@ -1,25 +1,55 @@
 /**
  * The turn and round boundaries' seam: a turn or a round starting (guards may
  * refuse it: `guard/turn`, `guard/round`) and ending (hooks observe it, and
- * may leave notes: `hook/round :post`). A boundary is not a tool: it passes
- * the ceiling unasked and its core runs nothing; the guards and hooks of its
- * point are the dispatcher's, with their semantics.
+ * may leave notes: `hook/round :post`). A boundary is not a tool call: it
+ * never enters the dispatcher, so no ceiling, floor, permission record or
+ * `tool_execution` audit event applies to it. Its guards and hooks are those
+ * of the effect seam (the embedder's, then `registries.guards` and
+ * `registries.effectHooks`), run by the same chains (`guards/chain.ts`) with
+ * the same semantics: the guards in order (a refusal's text, `guard/retry`,
+ * a failing guard refuses), the hooks in parallel (fail open).
+ *
+ * - start: the guards of the point around the `:pre` hooks; the refusal text
+ *   stops the turn (or round).
+ * - end: the `:post` hooks (`:post-fail` when the turn or round ended in an
+ *   error); guards do not gate an end.
  *
  * @module
  */
 import { resultText, textResult } from "./base/mod.ts";
-import type { Dispatcher, EffectCall } from "./guards/mod.ts";
-import type { TurnHost } from "./loop/mod.ts";
+import {
+  type EffectCall,
+  type Guard,
+  guardsFor,
+  type Hook,
+  hooksAt,
+  type SeamChains,
+} from "./guards/mod.ts";
 
 /** The boundary kinds. */
 export type BoundaryKind = "turn" | "round";
 
-/** True when an effect call is a boundary (not a tool call: no ceiling applies). */
-export function isBoundary(call: EffectCall): boolean {
-  return call.point === "turn" || call.point === "round";
+/** How a turn or a round ended, as its end hooks see it. */
+export interface BoundaryOutcome {
+  /** Why it stopped (`end`, `tool_calls`, `error`, `cancelled`, …). */
+  stop: string;
+  /** True when it ended in an error. */
+  error: boolean;
+  /** The turn's output (the stop reason when absent). */
+  output?: string;
 }
 
-/** The call of one boundary phase. */
+/** What the boundary seam is built from (the effect seam's own sources). */
+export interface BoundarySeamInit {
+  /** The guards, read at each boundary. */
+  guards: () => Guard[];
+  /** The hooks, read at each boundary. */
+  hooks: () => Hook[];
+  /** The chains, shared with the dispatcher (one re-entrancy count). */
+  chains: SeamChains;
+}
+
+/** The call a boundary's guards and hooks see: its record as the input, with its phase. */
 function boundaryCall(
   kind: BoundaryKind,
   phase: "start" | "end",
@@ -38,23 +68,52 @@ function boundaryCall(
   };
 }
 
-/** The boundary start and end a turn is given, through `dispatcher`. */
-export function boundarySeam(
-  dispatcher: Pick<Dispatcher, "dispatch">,
-): Pick<TurnHost, "boundary" | "boundaryEnd"> {
-  return {
-    boundary: async (kind, record, principal) => {
-      const r = await dispatcher.dispatch(
-        boundaryCall(kind, "start", record, principal),
-        () => Promise.resolve(textResult("")),
+/** Turn and round boundaries through their guards and hooks (never the dispatcher). */
+export class BoundarySeam {
+  #o: BoundarySeamInit;
+
+  /** Creates the seam from the effect seam's guards, hooks and chains. */
+  constructor(init: BoundarySeamInit) {
+    this.#o = init;
+  }
+
+  /** A turn or a round starts: resolves to the refusal text when a guard refuses it. */
+  async start(
+    kind: BoundaryKind,
+    record: Record<string, unknown>,
+    principal: string,
+  ): Promise<string | undefined> {
+    const call = boundaryCall(kind, "start", record, principal);
+    const hooks = hooksAt(this.#o.hooks(), kind);
+    const { chains } = this.#o;
+    const { result } = await chains.guard(
+      guardsFor(this.#o.guards(), call),
+      call,
+      async (value) => {
+        await chains.observe(hooks, (h) => h.pre?.(value, { ...call, input: value }));
+        return textResult("");
+      },
+    );
+    return result.isError ? resultText(result) : undefined;
+  }
+
+  /** A turn or a round ended: its hooks observe the outcome (fail open; notes they leave stay). */
+  async end(
+    kind: BoundaryKind,
+    record: Record<string, unknown>,
+    principal: string,
+    outcome: BoundaryOutcome,
+  ): Promise<void> {
+    const call = boundaryCall(kind, "end", record, principal, { stop: outcome.stop });
+    const hooks = hooksAt(this.#o.hooks(), kind);
+    const result = textResult(outcome.output ?? outcome.stop, outcome.error);
+    if (result.isError) {
+      await this.#o.chains.observe(
+        hooks,
+        (h) => h.postFail?.(call.input, resultText(result), call),
       );
-      return r.isError ? resultText(r) : undefined;
-    },
-    boundaryEnd: async (kind, record, principal, outcome) => {
-      await dispatcher.dispatch(
-        boundaryCall(kind, "end", record, principal, { stop: outcome.stop }),
-        () => Promise.resolve(textResult(outcome.output ?? outcome.stop, outcome.error)),
-      );
-    },
-  };
+    } else {
+      await this.#o.chains.observe(hooks, (h) => h.post?.(call.input, result, call));
+    }
+  }
 }

@@ -40,7 +40,7 @@ import {
 } from "./providers/mod.ts";
 import { type LifecycleBus, type Registries, safePromptSources } from "./plugins/mod.ts";
 import { findSessionDir, recordTurn, Session, workspaceSessions } from "./session/mod.ts";
-import { boundarySeam } from "./boundaries.ts";
+import type { BoundarySeam } from "./boundaries.ts";
 import type { ChildEnvironment } from "./child_env.ts";
 import type { SkillCatalog } from "./skill_catalog.ts";
 import type { Sources } from "./sources.ts";
@@ -101,8 +101,10 @@ export interface RunsInit {
   registries: Pick<Registries, "protocols" | "prompts" | "tools" | "principals">;
   /** The tools of a snapshot: registered ones and executables. */
   tools: Pick<ToolCatalog, "resolve">;
-  /** The effect seam. */
+  /** The effect seam (tool calls). */
   dispatcher: Pick<Dispatcher, "dispatch">;
+  /** The turn and round boundaries' seam (their guards and hooks, never the dispatcher). */
+  boundaries: Pick<BoundarySeam, "start" | "end">;
   /** The environments of children. */
   children: Pick<ChildEnvironment, "envFor">;
   /** The skills catalog. */
@@ -402,7 +404,9 @@ export class Runs {
         return own.length ? [...all, ...own.map((e) => e.value)] : all;
       },
       lifecycle: (event, payload) => lifecycle.emit(event, payload),
-      ...boundarySeam(o.dispatcher),
+      boundary: (kind, record, principal) => o.boundaries.start(kind, record, principal),
+      boundaryEnd: (kind, record, principal, outcome) =>
+        o.boundaries.end(kind, record, principal, outcome),
       loopEnd: loopEndOf(o.loopEnd, o.log),
       skills: (dir) => o.skills.all(dir).skills,
     };

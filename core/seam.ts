@@ -1,7 +1,9 @@
 /**
  * The effect seam of a harness, wired: the dispatcher with the embedder's
  * guards and hooks and those registered (the packs' bots'), the principals'
- * tool ceilings (boundaries pass them unasked), the floor and the audit bus.
+ * tool ceilings, the floor and the audit bus; and the boundary seam of turns
+ * and rounds, with the same guards and hooks run by the same chains (it
+ * never enters the dispatcher).
  *
  * @module
  */
@@ -12,9 +14,10 @@ import {
   type Floor,
   type Guard,
   type Hook,
+  SeamChains,
 } from "./guards/mod.ts";
 import type { AuditBus, Registries } from "./plugins/mod.ts";
-import { isBoundary } from "./boundaries.ts";
+import { BoundarySeam } from "./boundaries.ts";
 
 /** What the seam is built from. */
 export interface SeamInit {
@@ -27,27 +30,38 @@ export interface SeamInit {
   /** The effect floor (default: allow all). */
   floor?: Floor;
   /** The audit bus. */
-  audit: AuditBus;
+  audit: Pick<AuditBus, "emit" | "record" | "hasFailClosed">;
   /** HARNESS_LOG. */
   log(line: string): void;
   /** Who started whom: a sub-agent's ceiling is narrowed by its parent's. */
   lineage: Pick<AgentLineage, "ceilingOf">;
 }
 
-/** The dispatcher of a harness. */
-export function effectSeam(o: SeamInit): Dispatcher {
+/** The effect seam of a harness: tool calls and turn and round boundaries. */
+export interface EffectSeam {
+  /** Tool calls: ceiling → guards → floor → core. */
+  dispatcher: Dispatcher;
+  /** Turn and round boundaries: their guards and hooks. */
+  boundaries: BoundarySeam;
+}
+
+/** The dispatcher and the boundary seam of a harness, sharing their guards, hooks and chains. */
+export function effectSeam(o: SeamInit): EffectSeam {
   const extraGuards = o.guards ?? [];
   const extraHooks = o.hooks ?? [];
   const { registries, audit } = o;
   const { guards, effectHooks, principals } = registries;
-  return new Dispatcher({
-    guards: () => [...extraGuards, ...guards.values()],
-    hooks: () => [...extraHooks, ...effectHooks.values()],
+  const allGuards = () => [...extraGuards, ...guards.values()];
+  const allHooks = () => [...extraHooks, ...effectHooks.values()];
+  const chains = new SeamChains((id, m) => o.log(`[seam] ${id}: ${m}`));
+  const dispatcher = new Dispatcher({
+    guards: allGuards,
+    hooks: allHooks,
+    chains,
     // a tool its principal's ceiling omits does not enter (checked before any guard)
     ceiling: (call) =>
-      isBoundary(call) ||
-      (o.lineage.ceilingOf(call.session, principals.get(call.principal)?.ceiling)?.has(call.tool) ??
-        true),
+      o.lineage.ceilingOf(call.session, principals.get(call.principal)?.ceiling)?.has(call.tool) ??
+        true,
     floor: o.floor ?? allowAllFloor,
     audit: (e) => audit.emit(e),
     record: (e) => {
@@ -55,6 +69,9 @@ export function effectSeam(o: SeamInit): Dispatcher {
       audit.emit(e);
       return Promise.resolve(true);
     },
-    onHookError: (id, m) => o.log(`[seam] ${id}: ${m}`),
   });
+  return {
+    dispatcher,
+    boundaries: new BoundarySeam({ guards: allGuards, hooks: allHooks, chains }),
+  };
 }

@@ -135,7 +135,7 @@ export function wireServices(
     sources,
     children,
   });
-  const dispatcher = effectSeam({
+  const { dispatcher, boundaries } = effectSeam({
     guards: opts.guards,
     hooks: opts.effectHooks,
     registries,
@@ -156,6 +156,7 @@ export function wireServices(
     registries,
     tools,
     dispatcher,
+    boundaries,
     children,
     skills: skillCatalog,
     effects: k.effectFloor?.effects,

@@ -28,7 +28,6 @@ export const SIZE_EXEMPT = ["scheme/primitives/"];
 export const ALLOWED_LONG: Record<string, string> = {
   "core/sandbox/fs_worker.ts": "workerMain: containment work in core/sandbox, not split yet",
   "core/guards/shell_parse.ts": "tokenize: one state machine, issue 26, not split yet",
-  "core/guards/dispatch.ts": "dispatch: containment work in core/guards, not split yet",
   "scheme/nodes/calls.ts": "callNode: the arity-specialised call paths, issue 26, not split yet",
   "scheme/base/driver.ts":
     "Run#steps: the driver's hot loop (performance), issue 26, not split yet",

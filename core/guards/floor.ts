@@ -9,7 +9,8 @@
  */
 import { dirname, join } from "node:path";
 import { HarnessError, type ToolEffects, type ToolFs } from "../base/mod.ts";
-import type { Decision, EffectCall, Floor } from "./dispatch.ts";
+import type { Decision, Floor } from "./dispatch.ts";
+import type { EffectCall } from "./effect.ts";
 import { type Asker, ConsentStore } from "./consent.ts";
 import { floorSettingsSchema } from "./floor_settings.ts";
 import {
@@ -359,10 +360,6 @@ export class EffectFloor implements Floor {
 
   /** Allow / ask / deny for one call: the policy first, then the rules (deny first). */
   async decide(call: EffectCall): Promise<Decision> {
-    // a turn or round boundary has no effect of its own: only guards gate it
-    if (call.point === "turn" || call.point === "round") {
-      return { decision: "allow", rule: "boundary" };
-    }
     this.#toolCalls++;
     const subject = subjectOf(call.tool, call.input, this.places);
     const p = this.resolved.policy;

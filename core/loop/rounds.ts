@@ -227,7 +227,7 @@ export class Rounds implements TurnObserver {
     return { go: "fail", error };
   }
 
-  /** The end of a boundary through the seam's hooks (fail open). */
+  /** The end of a boundary through the boundary seam's hooks (fail open). */
   async #boundaryEnd(
     kind: "turn" | "round",
     record: Record<string, unknown>,

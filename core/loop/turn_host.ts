@@ -66,8 +66,9 @@ export interface TurnHost {
   /** System prompt sections: those of plugins, then the agent's bot prompt. */
   promptSources(principal: string): PromptSource[];
   /**
-   * A turn or round boundary through the seam (guard/turn, hook/round, …): resolves to the
-   * refusal text when a guard refuses it.
+   * A turn or round starts, through the boundary seam (its `guard/turn` / `guard/round`
+   * guards around its `:pre` hooks; never the dispatcher, so no ceiling, floor or audit):
+   * resolves to the refusal text when a guard refuses it.
    */
   boundary(
     kind: "turn" | "round",
@@ -75,9 +76,9 @@ export interface TurnHost {
     principal: string,
   ): Promise<string | undefined>;
   /**
-   * The end of a round or of the turn through the seam's hooks (`hook/round :post`, …;
-   * guards do not gate an end): notes left there reach this turn. Absent: ends are not
-   * observed.
+   * The end of a round or of the turn through the boundary seam's hooks (`hook/round :post`,
+   * `:post-fail` after an error; guards do not gate an end): notes left there reach this
+   * turn. Absent: ends are not observed.
    */
   boundaryEnd?(
     kind: "turn" | "round",

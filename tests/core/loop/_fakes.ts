@@ -21,11 +21,13 @@ import {
   StageRunner,
   textResult,
   type ToolCall,
+  Turn,
   type TurnApi,
   type TurnHost,
   unconfined,
   type Usage,
 } from "../../../core/mod.ts";
+import { join } from "node:path";
 
 /** A snapshot with no sources at all. */
 export function emptySnapshot(): Snapshot {
@@ -197,6 +199,33 @@ export function fakeHost(
     skills: () => [],
     runAgent: () => Promise.resolve({ output: "child", sessionDir: "", error: false }),
   };
+}
+
+/**
+ * A turn of the scripted model (provider `fake`, model `fake-1`, principal `main`) on `host`,
+ * in a new session under `dir/sessions` (unless `extra` names one); `extra` adds to (or
+ * replaces) the turn's init.
+ */
+export function scriptedTurn(
+  host: TurnHost,
+  dir: string,
+  answers: (AssistantTurn | Error)[],
+  extra: Partial<ConstructorParameters<typeof Turn>[0]> = {},
+): { turn: Turn; provider: ReturnType<typeof scriptedProvider>; session: Session } {
+  const provider = scriptedProvider(answers);
+  const session = extra.session ??
+    Session.create(join(dir, "sessions"), { cwd: dir, model: "fake-1", provider: "fake" });
+  const turn = new Turn({
+    host,
+    session,
+    provider: "fake",
+    model: "fake-1",
+    modelProvider: provider,
+    principal: "main",
+    signal: new AbortController().signal,
+    ...extra,
+  });
+  return { turn, provider, session };
 }
 
 const open: Session[] = [];

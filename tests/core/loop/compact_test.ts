@@ -11,9 +11,8 @@ import {
   ProviderError,
   type ResolvedLimits,
   Session,
-  Turn,
 } from "../../../core/mod.ts";
-import { answer, emptySnapshot, fakeHost, scriptedProvider, withTempDir } from "./_fakes.ts";
+import { answer, emptySnapshot, fakeHost, scriptedTurn, withTempDir } from "./_fakes.ts";
 
 type Answer = ReturnType<typeof answer> | Error;
 
@@ -39,16 +38,9 @@ function turnOn(
   opts: { limits?: ResolvedLimits; env?: Record<string, string>; snapshot?: () => never } = {},
 ) {
   const host = fakeHost(dir, { env: opts.env, snapshot: opts.snapshot });
-  const provider = scriptedProvider(answers);
   const events: string[] = [];
-  const turn = new Turn({
-    host,
+  const { provider, turn } = scriptedTurn(host, dir, answers, {
     session,
-    provider: "fake",
-    model: "fake-1",
-    modelProvider: provider,
-    principal: "main",
-    signal: new AbortController().signal,
     limits: opts.limits,
     onEvent: (e) => {
       if (e.type === "compact_start" || e.type === "compact_done") events.push(e.type);

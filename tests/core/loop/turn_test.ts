@@ -4,27 +4,13 @@
  * the loop guard, failures routed to `error`, and cancellation.
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
-import { Session, Turn } from "../../../core/mod.ts";
-import { answer, fakeHost, scriptedProvider, withTempDir } from "./_fakes.ts";
+import { answer, fakeHost, scriptedTurn, withTempDir } from "./_fakes.ts";
 
 function turnWith(dir: string, answers: ReturnType<typeof answer>[], env = {}) {
   const host = fakeHost(dir, { env });
-  const provider = scriptedProvider(answers);
-  const session = Session.create(join(dir, "sessions"), {
-    cwd: dir,
-    model: "fake-1",
-    provider: "fake",
-  });
   const events: string[] = [];
   const controller = new AbortController();
-  const turn = new Turn({
-    host,
-    session,
-    provider: "fake",
-    model: "fake-1",
-    modelProvider: provider,
-    principal: "main",
+  const { provider, session, turn } = scriptedTurn(host, dir, answers, {
     signal: controller.signal,
     onEvent: (e) => events.push(e.type === "stage" ? `stage:${e.stage}` : e.type),
   });
