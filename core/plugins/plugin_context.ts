@@ -47,25 +47,9 @@ export function pluginContext(
 ): PluginContext<unknown> {
   const owner = loaded.owner;
   const r = inputs.registries;
-  const guard = () => {
-    if (!loaded.active) {
-      throw new HarnessError(`plugin "${plugin.id}" registered after it stopped`);
-    }
-    if (loaded.setupDone) {
-      throw new HarnessError(`plugin "${plugin.id}" must register contributions during setup`);
-    }
-  };
+  const guard = () => registrationOpen(plugin, loaded);
   const log = (level: string) => (m: string) => inputs.log(`[${plugin.id}] ${level}: ${m}`);
-  // The host's own refusal of a registration (a model id another provider offers, a name
-  // taken) is kept: it becomes the reason the plugin failed (host text, never the plugin's).
-  const refusing = <A extends unknown[]>(fn: (...a: A) => void) => (...a: A): void => {
-    try {
-      fn(...a);
-    } catch (e) {
-      if (e instanceof HarnessError && loaded.refusal === undefined) loaded.refusal = e.message;
-      throw e;
-    }
-  };
+  const refusing = refusalKeeper(loaded);
   let hookSeq = 0;
   return {
     id: plugin.id,
@@ -165,6 +149,32 @@ export function pluginContext(
       loaded.disposers.push(fn);
     },
     sandbox: inputs.sandbox,
+  };
+}
+
+/** Throws unless `plugin` may register now: during its setup, while it is active. */
+function registrationOpen(plugin: RuntimePlugin<unknown>, loaded: Loaded): void {
+  if (!loaded.active) {
+    throw new HarnessError(`plugin "${plugin.id}" registered after it stopped`);
+  }
+  if (loaded.setupDone) {
+    throw new HarnessError(`plugin "${plugin.id}" must register contributions during setup`);
+  }
+}
+
+/**
+ * Wraps a registration so that the host's own refusal of it (a model id another provider
+ * offers, a name taken) is kept on `loaded`: it becomes the reason the plugin failed (host
+ * text, never the plugin's exception text).
+ */
+function refusalKeeper(loaded: Loaded) {
+  return <A extends unknown[]>(fn: (...a: A) => void) => (...a: A): void => {
+    try {
+      fn(...a);
+    } catch (e) {
+      if (e instanceof HarnessError && loaded.refusal === undefined) loaded.refusal = e.message;
+      throw e;
+    }
   };
 }
 
