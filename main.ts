@@ -30,7 +30,8 @@ async function main(args: string[]): Promise<number> {
   const err = (s: string) => writeAllSync(Deno.stderr, s);
   return await runCli(args, {
     // the harness and its plugins load only for commands that use one
-    createHarness: async (opts) => (await import("./plugins/mod.ts")).Harness.create(opts),
+    createHarness: async (opts) =>
+      (await (await import("./plugins/mod.ts")).Harness.create(opts)).frontEnd,
     stdout: out,
     stderr: err,
     stdinIsTerminal: Deno.stdin.isTerminal(),

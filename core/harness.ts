@@ -36,6 +36,7 @@ import { ToolCatalog } from "./tool_catalog.ts";
 import { type HarnessOptions, pluginEntries } from "./harness_options.ts";
 import { providerCatalog } from "./provider_wiring.ts";
 import type { Admin, Catalog } from "./facade.ts";
+import { type FrontEnd, frontEndOf } from "./front_end.ts";
 import type { RunOptions, Runs } from "./runs.ts";
 import { wireServices } from "./services.ts";
 import type { SkillCatalog } from "./skill_catalog.ts";
@@ -86,6 +87,7 @@ export class HarnessCore {
   readonly admin: Admin;
   #log: LogSink;
   #children: ChildEnvironment;
+  #frontEnd?: FrontEnd;
   #closing?: Promise<void>;
   /** The control paths' fingerprints at the start (what a run changed is recorded at close). */
   #runWatch?: RunWatch;
@@ -223,6 +225,26 @@ export class HarnessCore {
   /** True once close() was called: runs are refused. */
   get closed(): boolean {
     return this.runs.closed;
+  }
+
+  /**
+   * What a front end (cli/) is handed: runs, the catalog, sessions, the packs as a view,
+   * admin, log and close — none of the kernel's fields. Built on first use.
+   */
+  get frontEnd(): FrontEnd {
+    return this.#frontEnd ??= frontEndOf({
+      runs: this.runs,
+      dispatcher: this.dispatcher,
+      catalog: this.catalog,
+      admin: this.admin,
+      packs: this.packs,
+      paths: this.paths,
+      config: this.config,
+      env: this.env,
+      log: (line) => this.log(line),
+      close: () => this.close(),
+      closed: () => this.closed,
+    });
   }
 
   /** Appends a line to HARNESS_LOG. */

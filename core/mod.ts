@@ -7,7 +7,18 @@
  */
 export { HarnessCore, type HarnessOptions, type RunOptions } from "./harness.ts";
 export { type LoopEndAddendum, loopEndOf, Runs, type RunsInit } from "./runs.ts";
-export { Admin, Catalog, type CatalogInit } from "./facade.ts";
+export { Admin, type AdminInit, Catalog, type CatalogInit } from "./facade.ts";
+export { FloorView, TrustAdmin, type TrustAdminInit } from "./admin_views.ts";
+export {
+  type FrontEnd,
+  frontEndOf,
+  type FrontEndParts,
+  type FrontEndSettings,
+  type RunsView,
+  type Where,
+} from "./front_end.ts";
+export { type NewSession, Sessions } from "./sessions_view.ts";
+export { PacksView } from "./packs_view.ts";
 export { SkillCatalog, type SkillCatalogInit, type SkillListing } from "./skill_catalog.ts";
 export { Sources, type SourcesInit } from "./sources.ts";
 export { buildChildEnv, ChildEnvironment } from "./child_env.ts";

@@ -31,6 +31,7 @@ import { effectSeam } from "./seam.ts";
 import { SkillCatalog } from "./skill_catalog.ts";
 import { projectRoot, Sources } from "./sources.ts";
 import type { ToolCatalog } from "./tool_catalog.ts";
+import type { ExecutableTools } from "./tools/mod.ts";
 
 /** The kernel the services are wired on. */
 export interface Kernel {
@@ -54,6 +55,8 @@ export interface Kernel {
   readonly stages: StageRunner;
   /** Tools: registered and executable. */
   readonly tools: ToolCatalog;
+  /** Executable tools (`--describe`). */
+  readonly execTools: ExecutableTools;
   /** Providers: registered, `.conf`, executable. */
   readonly providerCatalog: ProviderCatalog;
   /** The effect floor, if built. */
@@ -129,6 +132,7 @@ export function wireServices(
     discovery,
     providers: k.providerCatalog,
     tools,
+    execTools: k.execTools,
     skills: skillCatalog,
     registries,
     stages,
@@ -166,6 +170,20 @@ export function wireServices(
     resolve: (provider, model) => catalog.resolve(provider, model),
     providers: () => catalog.providers(),
   });
-  const admin = new Admin(k.trust, k.host);
+  const admin = new Admin({
+    host: k.host,
+    trust: {
+      store: k.trust,
+      home,
+      cwd,
+      invalidate: () => discovery.invalidate(),
+      reloadPacks: () => packs.load(),
+    },
+    floor: k.effectFloor,
+    stages,
+    snapshot: () => discovery.current(),
+    cwd,
+    hookTimeoutMs: k.config.hookTimeoutMs,
+  });
   return { sources, packs, skillCatalog, catalog, admin, dispatcher, runs };
 }

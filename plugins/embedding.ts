@@ -3,7 +3,7 @@
  * under that name) takes {@link EmbeddingOptions} and gives an {@link EmbeddedHarness} — runs,
  * the plugins' status and contributions, close. It is the kernel with its built-in plugins (harness.ts), seen
  * through the part an embedding application uses; the front ends of this repository (the CLI,
- * `hs web`, `hs acp`) hold the whole kernel.
+ * `hs web`, `hs acp`) hold a wider face, `HarnessCore.frontEnd` (core/front_end.ts).
  *
  * @module
  */

@@ -1,6 +1,8 @@
 /**
  * `deno task check`'s shape rules (run by scripts/check_imports.ts, beside the import rules):
- * a `mod.ts` only re-exports; a command does not import another command; no source file over
+ * a `mod.ts` only re-exports; a command does not import another command; a front end (cli/)
+ * holds the harness's façade, never the kernel (it names no `HarnessCore` and does not import
+ * `plugins/mod.ts`, where the kernel with its built-ins is made); no source file over
  * {@link MAX_FILE_LINES} lines and no function over {@link MAX_FUNCTION_LINES} lines — outside
  * `scheme/primitives/` (the primitive tables) and the files of {@link ALLOWED_LONG}, each with
  * the reason it is not split yet. So a merge that regrows a hub fails in CI, not in a review.
@@ -35,7 +37,13 @@ export const ALLOWED_LONG: Record<string, string> = {
 
 /** A broken shape rule, as printed. */
 export interface ShapeViolation {
-  rule: "mod.ts with code" | "command import" | "file size" | "function size" | "stale allowance";
+  rule:
+    | "mod.ts with code"
+    | "command import"
+    | "kernel reach"
+    | "file size"
+    | "function size"
+    | "stale allowance";
   message: string;
 }
 
@@ -80,6 +88,49 @@ export function commandImports(edges: { from: string; to: string }[]): ShapeViol
     message: `${e.from} imports the command ${e.to}: a command is a leaf; move what they share ` +
       `into a room both import (cli/view/, cli/prompts/, …)`,
   }));
+}
+
+/** The front ends' folder: they are handed `FrontEnd` (core/front_end.ts), not the harness. */
+export const FRONT_END_DIR = "cli/";
+
+/** Names of the kernel a front end may not use (the harness root: every field is the kernel). */
+export const KERNEL_NAMES = ["HarnessCore"];
+
+/** Where the kernel with its built-in plugins is made (`Harness.create`): main.ts's, not cli/'s. */
+export const KERNEL_MAKER = "plugins/mod.ts";
+
+/**
+ * Front-end files that reach the kernel: one naming {@link KERNEL_NAMES} in code (comments do
+ * not count), or importing {@link KERNEL_MAKER}. A front end reads the harness through the
+ * façade it is handed (runs, catalog, sessions, packs, admin), so this rule and the
+ * façade's type keep the kernel's fields (registries, host, stages, discovery, the provider
+ * catalog, the floor, trust, config, paths) out of its reach.
+ */
+export function kernelReach(
+  files: { path: string; text: string }[],
+  edges: { from: string; to: string }[],
+): ShapeViolation[] {
+  const out: ShapeViolation[] = [];
+  const named = new RegExp(`\\b(${KERNEL_NAMES.join("|")})\\b`);
+  for (const { path, text } of files) {
+    if (!path.startsWith(FRONT_END_DIR)) continue;
+    const m = stripComments(text).match(named);
+    if (!m) continue;
+    out.push({
+      rule: "kernel reach",
+      message: `${path} names ${m[1]}: a front end is handed FrontEnd (core/front_end.ts); ` +
+        `read the harness through its runs, catalog, sessions, packs and admin`,
+    });
+  }
+  for (const e of edges) {
+    if (!e.from.startsWith(FRONT_END_DIR) || e.to !== KERNEL_MAKER) continue;
+    out.push({
+      rule: "kernel reach",
+      message: `${e.from} imports ${KERNEL_MAKER}: the kernel is made by main.ts, which hands ` +
+        `cli/ its FrontEnd (CliContext.createHarness)`,
+    });
+  }
+  return out;
 }
 
 /** A function longer than the limit. */
@@ -209,7 +260,7 @@ export function shapeViolations(
       });
     }
   }
-  return [...out, ...commandImports(edges)];
+  return [...out, ...commandImports(edges), ...kernelReach(files, edges)];
 }
 
 /**

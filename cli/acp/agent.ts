@@ -8,7 +8,7 @@
  */
 import { isAbsolute } from "node:path";
 import type * as Acp from "@agentclientprotocol/sdk";
-import type { Answer, HarnessCore } from "../../core/mod.ts";
+import type { Answer, FrontEnd } from "../../core/mod.ts";
 import { errorMessage, HarnessError, permissionDenied, VERSION } from "../../core/base/mod.ts";
 import type { CliContext } from "../base/mod.ts";
 import { floorRequestOf, type RunFlags } from "../harness/mod.ts";
@@ -25,7 +25,7 @@ export type AcpSdk = typeof import("@agentclientprotocol/sdk");
 interface AcpSession {
   id: string;
   cwd: string;
-  h: HarnessCore;
+  h: FrontEnd;
   /** The running prompt: to cancel it, to ask the editor for permission. */
   running?: { controller: AbortController; client: Acp.AgentContext; toolCallId?: string };
 }
@@ -58,7 +58,7 @@ export class AcpAgent {
   #sdk: AcpSdk;
   #cli: CliContext;
   #flags: AcpFlags;
-  #harnesses = new Map<string, Promise<HarnessCore>>();
+  #harnesses = new Map<string, Promise<FrontEnd>>();
   #sessions = new Map<string, AcpSession>();
   /** Pack guards the editor declined in this connection (asked again next connection). */
   #declined = new Set<string>();
@@ -88,11 +88,10 @@ export class AcpAgent {
     try {
       const h = await this.#harnessFor(params.cwd);
       const { provider, model } = await h.catalog.resolve(
-        this.#flags.provider ?? h.config.provider,
-        this.#flags.model ?? h.config.model,
+        this.#flags.provider ?? h.settings.provider,
+        this.#flags.model ?? h.settings.model,
       );
-      const { Session } = await import("../../core/session/mod.ts");
-      const session = Session.create(h.paths.sessions, { cwd: params.cwd, provider, model });
+      const session = h.sessions.create({ cwd: params.cwd, provider, model });
       this.#sessions.set(session.id, { id: session.id, cwd: params.cwd, h });
       return { sessionId: session.id };
     } catch (err) {
@@ -109,7 +108,7 @@ export class AcpAgent {
     let s: AcpSession;
     try {
       const h = await this.#harnessFor(params.cwd);
-      const session = h.runs.openSession(params.sessionId);
+      const session = h.sessions.open(params.sessionId);
       s = { id: session.id, cwd: session.conf.cwd || params.cwd, h };
       for (const update of replayUpdates(session.messages(), s.cwd)) {
         await client.notify(methods.client.session.update, { sessionId: s.id, update });
@@ -154,7 +153,7 @@ export class AcpAgent {
     const onEvent = turnUpdates(s.cwd, send, (id) => running.toolCallId = id);
     try {
       await this.#askConsent(s, client);
-      const r = await s.h.run({
+      const r = await s.h.runs.run({
         message: promptText(params.prompt),
         session: s.id,
         signal: controller.signal,
@@ -221,7 +220,7 @@ export class AcpAgent {
   }
 
   /** The harness of a working directory (one for the connection's lifetime). */
-  #harnessFor(cwd: string): Promise<HarnessCore> {
+  #harnessFor(cwd: string): Promise<FrontEnd> {
     if (!isAbsolute(cwd)) {
       throw this.#sdk.RequestError.invalidParams({ cwd }, "cwd must be an absolute path");
     }

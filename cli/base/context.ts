@@ -1,15 +1,16 @@
 /**
  * What every CLI command shares: the harness factory (so the CLI can be
- * tested with other built-ins), the process's streams, environment and
+ * tested with other built-ins; it hands the harness's front end), the process's streams, environment and
  * working directory, and the Scheme runner.
  *
  * @module
  */
-import type { HarnessCore, HarnessOptions } from "../../core/mod.ts";
+import type { FrontEnd, HarnessOptions } from "../../core/mod.ts";
 
 /** Everything a command needs from its caller (main.ts). */
 export interface CliContext {
-  createHarness(opts: HarnessOptions): Promise<HarnessCore>;
+  /** Starts a harness; a command is handed its front end (core/front_end.ts), not the kernel. */
+  createHarness(opts: HarnessOptions): Promise<FrontEnd>;
   stdout(s: string): void;
   stderr(s: string): void;
   stdinIsTerminal: boolean;

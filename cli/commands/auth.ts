@@ -9,7 +9,7 @@
  */
 import type { Command } from "@commander-js/extra-typings";
 import { join } from "node:path";
-import type { AuthEntry, HarnessCore } from "../../core/mod.ts";
+import type { AuthEntry, FrontEnd } from "../../core/mod.ts";
 
 /** The credential store, loaded when a command uses it (it validates with zod). */
 const store = () => import("../../core/providers/mod.ts");
@@ -32,13 +32,13 @@ function checkName(name: string): void {
 }
 
 /** The auth file `set`/`rm` write: `$HARNESS_HOME/.auth.json`, or the nearest project one. */
-export function authTarget(h: HarnessCore, local: boolean): string {
-  if (!local) return join(h.paths.home, ".auth.json");
-  const project = walkHarnessDirs(h.paths.cwd, h.paths.home).filter((d) => d.kind === "project")
+export function authTarget(h: FrontEnd, local: boolean): string {
+  if (!local) return join(h.where.home, ".auth.json");
+  const project = walkHarnessDirs(h.where.cwd, h.where.home).filter((d) => d.kind === "project")
     .at(-1);
   if (!project) {
     throw new HarnessError(
-      `--local: no project .harness/ directory found from ${h.paths.cwd} upwards`,
+      `--local: no project .harness/ directory found from ${h.where.cwd} upwards`,
       "create one (mkdir .harness) or drop --local to use $HARNESS_HOME/.auth.json",
     );
   }
@@ -78,23 +78,10 @@ async function promptHidden(label: string, cli: CliContext): Promise<string> {
  * Runs the `auth-set` stage (hooks printing a credential), if it has hooks — through the
  * harness's stage runner, so its executables run inside the effect floor's sandbox.
  */
-async function fromAuthSetHooks(h: HarnessCore, name: string): Promise<AuthEntry | undefined> {
-  const snapshot = h.catalog.snapshot();
-  if (h.stages.isEmpty("auth-set", snapshot)) return undefined;
-  const controller = new AbortController();
-  const r = await h.stages.run("auth-set", {}, {
-    kind: "auth-set",
-    provider: name,
-    signal: controller.signal,
-  }, {
-    snapshot,
-    cwd: h.paths.cwd,
-    signal: controller.signal,
-    provider: name,
-    extraEnv: { HARNESS_AUTH_PROVIDER: name },
-    // a person may be typing a key: five hook timeouts
-    timeoutMs: h.config.hookTimeoutMs * 5,
-  });
+async function fromAuthSetHooks(h: FrontEnd, name: string): Promise<AuthEntry | undefined> {
+  // a person may be typing a key: the stage gets five hook timeouts
+  const r = await h.admin.authSet(name);
+  if (!r) return undefined;
   if (!r.ok) {
     const msg = typeof r.output.error === "string" ? r.output.error : "auth-set hook failed";
     throw new HarnessError(`auth-set: ${msg}`, "see HARNESS_LOG for the hook's stderr");
@@ -117,15 +104,15 @@ async function fromAuthSetHooks(h: HarnessCore, name: string): Promise<AuthEntry
  * reference) in step with the auth files, when it exists; hs writes it first when it runs
  * such a provider.
  */
-async function refreshCache(h: HarnessCore): Promise<void> {
+async function refreshCache(h: FrontEnd): Promise<void> {
   const { authCachePath, refreshAuthCache, sourceAuthFiles } = await store();
-  if (!statOrUndefined(authCachePath(h.paths.home))) return;
-  refreshAuthCache(h.paths.home, sourceAuthFiles(h.catalog.snapshot(), h.paths.home));
+  if (!statOrUndefined(authCachePath(h.where.home))) return;
+  refreshAuthCache(h.where.home, sourceAuthFiles(h.catalog.snapshot(), h.where.home));
 }
 
 /** `hs auth set <name> [--local]`. */
 export async function authSet(
-  h: HarnessCore,
+  h: FrontEnd,
   cli: CliContext,
   name: string,
   opts: { local?: boolean },
@@ -169,11 +156,11 @@ export async function authSet(
 }
 
 /** `hs auth list`: masked credentials of every auth file that exists. */
-export async function authList(h: HarnessCore, cli: CliContext): Promise<number> {
+export async function authList(h: FrontEnd, cli: CliContext): Promise<number> {
   const { authFiles, listAuth } = await store();
   let code = 0;
   let any = false;
-  for (const path of [...authFiles(h.env, h.paths.cwd)].reverse()) {
+  for (const path of [...authFiles(h.env, h.where.cwd)].reverse()) {
     if (!statOrUndefined(path)) continue;
     let rows;
     try {
@@ -202,7 +189,7 @@ export async function authList(h: HarnessCore, cli: CliContext): Promise<number>
 
 /** `hs auth rm <name> <index> [--local]`. */
 export async function authRm(
-  h: HarnessCore,
+  h: FrontEnd,
   cli: CliContext,
   name: string,
   index: string,

@@ -5,7 +5,7 @@
  * @module
  */
 import type { Command } from "@commander-js/extra-typings";
-import type { HarnessCore } from "../../core/mod.ts";
+import type { FrontEnd } from "../../core/mod.ts";
 import { ownerLabel } from "../../core/base/mod.ts";
 import type { CliContext } from "../base/mod.ts";
 import {
@@ -17,15 +17,15 @@ import {
 import { colorEnabled, printFloor, sanitizeForTerminal as safe, styles } from "../view/mod.ts";
 
 /** Prints the diagnosis; exit code 0 (problems are reported, not fatal). */
-export async function runDoctor(h: HarnessCore, cli: CliContext): Promise<number> {
+export async function runDoctor(h: FrontEnd, cli: CliContext): Promise<number> {
   const st = styles(colorEnabled(cli.stdoutIsTerminal));
   const out = (s = "") => cli.stdout(s + "\n");
   const snap = h.catalog.snapshot();
   out(st.bold("paths"));
-  out(safe(`  cwd        ${h.paths.cwd}`));
-  out(safe(`  home       ${h.paths.home}`));
-  out(safe(`  sessions   ${h.paths.sessions}`));
-  out(safe(`  log        ${h.paths.log}`));
+  out(safe(`  cwd        ${h.where.cwd}`));
+  out(safe(`  home       ${h.where.home}`));
+  out(safe(`  sessions   ${h.where.sessions}`));
+  out(safe(`  log        ${h.where.log}`));
   out(st.bold("\nsources (lowest priority first)"));
   if (h.catalog.builtinSource) {
     out(
@@ -49,10 +49,11 @@ export async function runDoctor(h: HarnessCore, cli: CliContext): Promise<number
   }
   out(st.bold("\ntools"));
   const { tools, problems } = await h.catalog.executableToolSchemas(snap);
-  const names = new Set([...h.registries.tools.entries().map((e) => e.key), ...tools.keys()]);
+  const registered = new Map(h.catalog.registeredTools().map((t) => [t.name, t.owner]));
+  const names = new Set([...registered.keys(), ...tools.keys()]);
   for (const n of [...names].sort()) {
     const t = tools.get(n);
-    const where = t ? t.path : ownerLabel(h.registries.tools.entry(n)!.owner);
+    const where = t ? t.path : ownerLabel(registered.get(n)!);
     out(`  ${safe(n.padEnd(16))} ${st.dim(safe(where))}`);
   }
   out(st.bold("\nhooks"));

@@ -5,7 +5,7 @@
  * @module
  */
 import type { Command } from "@commander-js/extra-typings";
-import { type HarnessCore, KNOWN_STAGES } from "../../core/mod.ts";
+import { type FrontEnd, KNOWN_STAGES } from "../../core/mod.ts";
 import type { CliContext } from "../base/mod.ts";
 import type { CommandContext } from "../harness/mod.ts";
 import { colorEnabled, sanitizeForTerminal as safe, styles } from "../view/mod.ts";
@@ -20,7 +20,7 @@ export function register(program: Command, ctx: CommandContext): void {
     });
 }
 
-function hooksCommand(h: HarnessCore, stage: string | undefined, cli: CliContext): number {
+function hooksCommand(h: FrontEnd, stage: string | undefined, cli: CliContext): number {
   const snap = h.catalog.snapshot();
   const stages = new Set([...KNOWN_STAGES, ...snap.hooks.keys()]);
   if (stage && !stages.has(stage)) {

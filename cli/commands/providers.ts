@@ -8,7 +8,7 @@
  * @module
  */
 import type { Command } from "@commander-js/extra-typings";
-import type { HarnessCore, ProviderInfo } from "../../core/mod.ts";
+import type { FrontEnd, ProviderInfo } from "../../core/mod.ts";
 import {
   displayPath,
   errorMessage,
@@ -90,7 +90,7 @@ async function safe<T>(fn: () => Promise<T>, fallback: (err: unknown) => T): Pro
 }
 
 /** Builds one row (runs `--ready`, `--defaults`, `--describe` of executables). */
-async function rowOf(h: HarnessCore, info: ProviderInfo): Promise<ProviderRow> {
+async function rowOf(h: FrontEnd, info: ProviderInfo): Promise<ProviderRow> {
   const p = info.provider;
   const x = p as unknown as ExecExtras;
   const kind = kindOf(info);
@@ -127,15 +127,15 @@ async function rowOf(h: HarnessCore, info: ProviderInfo): Promise<ProviderRow> {
     reason,
     autodetect: info.autodetect,
   };
-  if ((kind === "conf" || kind === "executable") && h.registries.models.has(info.name)) {
-    const owner = h.registries.models.entry(info.name)?.owner;
-    row.overrides = !owner || owner.kind === "builtin" ? "built-in" : ownerLabel(owner);
-  }
+  const owner = kind === "conf" || kind === "executable"
+    ? h.catalog.modelsOwner(info.name)
+    : undefined;
+  if (owner) row.overrides = owner.kind === "builtin" ? "built-in" : ownerLabel(owner);
   return row;
 }
 
 /** Every provider (in auto-detect order) plus unusable `.conf` files. */
-export async function providerRows(h: HarnessCore): Promise<ProviderRow[]> {
+export async function providerRows(h: FrontEnd): Promise<ProviderRow[]> {
   const infos = await h.catalog.providers();
   const rows = await Promise.all(infos.map((i) => rowOf(h, i)));
   for (const bad of h.catalog.confProblems()) {
@@ -159,9 +159,9 @@ export async function providerRows(h: HarnessCore): Promise<ProviderRow[]> {
 }
 
 /** What `hs` would pick now (running the `resolve` stage) and why. */
-export async function selection(h: HarnessCore, rows: ProviderRow[]): Promise<Selection> {
-  const envProvider = h.config.provider;
-  const envModel = h.config.model;
+export async function selection(h: FrontEnd, rows: ProviderRow[]): Promise<Selection> {
+  const envProvider = h.settings.provider;
+  const envModel = h.settings.model;
   let picked: { provider: string; model: string };
   try {
     picked = await h.catalog.resolve(envProvider, envModel);
@@ -193,7 +193,7 @@ export async function selection(h: HarnessCore, rows: ProviderRow[]): Promise<Se
 
 /** Runs `hs providers`. */
 export async function providersCommand(
-  h: HarnessCore,
+  h: FrontEnd,
   cli: CliContext,
   opts: { name?: string; json?: boolean },
 ): Promise<number> {

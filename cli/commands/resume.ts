@@ -6,7 +6,7 @@
  */
 import type { Command } from "@commander-js/extra-typings";
 import { HarnessError, resolvePaths } from "../../core/base/mod.ts";
-import { everySession, workspaceSessions } from "../../core/session/mod.ts";
+import { Sessions } from "../../core/mod.ts";
 import { addAgentFlags, type CommandContext } from "../harness/mod.ts";
 import { agentCommand, runRepl } from "../repl/mod.ts";
 
@@ -18,8 +18,7 @@ export function register(program: Command, ctx: CommandContext): void {
       .argument("[words...]", "a message to send"),
   ).option("--all", "the latest session of every workspace").action(async (words, opts) => {
     const { all, ...flags } = opts;
-    const paths = resolvePaths(ctx.cli.env, ctx.cli.cwd);
-    const latest = (all ? everySession(paths) : workspaceSessions(paths))[0]?.id;
+    const latest = new Sessions(resolvePaths(ctx.cli.env, ctx.cli.cwd)).list(all === true)[0]?.id;
     if (!latest) {
       throw new HarnessError(
         "no session to resume in this workspace",

@@ -11,10 +11,8 @@
  * @module
  */
 import type { Command } from "@commander-js/extra-typings";
-import { HarnessError, type Paths, resolvePaths } from "../../core/base/mod.ts";
+import { HarnessError, resolvePaths } from "../../core/base/mod.ts";
 import {
-  everySession,
-  findSessionDir,
   forkSession,
   formatTokens,
   rewindSession,
@@ -22,9 +20,8 @@ import {
   sessionTurns,
   type StoredSession,
   undoRewind,
-  workspaceSessions,
 } from "../../core/session/mod.ts";
-import type { HarnessCore } from "../../core/mod.ts";
+import { type FrontEnd, Sessions } from "../../core/mod.ts";
 import type { CliContext } from "../base/mod.ts";
 import type { CommandContext } from "../harness/mod.ts";
 import { colorEnabled, rewoundText, sanitizeForTerminal as safe, styles } from "../view/mod.ts";
@@ -33,22 +30,23 @@ import { sessionUsage, statusText } from "../repl/mod.ts";
 /** Registers `hs session`. */
 export function register(program: Command, ctx: CommandContext): void {
   const cli = ctx.cli;
-  const sessions = () => resolvePaths(cli.env, cli.cwd);
+  // no harness: the sessions of the paths alone
+  const sessions = () => new Sessions(resolvePaths(cli.env, cli.cwd));
   const session = program.command("session").description("list and inspect sessions");
   session.command("list").description("list this workspace's sessions, newest first")
     .option("-n, --limit <n>", "how many", "20")
     .option("--all", "every workspace's sessions, each with its workspace")
     .action((o) => {
       const p = sessions();
-      const refs = o.all ? everySession(p) : workspaceSessions(p);
+      const refs = p.list(o.all === true);
       const limit = Number.parseInt(o.limit, 10) || 20;
-      ctx.done(sessionList(refs.slice(0, limit), o.all === true, p.sessions, cli));
+      ctx.done(sessionList(refs.slice(0, limit), o.all === true, p.dir, cli));
     });
   session.command("show")
     .description("print a session's messages, then its context budget and usage")
     .argument("<id>")
     .action(async (id) => {
-      const dir = sessionDir(sessions(), id);
+      const dir = sessions().dirOf(id);
       await ctx.run({}, async (h) => {
         const code = sessionShow(dir, cli);
         cli.stdout(await budgetLines(h, dir, cli));
@@ -58,15 +56,15 @@ export function register(program: Command, ctx: CommandContext): void {
   session.command("dir").description("print a session's directory (latest by default)")
     .argument("[id]")
     .action((id) => {
-      const sid = id ?? workspaceSessions(sessions())[0]?.id;
+      const sid = id ?? sessions().list()[0]?.id;
       if (!sid) throw new HarnessError("no sessions yet", "start one with: hs <message>");
-      cli.stdout(sessionDir(sessions(), sid) + "\n");
+      cli.stdout(sessions().dirOf(sid) + "\n");
       ctx.done(0);
     });
   session.command("turns").description("list a session's turns (what rewind and fork take)")
     .argument("<id>")
     .action((id) => {
-      ctx.done(turnList(sessionDir(sessions(), id), cli));
+      ctx.done(turnList(sessions().dirOf(id), cli));
     });
   session.command("rewind")
     .description(
@@ -77,7 +75,7 @@ export function register(program: Command, ctx: CommandContext): void {
     .argument("[turn]", "the turn to stand at (default: the one before the last)")
     .option("--undo", "undo the latest rewind (when nothing happened since)")
     .action((id, turn, o) => {
-      const dir = sessionDir(sessions(), id);
+      const dir = sessions().dirOf(id);
       if (o.undo) {
         const r = undoRewind(dir);
         cli.stdout(`${id}: the rewind is undone; the session stands at turn ${r.turn} again\n`);
@@ -94,9 +92,9 @@ export function register(program: Command, ctx: CommandContext): void {
     .argument("<id>")
     .argument("[turn]", "the turn (default: the last)")
     .action((id, turn) => {
-      const dir = sessionDir(sessions(), id);
+      const dir = sessions().dirOf(id);
       const t = turn === undefined ? (sessionTurns(dir).at(-1)?.turn ?? 0) : turnNumber(turn);
-      const s = forkSession(dir, t, sessions().sessions);
+      const s = forkSession(dir, t, sessions().dir);
       cli.stdout(`${s.id}\n`);
       cli.stderr(`forked ${id} at turn ${t}: resume it with: hs ${s.id} <message>\n`);
       ctx.done(0);
@@ -126,18 +124,6 @@ function turnList(dir: string, cli: CliContext): number {
     );
   }
   return 0;
-}
-
-/** A session's directory from an id or a path; a HarnessError when there is none. */
-function sessionDir(paths: Paths, id: string): string {
-  const dir = findSessionDir(paths, id);
-  if (!dir) {
-    throw new HarnessError(
-      `no session "${id}" in ${paths.sessions}`,
-      "list them with: hs session list (every workspace's: hs session list --all)",
-    );
-  }
-  return dir;
 }
 
 function sessionList(refs: StoredSession[], all: boolean, where: string, cli: CliContext): number {
@@ -211,7 +197,7 @@ function sessionShow(dir: string, cli: CliContext): number {
  * The budget of the session's next request (its own provider and model: tokens against the
  * window) and the usage recorded in its message files, compacted ones included.
  */
-async function budgetLines(h: HarnessCore, dir: string, cli: CliContext): Promise<string> {
+async function budgetLines(h: FrontEnd, dir: string, cli: CliContext): Promise<string> {
   const st = styles(colorEnabled(cli.stdoutIsTerminal));
   const s = Session.open(dir);
   let out = "\n";

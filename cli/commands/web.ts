@@ -9,7 +9,7 @@
  * @module
  */
 import type { Command } from "@commander-js/extra-typings";
-import type { HarnessCore } from "../../core/mod.ts";
+import type { FrontEnd } from "../../core/mod.ts";
 import { HarnessError } from "../../core/base/mod.ts";
 import type { CliContext } from "../base/mod.ts";
 import { addRunFlags, type CommandContext, floorRequestOf, type RunFlags } from "../harness/mod.ts";
@@ -30,7 +30,7 @@ export interface WebRunHooks {
   /** Stops the server like Ctrl-C does. */
   stop?: AbortSignal;
   /** Called once the server listens. */
-  ready?(server: WebServer, h: HarnessCore): void;
+  ready?(server: WebServer, h: FrontEnd): void;
 }
 
 /** Parses `--port` (0 = any free port). */
@@ -74,9 +74,9 @@ export async function runWeb(
   const port = parsePort(flags.port);
   const hostname = flags.host ?? "127.0.0.1";
   // the floor's asker comes from the runs, which run on the harness
-  const ref: { h?: HarnessCore } = {};
+  const ref: { h?: FrontEnd } = {};
   const runs = new WebRuns({
-    run: (o) => ref.h!.run(o),
+    run: (o) => ref.h!.runs.run(o),
     provider: flags.provider,
     model: flags.model,
     log: (line) => ref.h?.log(line),
@@ -102,7 +102,7 @@ export async function runWeb(
       log: (line) => h.log(line),
     });
     cli.stdout(
-      `hs web: serving ${h.paths.cwd}\n  open ${server.url}\n  (Ctrl-C stops; the address carries this run's token)\n`,
+      `hs web: serving ${h.where.cwd}\n  open ${server.url}\n  (Ctrl-C stops; the address carries this run's token)\n`,
     );
     if (!isLoopback(hostname)) {
       cli.stderr(

@@ -10,7 +10,7 @@
  * @module
  */
 import { join } from "node:path";
-import type { CommandDefinition, HarnessCore } from "../../core/mod.ts";
+import type { CommandDefinition, FrontEnd } from "../../core/mod.ts";
 import {
   childKind,
   dirEntries,
@@ -81,13 +81,13 @@ export function hasUserPlugins(home: string): boolean {
 }
 
 /** Every external command of a harness: executables win over plugin commands of a name. */
-export function externalCommands(h: HarnessCore): Map<string, ExternalCommand> {
+export function externalCommands(h: FrontEnd): Map<string, ExternalCommand> {
   const out = new Map<string, ExternalCommand>();
-  for (const e of h.registries.commands.entries()) {
-    out.set(e.key, {
-      name: e.key,
+  for (const e of h.catalog.commands()) {
+    out.set(e.name, {
+      name: e.name,
       kind: "plugin",
-      command: e.value,
+      command: e.command,
       owner: ownerLabel(e.owner),
     });
   }
@@ -98,14 +98,14 @@ export function externalCommands(h: HarnessCore): Map<string, ExternalCommand> {
 }
 
 /** One-line description of a command (`--describe`, run in the floor's sandbox). */
-export async function describeCommand(h: HarnessCore, c: ExternalCommand): Promise<string> {
+export async function describeCommand(h: FrontEnd, c: ExternalCommand): Promise<string> {
   if (c.kind === "plugin") return c.command.describe.split("\n")[0];
   const r = await runExecutable(c.path, {
     args: ["--describe"],
     env: h.catalog.childEnv({ stage: "command" }),
-    cwd: h.paths.cwd,
+    cwd: h.where.cwd,
     timeoutMs: 5000,
-    sandbox: h.effectFloor?.sandbox ?? unconfined,
+    sandbox: h.admin.floor?.sandbox ?? unconfined,
     what: `command ${c.path}`,
   });
   return r.code === 0 ? r.stdout.trim().split("\n")[0] ?? "" : "";
@@ -113,7 +113,7 @@ export async function describeCommand(h: HarnessCore, c: ExternalCommand): Promi
 
 /** Runs a command with the remaining arguments; resolves to its exit code. */
 export async function runExternal(
-  h: HarnessCore,
+  h: FrontEnd,
   c: ExternalCommand,
   args: string[],
 ): Promise<number> {
@@ -124,7 +124,7 @@ export async function runExternal(
   try {
     const child = new Deno.Command(c.path, {
       args,
-      cwd: h.paths.cwd,
+      cwd: h.where.cwd,
       env: h.catalog.childEnv({ stage: "command" }),
       clearEnv: true,
       stdin: "inherit",

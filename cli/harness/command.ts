@@ -6,7 +6,7 @@
  * @module
  */
 import type { Command } from "@commander-js/extra-typings";
-import type { HarnessCore } from "../../core/mod.ts";
+import type { FrontEnd } from "../../core/mod.ts";
 import type { CliContext } from "../base/mod.ts";
 import type { HarnessFlags } from "./with_harness.ts";
 
@@ -14,7 +14,7 @@ import type { HarnessFlags } from "./with_harness.ts";
 export interface CommandContext {
   readonly cli: CliContext;
   /** Runs `fn` with a harness (trust asked first, floor from the flags) and records its code. */
-  run(flags: HarnessFlags, fn: (h: HarnessCore) => Promise<number>): Promise<void>;
+  run(flags: HarnessFlags, fn: (h: FrontEnd) => Promise<number>): Promise<void>;
   /** Records the exit code of a command that needs no harness. */
   done(code: number): void;
 }

@@ -5,7 +5,7 @@
  * @module
  */
 import { basename } from "node:path";
-import type { HarnessCore } from "../../core/mod.ts";
+import type { FrontEnd } from "../../core/mod.ts";
 import {
   formatUnknownKey,
   parseKeyValues,
@@ -15,21 +15,21 @@ import {
 } from "../../core/base/mod.ts";
 
 /** Warnings of the most local `settings.conf`. */
-export function settingsWarnings(h: HarnessCore): string[] {
+export function settingsWarnings(h: FrontEnd): string[] {
   const file = h.catalog.snapshot().settingsFile;
   if (!file) return [];
   return unknownKeys(readTextOrUndefined(file) ?? "", file, SETTINGS_KEYS).map(formatUnknownKey);
 }
 
 /** Warnings of the `.conf` files seen so far (all, or only `<provider>.conf`). */
-export function confWarnings(h: HarnessCore, provider?: string): string[] {
-  return h.providerCatalog.warnings()
+export function confWarnings(h: FrontEnd, provider?: string): string[] {
+  return h.catalog.confWarnings()
     .filter((w) => provider === undefined || basename(w.path) === `${provider}.conf`)
     .map((w) => w.reason);
 }
 
 /** The provider a run names before resolution (flag, environment, settings), if any. */
-export function namedProvider(h: HarnessCore, flag?: string): string | undefined {
+export function namedProvider(h: FrontEnd, flag?: string): string | undefined {
   if (flag) return flag;
   if (h.env.HARNESS_PROVIDER) return h.env.HARNESS_PROVIDER;
   const file = h.catalog.snapshot().settingsFile;

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { HarnessCore } from "../../core/mod.ts";
+import type { FrontEnd } from "../../core/mod.ts";
 import { HarnessError } from "../../core/base/mod.ts";
 
 /** The outcome of a check. */
@@ -18,7 +18,7 @@ export interface ProviderCheck {
 }
 
 /** Sends one request to the provider named `name` (or the resolved one). */
-export async function checkProvider(h: HarnessCore, name?: string): Promise<ProviderCheck> {
+export async function checkProvider(h: FrontEnd, name?: string): Promise<ProviderCheck> {
   let resolved: { provider: string; model: string };
   try {
     resolved = await h.catalog.resolve(name ?? "", "");

@@ -5,12 +5,14 @@
  *
  * @module
  */
-import type { Paths } from "../../core/base/mod.ts";
+import type { Where } from "../../core/mod.ts";
 import type { CliContext } from "../base/mod.ts";
 import { sanitizeForTerminal as safe } from "../view/mod.ts";
 
 /** The notice for these paths, or undefined when the nearest sessions directory is used. */
-export function sessionsNotice(paths: Paths): string | undefined {
+export function sessionsNotice(
+  paths: Pick<Where, "sessions" | "sessionsSkipped">,
+): string | undefined {
   const s = paths.sessionsSkipped;
   if (!s) return undefined;
   const workspace = s.dir.replace(/\/\.harness\/sessions$/, "");
@@ -21,7 +23,10 @@ export function sessionsNotice(paths: Paths): string | undefined {
 }
 
 /** Prints {@link sessionsNotice} on stderr when there is one. */
-export function printSessionsNotice(paths: Paths, cli: CliContext): void {
+export function printSessionsNotice(
+  paths: Pick<Where, "sessions" | "sessionsSkipped">,
+  cli: CliContext,
+): void {
   const line = sessionsNotice(paths);
   if (line) cli.stderr(line);
 }

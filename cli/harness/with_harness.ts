@@ -1,10 +1,11 @@
 /**
  * A harness for one command: created with the command's floor flags, the
- * trust question asked first, closed afterwards whatever happens.
+ * trust question asked first, closed afterwards whatever happens. The command is
+ * handed its {@link FrontEnd} (runs, catalog, sessions, packs, admin), not the kernel.
  *
  * @module
  */
-import type { HarnessCore, HarnessOptions } from "../../core/mod.ts";
+import type { FrontEnd, HarnessOptions } from "../../core/mod.ts";
 import type { CliContext } from "../base/mod.ts";
 import { type FloorFlags, floorRequestOf } from "./floor_flags.ts";
 import { handleConsent, handleTrust } from "../prompts/mod.ts";
@@ -21,7 +22,7 @@ export type HarnessFlags = FloorFlags & {
 export async function withHarness(
   cli: CliContext,
   flags: HarnessFlags,
-  fn: (h: HarnessCore) => Promise<number>,
+  fn: (h: FrontEnd) => Promise<number>,
   extra: HarnessOptions = {},
 ): Promise<number> {
   const h = await cli.createHarness({
@@ -35,7 +36,7 @@ export async function withHarness(
   });
   try {
     await handleTrust(h, cli);
-    printSessionsNotice(h.paths, cli);
+    printSessionsNotice(h.where, cli);
     // a workspace trusted just now may bring `sources` hooks of its own
     await h.catalog.refreshSources();
     await handleConsent(h, cli);

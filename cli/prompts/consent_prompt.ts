@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { HarnessCore } from "../../core/mod.ts";
+import type { FrontEnd } from "../../core/mod.ts";
 import type { CliContext } from "../base/mod.ts";
 import { sanitizeForTerminal as safe } from "../view/mod.ts";
 
@@ -13,7 +13,7 @@ import { sanitizeForTerminal as safe } from "../view/mod.ts";
  * On a terminal, asks to approve the guards of foreground bots waiting for it; headless,
  * says which packs wait and how to approve them.
  */
-export async function handleConsent(h: HarnessCore, cli: CliContext): Promise<void> {
+export async function handleConsent(h: FrontEnd, cli: CliContext): Promise<void> {
   const waiting = h.packs.bots().filter((b) => b.spec.attach === "foreground" && b.pending.length);
   for (const b of waiting) {
     const name = safe(`${b.pack.name}/${b.spec.name}`);

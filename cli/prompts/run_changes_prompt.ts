@@ -6,35 +6,23 @@
  *
  * @module
  */
-import {
-  clearRunChanges,
-  type HarnessCore,
-  HarnessError,
-  heldHarnessDirs,
-  pendingRunChanges,
-  trustTargetOf,
-} from "../../core/mod.ts";
+import { type FrontEnd, HarnessError, heldHarnessDirs, trustTargetOf } from "../../core/mod.ts";
 import type { CliContext } from "../base/mod.ts";
 import { sanitizeForTerminal as safe } from "../view/mod.ts";
 
 /** Asks (terminal) or refuses (headless) when earlier runs changed control files. */
-export async function handleRunChanges(h: HarnessCore, cli: CliContext): Promise<void> {
-  const pending = pendingRunChanges(h.paths.home, h.paths.cwd);
+export async function handleRunChanges(h: FrontEnd, cli: CliContext): Promise<void> {
+  const pending = h.admin.trust.pendingRunChanges();
   if (pending.length === 0) return;
   const targets = [...new Set(pending.map(trustTargetOf))];
   const list = pending.map((c) => `  ${c.file}  (changed during a run in ${c.workspace}, ${c.at})`);
   const head = "control files were changed during a run of the agent; " +
     "hs does not load or trust them until you have looked at them:";
-  if (cli.stdinIsTerminal && h.config.trustPrompt) {
+  if (cli.stdinIsTerminal && h.settings.trustPrompt) {
     cli.stderr(safe(`${head}\n${list.join("\n")}\n`));
     const answer = prompt("Trust them and load them? [y/N]") ?? "";
     if (/^y(es)?$/i.test(answer.trim())) {
-      const dirs = heldHarnessDirs(pending);
-      await h.trust.trust(targets, dirs);
-      clearRunChanges(h.paths.home, targets);
-      h.trust.release(dirs);
-      h.discovery.invalidate();
-      await h.packs.load();
+      await h.admin.trust.acceptRunChanges(targets, heldHarnessDirs(pending));
       return;
     }
   }

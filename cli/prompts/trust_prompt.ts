@@ -8,7 +8,7 @@
  * @module
  */
 import { join } from "node:path";
-import type { HarnessCore } from "../../core/mod.ts";
+import type { FrontEnd } from "../../core/mod.ts";
 import { statOrUndefined } from "../../core/base/mod.ts";
 import type { CliContext } from "../base/mod.ts";
 import { sanitizeForTerminal as safe } from "../view/mod.ts";
@@ -40,12 +40,12 @@ function contents(dir: string): string[] {
  * `HARNESS_NO_TRUST_PROMPT` is set); otherwise prints one notice per skipped
  * source. Resolves once the answer is stored.
  */
-export async function handleTrust(h: HarnessCore, cli: CliContext): Promise<void> {
+export async function handleTrust(h: FrontEnd, cli: CliContext): Promise<void> {
   await handleRunChanges(h, cli);
   const untrusted = h.catalog.snapshot().untrusted;
   if (untrusted.length === 0) return;
-  const changed = new Set(h.trust.changed().map((c) => c.harnessDir));
-  if (cli.stdinIsTerminal && h.config.trustPrompt) {
+  const changed = new Set(h.admin.trust.changed().map((c) => c.harnessDir));
+  if (cli.stdinIsTerminal && h.settings.trustPrompt) {
     const fresh = untrusted.filter((d) => !changed.has(d));
     if (fresh.length) {
       cli.stderr(
@@ -59,10 +59,8 @@ export async function handleTrust(h: HarnessCore, cli: CliContext): Promise<void
     }
     const answer = prompt("Trust and load them? [y/N]") ?? "";
     if (/^y(es)?$/i.test(answer.trim())) {
-      await h.trust.trust(untrusted.map(workspaceOf), untrusted);
-      h.discovery.invalidate();
-      // the packs of a workspace trusted just now belong to this run too
-      await h.packs.load();
+      // discovery reads the walk again; the packs of a workspace trusted now belong to this run
+      await h.admin.trust.trust(untrusted.map(workspaceOf), untrusted);
       return;
     }
   }

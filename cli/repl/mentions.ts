@@ -16,7 +16,7 @@
  * @module
  */
 import { resolve } from "node:path";
-import { type HarnessCore, resultText, textResult, type ToolResult } from "../../core/mod.ts";
+import { type FrontEnd, resultText, textResult, type ToolResult } from "../../core/mod.ts";
 
 /** One mention found in a message. */
 export interface Mention {
@@ -81,7 +81,7 @@ export type MentionOutcome =
  * whole message fail (nothing is sent), with one line per problem.
  */
 export async function attachMentions(
-  h: HarnessCore,
+  h: FrontEnd,
   message: string,
   session?: string,
 ): Promise<MentionOutcome> {
@@ -91,7 +91,7 @@ export async function attachMentions(
   const errors: string[] = [];
   const seen = new Set<string>();
   for (const m of parsed.mentions) {
-    const abs = resolve(h.paths.cwd, m.path);
+    const abs = resolve(h.where.cwd, m.path);
     if (seen.has(abs)) continue;
     seen.add(abs);
     const r = await readThroughSeam(h, abs, `mention-${seen.size}`, session);
@@ -114,13 +114,13 @@ export function withAttachments(text: string, files: readonly Attachment[]): str
 
 /** One read as the model's read_file: the dispatcher's guards and floor, the floor's fs. */
 function readThroughSeam(
-  h: HarnessCore,
+  h: FrontEnd,
   path: string,
   callId: string,
   session?: string,
 ): Promise<ToolResult> {
-  const fs = h.effectFloor?.effects.fs;
-  return h.dispatcher.dispatch(
+  const fs = h.admin.floor?.fs;
+  return h.runs.dispatch(
     {
       point: "read",
       tool: "read_file",

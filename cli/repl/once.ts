@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { HarnessCore, HarnessEvent, RunResult } from "../../core/mod.ts";
+import type { FrontEnd, HarnessEvent, RunResult } from "../../core/mod.ts";
 import { HarnessError, resolvePaths, statOrUndefined } from "../../core/base/mod.ts";
 import { findSessionDir } from "../../core/session/mod.ts";
 import { cancelOnInterrupt, type CliContext } from "../base/mod.ts";
@@ -64,7 +64,7 @@ export async function agentCommand(
 
 /** One turn with the CLI's output modes; resolves to the exit code. */
 async function runOnce(
-  h: HarnessCore,
+  h: FrontEnd,
   cli: CliContext,
   message: string,
   sessionId: string | undefined,
@@ -107,7 +107,7 @@ async function runOnce(
   warn([...settingsWarnings(h), ...(named ? confWarnings(h, named) : [])]);
   let r: RunResult;
   try {
-    r = await h.run({
+    r = await h.runs.run({
       message,
       session: sessionId,
       provider: flags.provider,
@@ -136,7 +136,7 @@ async function runOnce(
     cli.stdout(r.output.endsWith("\n") ? r.output : r.output + "\n");
   }
   // a file tool that could not work is the harness's failure: never exit 0 over it
-  const broken = h.effectFloor?.fileToolsFailure;
+  const broken = h.admin.floor?.fileToolsFailure;
   if (broken && !r.error && !r.cancelled) {
     cli.stderr(`hs: error: the file tools could not work: ${sanitizeForTerminal(broken)}\n`);
     return 1;

@@ -12,7 +12,7 @@
  */
 import { join } from "node:path";
 import stringWidth from "string-width";
-import type { HarnessCore } from "../../core/mod.ts";
+import type { FrontEnd } from "../../core/mod.ts";
 import { readTextOrUndefined } from "../../core/base/mod.ts";
 import { cancelOnInterrupt, type CliContext } from "../base/mod.ts";
 import { confWarnings, namedProvider, settingsWarnings } from "../harness/mod.ts";
@@ -74,7 +74,7 @@ function readHistory(text: string): string[] {
 }
 
 /** Unknown keys of the settings and of the named provider's `.conf`, on stderr. */
-async function warnConfig(h: HarnessCore, cli: CliContext, provider?: string): Promise<void> {
+async function warnConfig(h: FrontEnd, cli: CliContext, provider?: string): Promise<void> {
   await h.catalog.providers();
   const named = namedProvider(h, provider);
   for (const w of [...settingsWarnings(h), ...(named ? confWarnings(h, named) : [])]) {
@@ -85,7 +85,7 @@ async function warnConfig(h: HarnessCore, cli: CliContext, provider?: string): P
 /** What a typed line sends the model: a command's message, or the line with its mentions. */
 async function messageOf(
   line: string,
-  env: { h: HarnessCore; cli: CliContext; st: Styles; state: ReplState; markdown: boolean },
+  env: { h: FrontEnd; cli: CliContext; st: Styles; state: ReplState; markdown: boolean },
 ): Promise<string | undefined> {
   const { h, cli, st, state, markdown } = env;
   if (line === "/help") {
@@ -94,7 +94,7 @@ async function messageOf(
   }
   if (line === "/session") {
     const session = state.session;
-    cli.stdout(session ? `${session}\n${h.runs.sessionDir(session)}\n` : "no session yet\n");
+    cli.stdout(session ? `${session}\n${h.sessions.placeOf(session)}\n` : "no session yet\n");
     return undefined;
   }
   if (line === "/plugins") {
@@ -133,7 +133,7 @@ async function messageOf(
 
 /** Runs the REPL until /quit or Ctrl-D. */
 export async function runRepl(
-  h: HarnessCore,
+  h: FrontEnd,
   cli: CliContext,
   opts: { session?: string; provider?: string; model?: string; plain?: boolean },
 ): Promise<number> {
@@ -141,7 +141,7 @@ export async function runRepl(
   const st = styles(color);
   const markdown = color && !opts.plain;
   if (markdown) await loadMarkdown().catch(() => {/* answers stay plain */});
-  const historyFile = join(h.paths.home, "history");
+  const historyFile = join(h.where.home, "history");
   const history = readHistory(readTextOrUndefined(historyFile) ?? "");
   // the session, provider and model the next request uses (/new, /model, /provider change them)
   const state: ReplState = { session: opts.session, provider: opts.provider, model: opts.model };
@@ -185,7 +185,7 @@ export async function runRepl(
     if (!line) continue;
     if (history.at(-1) !== line) history.push(line);
     try {
-      Deno.mkdirSync(h.paths.home, { recursive: true });
+      Deno.mkdirSync(h.where.home, { recursive: true });
       const entry = line.includes("\n") ? JSON.stringify(line) : line;
       Deno.writeTextFileSync(historyFile, entry + "\n", { append: true });
     } catch { /* history is best effort */ }
@@ -201,7 +201,7 @@ export async function runRepl(
     );
     const renderer = new ReplView(cli.stdout, st, { markdown, width: terminalColumns });
     try {
-      const res = await h.run({
+      const res = await h.runs.run({
         message: line,
         session: state.session,
         provider: state.provider,

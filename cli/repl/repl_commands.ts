@@ -9,7 +9,7 @@
 import {
   type ContextReport,
   formatTokens,
-  type HarnessCore,
+  type FrontEnd,
   type HarnessEvent,
   type Pricing,
   resolvePricing,
@@ -48,7 +48,7 @@ export const LONG_SESSION_COMMANDS = [
 
 /** What a command needs. */
 export interface ReplCommandEnv {
-  h: HarnessCore;
+  h: FrontEnd;
   cli: CliContext;
   st: Styles;
   state: ReplState;
@@ -278,7 +278,7 @@ export function costOf(usage: Usage, p: Pricing): number {
 async function costLines(env: ReplCommandEnv): Promise<string[]> {
   const { h, st, state } = env;
   if (!state.session) return [st.dim("no session yet: nothing used")];
-  const s = h.runs.openSession(state.session);
+  const s = h.sessions.open(state.session);
   s.refresh(false);
   const providers = await h.catalog.providers();
   const out: string[] = [];

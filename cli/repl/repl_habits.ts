@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { type HarnessCore, Session } from "../../core/mod.ts";
+import type { FrontEnd } from "../../core/mod.ts";
 import type { CliContext } from "../base/mod.ts";
 import { sanitizeForTerminal as safe, type Styles } from "../view/mod.ts";
 import type { ReplState } from "./repl_commands.ts";
@@ -46,7 +46,7 @@ export interface HabitResult {
 /** Runs `line` when it is one of these commands. */
 export async function habitCommand(
   line: string,
-  env: { h: HarnessCore; cli: CliContext; st: Styles; state: ReplState },
+  env: { h: FrontEnd; cli: CliContext; st: Styles; state: ReplState },
 ): Promise<HabitResult> {
   const [word, ...rest] = line.trim().split(/\s+/);
   const arg = line.trim().slice(word.length).trim();
@@ -63,11 +63,10 @@ export async function habitCommand(
   return { handled: false };
 }
 
-async function clear(env: { h: HarnessCore; cli: CliContext; st: Styles; state: ReplState }) {
+async function clear(env: { h: FrontEnd; cli: CliContext; st: Styles; state: ReplState }) {
   const { h, cli, st, state } = env;
   const r = await h.catalog.resolve(state.provider, state.model);
-  const s = Session.create(h.paths.sessions, {
-    cwd: h.paths.cwd,
+  const s = h.sessions.create({
     provider: r.provider,
     model: r.model,
   });
@@ -83,11 +82,11 @@ async function clear(env: { h: HarnessCore; cli: CliContext; st: Styles; state: 
 
 function permissions(
   rule: string,
-  env: { h: HarnessCore; cli: CliContext; st: Styles },
+  env: { h: FrontEnd; cli: CliContext; st: Styles },
   sub: string | undefined,
 ): void {
   const { h, cli, st } = env;
-  const floor = h.effectFloor;
+  const floor = h.admin.floor;
   if (!floor) {
     cli.stdout(st.yellow("no effect floor in this process: every call is allowed\n"));
     return;

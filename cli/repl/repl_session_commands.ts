@@ -10,8 +10,8 @@
  * @module
  */
 import { askLine } from "../prompts/mod.ts";
-import type { HarnessCore, SessionRef } from "../../core/mod.ts";
-import { forkSession, rewindSession, Session, sessionTurns } from "../../core/session/mod.ts";
+import type { FrontEnd, SessionRef } from "../../core/mod.ts";
+import { forkSession, rewindSession, sessionTurns } from "../../core/session/mod.ts";
 import type { CliContext } from "../base/mod.ts";
 import {
   rewoundText,
@@ -47,7 +47,7 @@ function turnArg(arg: string | undefined, fallback: number): number | undefined 
 
 /** Handles `/turns`, `/rewind`, `/fork`, `/commands` and pack commands; false for others. */
 export async function replCommand(
-  h: HarnessCore,
+  h: FrontEnd,
   cli: CliContext,
   st: Styles,
   line: string,
@@ -56,7 +56,7 @@ export async function replCommand(
 ): Promise<ReplCommandResult> {
   const [head, ...rest] = line.slice(1).split(/\s+/);
   const arg = rest.join(" ");
-  const dir = state.session ? h.runs.sessionDir(state.session) : undefined;
+  const dir = state.session ? h.sessions.placeOf(state.session) : undefined;
   switch (head) {
     case "turns": {
       if (!dir) cli.stdout("no session yet\n");
@@ -79,10 +79,7 @@ export async function replCommand(
         return { handled: true };
       }
       const r = rewindSession(dir, t);
-      h.packs.states.forgetSession(dir);
-      const priv = r.record.private ??
-        Object.fromEntries(Object.keys(h.packs.privateRevisions("main")).map((k) => [k, 0]));
-      h.packs.states.rollbackPrivate(priv);
+      h.packs.rewound(dir, r.record.private);
       cli.stdout(rewoundText(state.session!, r));
       return { handled: true };
     }
@@ -112,14 +109,14 @@ export async function replCommand(
   }
   if (!h.packs.commands().commands.some((c) => c.name === head)) return { handled: false };
   const session = (): SessionRef | undefined =>
-    state.session ? { id: state.session, dir: h.runs.sessionDir(state.session) } : undefined;
+    state.session ? { id: state.session, dir: h.sessions.placeOf(state.session) } : undefined;
   const r = await runPackCommand(h, head, arg, {
     out: cli.stdout,
     st,
     ask,
     session,
     ensureSession: () => {
-      const s = Session.create(h.paths.sessions, { cwd: h.paths.cwd, model: "", provider: "" });
+      const s = h.sessions.create({ model: "", provider: "" });
       state.session = s.id;
       return { id: s.id, dir: s.dir };
     },

@@ -4,21 +4,21 @@
  *
  * @module
  */
-import type { EffectFloor } from "../../core/mod.ts";
+import type { FrontEnd } from "../../core/mod.ts";
 import { sanitizeForTerminal as safe } from "./render.ts";
 
 /** Prints the effective floor (also used by `hs doctor`). */
 export async function printFloor(
-  h: { effectFloor?: EffectFloor },
+  h: Pick<FrontEnd, "admin">,
   out: (line: string) => void,
 ): Promise<void> {
-  const f = h.effectFloor;
+  const f = h.admin.floor;
   if (!f) {
     out("  no effect floor (library default: allow all)");
     return;
   }
   for (const l of f.describe()) out(safe(`  ${l}`));
-  const p = await f.sandbox.probe();
+  const p = await f.probe();
   out(safe(
     `  sandbox  ${
       p.ok ? `bubblewrap (${p.bwrap})` : `unavailable — ${p.reason}`

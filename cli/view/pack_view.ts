@@ -12,7 +12,7 @@ import type {
   ChoiceRow,
   ChoiceView,
   CommandView,
-  HarnessCore,
+  FrontEnd,
   Json,
   SessionAction,
   SessionRef,
@@ -79,7 +79,7 @@ function leafOf(view: ChoiceView, path: number[]): ChoiceRow {
  * a row, performs its leaf.
  */
 export async function runPackCommand(
-  h: HarnessCore,
+  h: FrontEnd,
   name: string,
   composer: string,
   io: PackCommandIO,

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { HarnessCore } from "../../core/mod.ts";
+import type { FrontEnd } from "../../core/mod.ts";
 import { sanitizeForTerminal as safe, styles } from "./render.ts";
 
 /** One plugin as `hs plugins --json` prints it. */
@@ -19,7 +19,7 @@ export interface PluginReport {
 }
 
 /** The report of every plugin of a harness, in configured order. */
-export function pluginReports(h: HarnessCore): PluginReport[] {
+export function pluginReports(h: FrontEnd): PluginReport[] {
   return h.admin.runtimePluginStatus().map((s) => ({
     id: s.id,
     version: s.version,
@@ -27,12 +27,12 @@ export function pluginReports(h: HarnessCore): PluginReport[] {
     required: s.required,
     builtin: s.builtin,
     ...(s.reason ? { reason: s.reason } : {}),
-    contributions: h.host.contributions(s.id),
+    contributions: h.admin.contributions(s.id),
   }));
 }
 
 /** The plugin listing as text lines (shared with the REPL's `/plugins`). */
-export function pluginLines(h: HarnessCore, color: boolean): string[] {
+export function pluginLines(h: FrontEnd, color: boolean): string[] {
   const st = styles(color);
   const lines: string[] = [];
   for (const p of pluginReports(h)) {

@@ -4,28 +4,24 @@
  *
  * @module
  */
-import type { HarnessCore } from "../../core/mod.ts";
+import type { FrontEnd } from "../../core/mod.ts";
 import { ownerLabel } from "../../core/base/mod.ts";
 import type { CliContext } from "../base/mod.ts";
 import { colorEnabled, sanitizeForTerminal as safe, styles } from "./render.ts";
 
 /** Prints the tools the model can call (`hs tools`, the REPL's `/tools`). */
-export async function toolsCommand(h: HarnessCore, cli: CliContext): Promise<number> {
+export async function toolsCommand(h: FrontEnd, cli: CliContext): Promise<number> {
   const st = styles(colorEnabled(cli.stdoutIsTerminal));
   const { tools, problems } = await h.catalog.executableToolSchemas();
   const rows: [string, string, string][] = [];
-  for (const e of h.registries.tools.entries()) {
-    if (tools.has(e.key)) continue;
-    rows.push([
-      e.key,
-      (e.value.describe ?? e.value.description).split("\n")[0],
-      ownerLabel(e.owner),
-    ]);
+  for (const t of h.catalog.registeredTools()) {
+    if (tools.has(t.name)) continue;
+    rows.push([t.name, t.description.split("\n")[0], ownerLabel(t.owner)]);
   }
   for (const [name, t] of tools) {
     rows.push([
       name,
-      await h.execTools.describe(t.path) || t.schema.description.split("\n")[0],
+      await h.catalog.describeTool(t.path) || t.schema.description.split("\n")[0],
       t.path,
     ]);
   }

@@ -12,7 +12,7 @@ import {
   EFFECTS,
   errorMessage,
   formatGrant,
-  type HarnessCore,
+  type FrontEnd,
   KNOWN_STAGES,
   ownerLabel,
   skillCatalog,
@@ -78,10 +78,10 @@ function within<T>(p: Promise<T>, ms: number, fallback: T): Promise<T> {
 }
 
 /** Gathers the context of the main agent of `h`. */
-export async function contextModel(h: HarnessCore): Promise<ContextModel> {
+export async function contextModel(h: FrontEnd): Promise<ContextModel> {
   let selected: ContextModel["selected"];
   try {
-    selected = await h.catalog.resolve(h.config.provider, h.config.model);
+    selected = await h.catalog.resolve(h.settings.provider, h.settings.model);
   } catch (err) {
     selected = { error: errorMessage(err) };
   }
@@ -127,8 +127,8 @@ export async function contextModel(h: HarnessCore): Promise<ContextModel> {
   };
 }
 
-type ProviderInfos = Awaited<ReturnType<HarnessCore["catalog"]["providers"]>>;
-type Snap = ReturnType<HarnessCore["catalog"]["snapshot"]>;
+type ProviderInfos = Awaited<ReturnType<FrontEnd["catalog"]["providers"]>>;
+type Snap = ReturnType<FrontEnd["catalog"]["snapshot"]>;
 
 /** Every provider with its readiness (a `--ready` that hangs gives up after 5 s). */
 function providerParts(infos: ProviderInfos): Promise<ContextModel["providers"]> {
@@ -151,8 +151,8 @@ function providerParts(infos: ProviderInfos): Promise<ContextModel["providers"]>
 }
 
 /** The system prompt's sections, in the order a request assembles them, then its files. */
-async function promptParts(h: HarnessCore, snap: Snap): Promise<PromptPart[]> {
-  const sections = h.registries.prompts.entries().map((e) => ({
+async function promptParts(h: FrontEnd, snap: Snap): Promise<PromptPart[]> {
+  const sections = h.catalog.prompts().map((e) => ({
     id: e.value.id,
     owner: ownerLabel(e.owner),
     order: e.value.order ?? 100,
@@ -192,12 +192,11 @@ async function promptParts(h: HarnessCore, snap: Snap): Promise<PromptPart[]> {
 }
 
 /** The tools the main agent may call (its bot's tools included, its ceiling applied). */
-async function toolParts(h: HarnessCore, snap: Snap): Promise<ContextModel["tools"]> {
-  const all = await h.tools.resolve(snap);
+async function toolParts(h: FrontEnd, snap: Snap): Promise<ContextModel["tools"]> {
+  const all = await h.catalog.tools(snap);
   for (const t of h.packs.tools()) {
     if (t.principal !== "main") continue;
     all.set(t.def.name, {
-      def: t.def,
       owner: t.owner,
       schema: { name: t.def.name, description: t.def.description, input_schema: t.def.inputSchema },
     });
@@ -215,12 +214,12 @@ async function toolParts(h: HarnessCore, snap: Snap): Promise<ContextModel["tool
 }
 
 /** The hooks of each stage, in the order they run (executables replace built-ins by basename). */
-function hookParts(h: HarnessCore, snap: Snap): ContextModel["hooks"] {
+function hookParts(h: FrontEnd, snap: Snap): ContextModel["hooks"] {
   const stages = [
     ...KNOWN_STAGES,
     ...[...snap.hooks.keys()].filter((s) => !KNOWN_STAGES.includes(s)),
   ];
-  const owners = new Map(h.registries.stageHooks.entries().map((e) => [e.key, e.owner]));
+  const owners = h.catalog.hookOwners();
   return stages.map((stage) => {
     const byName = new Map<string, HookPart>();
     for (const b of h.catalog.builtinHooks(stage)) {
@@ -244,11 +243,11 @@ function hookParts(h: HarnessCore, snap: Snap): ContextModel["hooks"] {
 }
 
 /** The effect floor: preset, grants, deny lists, layers, rules and the OS sandbox. */
-async function floorPart(h: HarnessCore): Promise<ContextModel["floor"]> {
-  const f = h.effectFloor;
+async function floorPart(h: FrontEnd): Promise<ContextModel["floor"]> {
+  const f = h.admin.floor;
   if (!f) return undefined;
   const p = f.resolved.policy;
-  const probe = await f.sandbox.probe();
+  const probe = await f.probe();
   return {
     preset: f.preset,
     grants: EFFECTS.map((e) => ({

@@ -22,9 +22,7 @@ import { join } from "node:path";
 import {
   type Answer,
   errorMessage,
-  everySession,
-  findSessionDir,
-  type HarnessCore,
+  type FrontEnd,
   HarnessError,
   isOwnDir,
   isOwnFile,
@@ -32,7 +30,6 @@ import {
   permissionDenied,
   readOwnText,
   Session,
-  workspaceSessions,
 } from "../../core/mod.ts";
 import { malformedHost, requestUrl, SECURITY_HEADERS, WebAccess } from "./access.ts";
 import { ASSETS } from "./assets.ts";
@@ -67,7 +64,7 @@ import { loadMarkdown } from "../view/mod.ts";
 
 /** Options of {@link startWebServer}. */
 export interface WebServerOptions {
-  harness: HarnessCore;
+  harness: FrontEnd;
   runs: WebRuns;
   /** Address to listen on (default `127.0.0.1`). */
   hostname?: string;
@@ -109,7 +106,7 @@ export function originOf(hostname: string, port: number): string {
 
 /** What the handler needs. */
 interface Ctx {
-  h: HarnessCore;
+  h: FrontEnd;
   runs: WebRuns;
   access: () => WebAccess;
   streams: Set<SseStream>;
@@ -260,7 +257,7 @@ async function route(ctx: Ctx, req: Request, url: URL): Promise<Response> {
   if (m) {
     const id = decodeURIComponent(m[1]);
     if (!SESSION_ID.test(id)) return refusal(404, "no such session");
-    const dir = findSessionDir(ctx.h.paths, id);
+    const dir = ctx.h.sessions.find(id);
     if (!dir || !isOwnDir(dir) || !isOwnFile(join(dir, "session.conf"))) {
       return refusal(404, "no such session");
     }
@@ -324,7 +321,7 @@ function page(
 function sessionsPage(ctx: Ctx, url: URL, error?: string, status = 200): Response {
   const all = url.searchParams.get("all") === "1";
   const every = url.searchParams.get("workspaces") === "all" || (ctx.everyWorkspace ?? false);
-  const refs = every ? everySession(ctx.h.paths) : workspaceSessions(ctx.h.paths);
+  const refs = ctx.h.sessions.list(every);
   const { total, sessions } = recentSessions(refs, all ? Infinity : ctx.listLimit);
   return page(
     ctx,
@@ -481,7 +478,7 @@ async function pluginsPage(ctx: Ctx, url: URL): Promise<Response> {
   await ctx.h.packs.loadNamed();
   const plugins = ctx.h.admin.runtimePluginStatus().map((status) => ({
     status,
-    contributions: ctx.h.host.contributions(status.id),
+    contributions: ctx.h.admin.contributions(status.id),
   }));
   const approved = url.searchParams.get("approved");
   return page(

@@ -9,6 +9,7 @@ import {
   commandImports,
   cycles,
   importsOf,
+  kernelReach,
   longFunctions,
   missingImports,
   modCode,
@@ -159,6 +160,32 @@ Deno.test("commandImports: a command imports no other command; the list may impo
   ]);
   assert.deepEqual(rules([["cli/commands/run.ts", "cli/view/mod.ts"]]), []);
   assert.deepEqual(rules([["cli/repl/repl.ts", "cli/commands/mod.ts"]]), []);
+});
+
+Deno.test("kernelReach: a front end names no HarnessCore and makes no kernel; core may", () => {
+  const rules = (files: [string, string][], edges: [string, string][] = []) =>
+    kernelReach(
+      files.map(([path, text]) => ({ path, text })),
+      edges.map(([from, to]) => ({ from, to })),
+    ).map((v) => v.message.split(":")[0]);
+  const named =
+    `import type { HarnessCore } from "../../core/mod.ts";\nexport let h: HarnessCore;\n`;
+  assert.deepEqual(rules([["cli/commands/x.ts", named]]), ["cli/commands/x.ts names HarnessCore"]);
+  assert.deepEqual(rules([["cli/web/y.ts", `const f = (h: HarnessCore) => h.registries;\n`]]), [
+    "cli/web/y.ts names HarnessCore",
+  ]);
+  // the façade is what a front end holds; a comment naming the kernel is not a reach
+  const facade = `import type { FrontEnd } from "../../core/mod.ts";\n// not HarnessCore\n`;
+  assert.deepEqual(rules([["cli/commands/x.ts", facade]]), []);
+  assert.deepEqual(rules([["cli/x.ts", `/** see HarnessCore.close */\nexport {};\n`]]), []);
+  assert.deepEqual(rules([["core/harness.ts", `export class HarnessCore {}\n`]]), []);
+  assert.deepEqual(rules([["main.ts", named]]), []);
+  // the kernel with its built-ins is made by main.ts, not by a front end
+  assert.deepEqual(rules([], [["cli/commands/x.ts", "plugins/mod.ts"]]), [
+    "cli/commands/x.ts imports plugins/mod.ts",
+  ]);
+  assert.deepEqual(rules([], [["cli/commands/init.ts", "plugins/providers/mod.ts"]]), []);
+  assert.deepEqual(rules([], [["main.ts", "plugins/mod.ts"]]), []);
 });
 
 Deno.test("shapeViolations: every rule fires on its fixture, and the exemptions hold", () => {

@@ -9,7 +9,7 @@
  */
 import type { Command } from "@commander-js/extra-typings";
 import { relative } from "node:path";
-import type { BotState, HarnessCore } from "../../../core/mod.ts";
+import type { BotState, FrontEnd } from "../../../core/mod.ts";
 import type { CliContext } from "../../base/mod.ts";
 import type { CommandContext } from "../../harness/mod.ts";
 import { colorEnabled, sanitizeForTerminal as safe, styles } from "../../view/mod.ts";
@@ -57,11 +57,11 @@ export function register(program: Command, ctx: CommandContext): void {
   registerStateCommands(packs as unknown as Command, ctx);
 }
 
-function listPacks(h: HarnessCore, cli: CliContext): number {
+function listPacks(h: FrontEnd, cli: CliContext): number {
   const st = styles(colorEnabled(cli.stdoutIsTerminal));
   const all = h.packs.list();
   if (all.length === 0) {
-    cli.stdout(`no packs (put them in ${h.paths.home}/packs/ or .harness/packs/)\n`);
+    cli.stdout(`no packs (put them in ${h.where.home}/packs/ or .harness/packs/)\n`);
     return 0;
   }
   for (const p of all) {

@@ -15,7 +15,7 @@
  * @module
  */
 import type { Command } from "@commander-js/extra-typings";
-import { type HarnessCore, HarnessError, type Json, type SessionRef } from "../../../core/mod.ts";
+import { type FrontEnd, HarnessError, type Json, type SessionRef } from "../../../core/mod.ts";
 import type { CommandContext } from "../../harness/mod.ts";
 import {
   colorEnabled,
@@ -36,9 +36,9 @@ function scopeOf(s: string | undefined): Scope {
   return scope;
 }
 
-function sessionOf(h: HarnessCore, id: string | undefined): SessionRef | undefined {
+function sessionOf(h: FrontEnd, id: string | undefined): SessionRef | undefined {
   if (!id) return undefined;
-  const s = h.runs.openSession(id);
+  const s = h.sessions.open(id);
   return { id: s.id, dir: s.dir };
 }
 
@@ -71,7 +71,7 @@ export function registerStateCommands(packs: Command, ctx: CommandContext): void
     .action(async (pack, o) => {
       await ctx.run(o, async (h) => {
         const scope = scopeOf(o.scope);
-        const s = await h.packs.states.instance(
+        const s = await h.packs.state(
           pack,
           scope,
           sessionOf(h, o.session),
@@ -121,7 +121,7 @@ export function registerStateCommands(packs: Command, ctx: CommandContext): void
     .option("--revision <n>", "the revision observed (a stale one does not overwrite)")
     .action(async (pack, action, o) => {
       await ctx.run(o, async (h) => {
-        const s = await h.packs.states.instance(
+        const s = await h.packs.state(
           pack,
           scopeOf(o.scope),
           sessionOf(h, o.session),
