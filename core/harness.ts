@@ -143,7 +143,7 @@ export class HarnessCore {
       snapshot: () => discovery.current(),
       secrets: (snap) => secrets.of(snap),
       builtinSource: () => this.sources.builtin,
-      root: () => ensureHarnessRoot(home, selfCommand(env), log),
+      root: () => ensureHarnessRoot(home, () => selfCommand(env), log),
     });
     const childEnv = (req: ChildEnvRequest) => this.#children.envFor(req);
     this.providerCatalog = providerCatalog({

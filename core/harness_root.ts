@@ -113,17 +113,18 @@ function removeTree(dir: string): void {
 }
 
 /**
- * Writes (once) the `HARNESS_ROOT` of this entry under `<home>/.cache` and returns it;
- * undefined when it cannot be written (then children get hs's installation as before).
+ * Writes (once) the `HARNESS_ROOT` of this entry (`selfCommand`, asked here: it may need a
+ * permission the process lacks) under `<home>/.cache` and returns it; undefined when it
+ * cannot be written (then children get hs's installation as `HARNESS_ROOT`, as before).
  */
 export function ensureHarnessRoot(
   home: string,
-  entry: string[],
+  entry: () => string[],
   log: (line: string) => void,
 ): string | undefined {
   let files: Map<string, { text: string; mode: number }>;
   try {
-    files = rootFiles(entry);
+    files = rootFiles(entry());
   } catch (err) {
     log(`[root] no bin/harness: ${(err as Error).message}`);
     return undefined;
