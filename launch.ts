@@ -14,11 +14,17 @@
 if (import.meta.main) {
   const args = Deno.args;
   if (args.length === 1 && ["version", "--version", "-v"].includes(args[0])) {
-    // answered before anything else is loaded
+    // answered before anything else is loaded — unless a commands/version may replace it
     const base = "./core/base/mod.ts";
-    const { VERSION, versionLine } = await import(base) as typeof import("./core/base/mod.ts");
-    console.log(`hs ${versionLine(VERSION)}`);
-    Deno.exit(0);
+    const { VERSION, versionLine, commandMayBeReplaced } = await import(
+      base
+    ) as typeof import("./core/base/mod.ts");
+    const env = Deno.env.toObject();
+    const cwd = env.INIT_CWD || Deno.cwd();
+    if (env.HS_RUN_BUILTIN === "version" || !commandMayBeReplaced("version", env, cwd)) {
+      console.log(`hs ${versionLine(VERSION)}`);
+      Deno.exit(0);
+    }
   }
   if (args[0] === "scheme") {
     // `hs scheme` runs here, with every permission revoked first (scheme/cli/)

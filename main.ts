@@ -12,9 +12,13 @@
 
 async function main(args: string[]): Promise<number> {
   if (args.length === 1 && ["version", "--version", "-v"].includes(args[0])) {
-    const { VERSION, versionLine } = await import("./core/base/mod.ts");
-    console.log(`hs ${versionLine(VERSION)}`);
-    return 0;
+    const { VERSION, versionLine, commandMayBeReplaced } = await import("./core/base/mod.ts");
+    const env = Deno.env.toObject();
+    // a commands/version may replace it (the CLI runs it when its source is trusted)
+    if (env.HS_RUN_BUILTIN === "version" || !commandMayBeReplaced("version", env, Deno.cwd())) {
+      console.log(`hs ${versionLine(VERSION)}`);
+      return 0;
+    }
   }
   if (args[0] === "scheme") {
     // `hs scheme` skips the CLI (commander, zod, every command) unless a command replaces it

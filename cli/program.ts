@@ -20,6 +20,8 @@ import {
   externalCommands,
   mayBeExternal,
   runExternal,
+  scopeFlags,
+  takeBuiltinRequest,
 } from "./external/mod.ts";
 import { usageErrorText } from "./view/mod.ts";
 import {
@@ -102,9 +104,14 @@ export async function dispatch(argv: string[], cli: CliContext): Promise<number>
       code = c;
     },
   };
+  const forced = takeBuiltinRequest(cli);
   if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v")) {
-    cli.stdout(versionText());
-    return 0;
+    // `hs --version` is `hs version`: a commands/version replaces both (PROTOCOLS "Commands")
+    if (forced === "version" || !mayBeExternal("version", cli, false)) {
+      cli.stdout(versionText());
+      return 0;
+    }
+    argv = ["version"];
   }
   if (argv[0] === "--help" || argv[0] === "-h") argv = ["help", ...argv.slice(1)];
   const { leading, word, rest } = scanArgs(argv);
@@ -117,7 +124,7 @@ export async function dispatch(argv: string[], cli: CliContext): Promise<number>
     // An executable or plugin command of this name; an executable may replace a built-in
     // (built-ins are the lowest source), a plugin command may not.
     const builtin = BUILTIN_COMMANDS.includes(word);
-    if (mayBeExternal(word, cli, !builtin)) {
+    if (forced !== word && mayBeExternal(word, cli, !builtin)) {
       const ran = await tryExternal(word, leading, rest, cli, builtin);
       if (ran !== undefined) return ran;
     }
@@ -154,7 +161,7 @@ async function tryExternal(
     const c = externalCommands(h).get(word);
     if (!c || (builtin && c.kind !== "executable")) return 0;
     found = true;
-    return await runExternal(h, c, rest);
+    return await runExternal(h, c, rest, scopeFlags(leading));
   });
   return found ? code : undefined;
 }

@@ -19,6 +19,7 @@ import {
   type LogSink,
   type Paths,
   resolvePaths,
+  selfCommand,
 } from "./base/mod.ts";
 import { type HarnessConfig, parseConfig } from "./config/mod.ts";
 import { Discovery, walkHarnessDirs } from "./discovery/mod.ts";
@@ -32,6 +33,7 @@ import { ExecutableTools } from "./tools/mod.ts";
 import type { Packs } from "./packs/mod.ts";
 import { ChildEnvironment } from "./child_env.ts";
 import { ensureBuiltinSource } from "./builtin_source.ts";
+import { ensureHarnessRoot } from "./harness_root.ts";
 import { ToolCatalog } from "./tool_catalog.ts";
 import { type HarnessOptions, pluginEntries } from "./harness_options.ts";
 import { providerCatalog } from "./provider_wiring.ts";
@@ -144,6 +146,7 @@ export class HarnessCore {
       snapshot: () => discovery.current(),
       secrets: (snap) => secrets.of(snap),
       builtinSource: () => this.sources.builtin,
+      root: () => ensureHarnessRoot(home, () => selfCommand(env), log),
     });
     const childEnv = (req: ChildEnvRequest) => this.#children.envFor(req);
     this.providerCatalog = providerCatalog({
@@ -159,7 +162,7 @@ export class HarnessCore {
     });
     this.execTools = new ExecutableTools({
       cacheFile: join(home, ".cache", "schemas.json"),
-      env: () => childEnv({ stage: "tool_exec" }),
+      env: () => childEnv({ stage: "tool_exec", tool: true }),
       cwd,
       log,
       sandbox,

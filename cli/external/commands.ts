@@ -111,11 +111,58 @@ export async function describeCommand(h: FrontEnd, c: ExternalCommand): Promise<
   return r.code === 0 ? r.stdout.trim().split("\n")[0] ?? "" : "";
 }
 
-/** Runs a command with the remaining arguments; resolves to its exit code. */
+/** Leading flags that scope a run (what it may touch, whom it trusts, which bot runs it). */
+const SCOPE_VALUE_FLAGS = /^--(floor|bot|(allow|deny)-(read|write|net|run|env))$/;
+const SCOPE_BOOL_FLAGS = new Set(["--trust-workspace", "--unsandboxed", "--yes"]);
+
+/**
+ * The scope flags among a command line's leading flags, in order (`--floor read`,
+ * `--deny-read=/x`, `--trust-workspace`, …): what `$HARNESS_ROOT/bin/harness` gives the hs
+ * it starts, so that hs runs under the caller's floor and trust, never wider.
+ */
+export function scopeFlags(leading: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < leading.length; i++) {
+    const a = leading[i];
+    const name = a.split("=")[0];
+    if (SCOPE_VALUE_FLAGS.test(name)) {
+      if (a.includes("=")) out.push(a);
+      else if (i + 1 < leading.length) out.push(a, leading[++i]);
+    } else if (SCOPE_BOOL_FLAGS.has(a)) out.push(a);
+    else if (VALUE_FLAGS_OTHER.has(a)) i++;
+  }
+  return out;
+}
+
+/** Other leading flags that take a value (skipped with it). */
+const VALUE_FLAGS_OTHER = new Set(["-p", "--provider", "-m", "--model", "-n", "--limit"]);
+
+/** `words` as one shell-quoted line (bash `eval "a=(…)"` reads it back). */
+export function shellWords(words: string[]): string {
+  return words.map((w) => `'${w.replace(/'/g, `'\\''`)}'`).join(" ");
+}
+
+/**
+ * The built-in this run must run whatever replaces it: `$HARNESS_ROOT/bin/harness`, sourced
+ * by a command named like a built-in, starts hs with `HS_RUN_BUILTIN=<name>` — the command
+ * itself must not be picked again. The variable is taken out, so hs's children never see it.
+ */
+export function takeBuiltinRequest(cli: CliContext): string | undefined {
+  const named = cli.env.HS_RUN_BUILTIN;
+  delete cli.env.HS_RUN_BUILTIN;
+  return named || undefined;
+}
+
+/**
+ * Runs a command with the remaining arguments; resolves to its exit code. `scope`: the
+ * scope flags of this run (`scopeFlags`), handed to the command in `HS_SCOPE` for
+ * `$HARNESS_ROOT/bin/harness`.
+ */
 export async function runExternal(
   h: FrontEnd,
   c: ExternalCommand,
   args: string[],
+  scope: string[] = [],
 ): Promise<number> {
   if (c.kind === "plugin") return await c.command.run(args);
   // The command owns the terminal: Ctrl-C is for it, not for hs.
@@ -125,7 +172,7 @@ export async function runExternal(
     const child = new Deno.Command(c.path, {
       args,
       cwd: h.where.cwd,
-      env: h.catalog.childEnv({ stage: "command" }),
+      env: { ...h.catalog.childEnv({ stage: "command" }), HS_SCOPE: shellWords(scope) },
       clearEnv: true,
       stdin: "inherit",
       stdout: "inherit",

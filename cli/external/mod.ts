@@ -11,4 +11,7 @@ export {
   mayBeExternal,
   mayHaveCommands,
   runExternal,
+  scopeFlags,
+  shellWords,
+  takeBuiltinRequest,
 } from "./commands.ts";

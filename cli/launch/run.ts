@@ -1,5 +1,6 @@
 /**
- * The launcher process: answers `hs version` itself, otherwise runs `main.ts`
+ * The launcher process: answers `hs version` itself (unless a `commands/version` may
+ * replace it), otherwise runs `main.ts`
  * under the computed grant with the terminal handed through, forwards
  * termination signals and exits with the harness's status.
  *
@@ -11,7 +12,7 @@
  */
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { VERSION, versionLine } from "../../core/base/mod.ts";
+import { commandMayBeReplaced, VERSION, versionLine } from "../../core/base/mod.ts";
 import { computeGrant, grantFlags } from "./grant.ts";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url)).replace(/\/$/, "");
@@ -30,12 +31,15 @@ const SIGNALS: Record<string, number> = { SIGHUP: 1, SIGINT: 2, SIGTERM: 15, SIG
 
 /** Runs the launcher; resolves to the process exit code. */
 export async function runLauncher(args: string[]): Promise<number> {
-  if (args.length === 1 && ["version", "--version", "-v"].includes(args[0])) {
-    console.log(`hs ${versionLine(VERSION)}`);
-    return 0;
-  }
   const cwd = workspaceDir();
   const env = Deno.env.toObject();
+  if (args.length === 1 && ["version", "--version", "-v"].includes(args[0])) {
+    // a commands/version replaces it as any command replaces a built-in (the CLI decides)
+    if (env.HS_RUN_BUILTIN === "version" || !commandMayBeReplaced("version", env, cwd)) {
+      console.log(`hs ${versionLine(VERSION)}`);
+      return 0;
+    }
+  }
   const grant = computeGrant({ argv: args, env, cwd, root: ROOT });
   const flags = grantFlags(grant);
   if (env.HS_LAUNCH_DEBUG) {

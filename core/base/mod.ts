@@ -21,3 +21,4 @@ export * from "./terminal_text.ts";
 export * from "./safe_fs.ts";
 export * from "./sessions_place.ts";
 export * from "./workspace_key.ts";
+export { PRESENCE_MARKER } from "./presence.ts";

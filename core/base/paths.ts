@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chooseSessionsDir, type SessionsPlace } from "./sessions_place.ts";
 
@@ -59,4 +59,74 @@ export function resolvePaths(env: Record<string, string | undefined>, cwd: strin
 export function displayPath(path: string, env: Record<string, string | undefined>): string {
   const home = env.HOME;
   return home && home !== "/" && path.startsWith(home + "/") ? `~${path.slice(home.length)}` : path;
+}
+
+/** True when `path` exists (without following a final symlink's target). */
+function exists(path: string): boolean {
+  try {
+    Deno.lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * True when some `commands/<name>` may replace a built-in: in `$HARNESS_HOME`, or in a
+ * `.harness/` (or one of its `plugins/*` packs) at or above `cwd`. Trusted or not — this is
+ * the cheap test that sends `hs version` past the launcher's own answer to the CLI, which
+ * runs the command only when its source is trusted (the same-basename rule of PROTOCOLS
+ * "Discovery" holds for every built-in).
+ */
+export function commandMayBeReplaced(
+  name: string,
+  env: Record<string, string | undefined>,
+  cwd: string,
+): boolean {
+  const home = env.HARNESS_HOME || join(env.HOME ?? "/", ".harness");
+  const dirs = [home];
+  for (let d = cwd;; d = dirname(d)) {
+    dirs.push(join(d, ".harness"));
+    if (dirname(d) === d) break;
+  }
+  for (const dir of dirs) {
+    if (exists(join(dir, "commands", name))) return true;
+    let packs: Deno.DirEntry[] = [];
+    try {
+      packs = [...Deno.readDirSync(join(dir, "plugins"))];
+    } catch { /* no packs here */ }
+    if (packs.some((p) => exists(join(dir, "plugins", p.name, "commands", name)))) return true;
+  }
+  return false;
+}
+
+/** `--allow-<name>` for every permission this process holds whole (a bundle run again). */
+function heldPermissionFlags(): string[] {
+  const names = ["read", "write", "net", "env", "run", "sys", "ffi", "import"] as const;
+  return names.filter((name) => {
+    try {
+      return Deno.permissions.querySync({ name }).state === "granted";
+    } catch {
+      return false;
+    }
+  }).map((n) => `--allow-${n}`);
+}
+
+/**
+ * How to run this hs again, as argv: the compiled binary itself; else this checkout's
+ * launcher (`deno task hs`'s command, with the checkout's `deno.json`, so it runs from any
+ * directory, and `--cached-only` when the installed `hs` runs: HS_CACHED_ONLY=1); else this
+ * module graph (a bundle) under the permissions this process holds — never more.
+ * `$HARNESS_ROOT/bin/harness` runs it (core/harness_root.ts).
+ */
+export function selfCommand(env: Record<string, string | undefined>): string[] {
+  const exe = Deno.execPath();
+  if (!/^deno(\.exe)?$/.test(basename(exe))) return [exe];
+  const launch = join(HARNESS_ROOT, "launch.ts");
+  const config = join(HARNESS_ROOT, "deno.json");
+  if (exists(launch) && exists(config)) {
+    const cached = env.HS_CACHED_ONLY === "1" ? ["--cached-only"] : [];
+    return [exe, "run", "-q", "--config", config, ...cached, "-P=launcher", launch];
+  }
+  return [exe, "run", "-q", ...heldPermissionFlags(), Deno.mainModule];
 }

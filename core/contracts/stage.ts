@@ -28,4 +28,9 @@ export interface ChildEnvRequest {
   model?: string;
   /** HARNESS_CWD (default: the harness's working directory). */
   cwd?: string;
+  /**
+   * The child is a tool (the model's to call): a provider's key variable is left out
+   * entirely, where hooks, providers and commands see its presence marker.
+   */
+  tool?: boolean;
 }

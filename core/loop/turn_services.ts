@@ -429,7 +429,14 @@ export class ToolRunner {
     const cwd = this.#o.cwd();
     return {
       cwd,
-      env: h.childEnv({ stage: "tool_exec", session: session.dir, provider, model, cwd }),
+      env: h.childEnv({
+        stage: "tool_exec",
+        session: session.dir,
+        provider,
+        model,
+        cwd,
+        tool: true,
+      }),
       signal: this.#o.signal,
       sessionDir: session.dir,
       callId: call.id,

@@ -16,6 +16,11 @@ export interface Secrets {
   names: string[];
   /** The credential values themselves. */
   values: string[];
+  /**
+   * The key variables (of `names`) whose key is set — in the environment, or stored for
+   * their provider in an auth file: children see the presence marker in them.
+   */
+  present?: string[];
 }
 
 /** Options of {@link SecretIndex}. */
@@ -45,6 +50,19 @@ export function storedSecrets(path: string): string[] {
     }
   } catch { /* a malformed file is reported by hs auth list */ }
   return out;
+}
+
+/** The providers an auth file holds at least one credential for; [] when unreadable. */
+export function storedProviders(path: string): string[] {
+  const text = readTextOrUndefined(path);
+  if (!text) return [];
+  try {
+    const data = JSON.parse(text) as Record<string, unknown>;
+    return Object.entries(data ?? {}).filter(([, l]) => Array.isArray(l) && l.length > 0)
+      .map(([name]) => name);
+  } catch {
+    return [];
+  }
 }
 
 /** The secrets of a discovery snapshot, recomputed when an auth file changes. */
@@ -83,17 +101,23 @@ export class SecretIndex {
 
   #compute(snap: Snapshot, files: string[]): Secrets {
     const names = ["ANTHROPIC_API_KEY", "OPENAI_API_KEY"];
-    for (const p of snap.providers.values()) {
+    const keyOf = new Map([["anthropic", names[0]], ["openai", names[1]]]);
+    for (const [name, p] of snap.providers) {
       if (p.kind !== "conf") continue;
       const text = readTextOrUndefined(p.path) ?? "";
       const ae = this.#o.authEnvOf?.(text) ?? parseKeyValues(text).auth_env;
-      if (ae) names.push(ae);
+      if (!ae) continue;
+      names.push(ae);
+      keyOf.set(name, ae);
     }
     const values = files.flatMap(storedSecrets);
     for (const n of names) {
       const v = this.#o.env[n];
       if (v) values.push(v);
     }
-    return { names, values };
+    const stored = new Set(files.flatMap(storedProviders));
+    const present = new Set(names.filter((n) => this.#o.env[n]));
+    for (const [name, ae] of keyOf) if (stored.has(name)) present.add(ae);
+    return { names, values, present: [...present] };
   }
 }

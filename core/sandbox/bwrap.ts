@@ -14,6 +14,7 @@ import { dirname } from "node:path";
 import { SYSTEM_BIN_DIRS, systemBinary } from "../exec/mod.ts";
 import type { EffectPolicy } from "./policy.ts";
 import { controlMountArgs, type ControlMountPlan } from "./control_mounts.ts";
+import { PRESENCE_MARKER } from "../base/mod.ts";
 
 /** Whether bubblewrap works here, and why not. */
 export interface SandboxProbe {
@@ -150,7 +151,10 @@ const ETC = [
   "/etc/python3",
 ];
 
-/** Variables a sandboxed child keeps (plus HARNESS_*, LC_* and the policy's env list). */
+/**
+ * Variables a sandboxed child keeps (plus HARNESS_*, LC_*, the policy's env list and the
+ * presence markers of set provider keys, which hold no key: core/base/presence.ts).
+ */
 export const BASE_ENV = [
   "PATH",
   "HOME",
@@ -179,7 +183,8 @@ export function filterEnv(
   for (const [k, v] of Object.entries(env)) {
     if (policy.deny.env.includes(k)) continue;
     const keep = policy.env === "all" || BASE_ENV.includes(k) || k.startsWith("HARNESS_") ||
-      k.startsWith("LC_") || policy.env.includes(k) || configured.includes(k);
+      k.startsWith("LC_") || policy.env.includes(k) || configured.includes(k) ||
+      v === PRESENCE_MARKER;
     if (keep) out[k] = v;
   }
   return out;

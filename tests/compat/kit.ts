@@ -15,6 +15,7 @@
  * | `provider_test.ts` | 5, 11: executable providers' credentials and `.auth-cache.json`; protocol display |
  * | `dispatch_test.ts` | 8: a dispatching `send` hook's `.tool_dispatch/` results, each tool run once |
  * | `anthropic_stream_test.ts` | 10: a recorded stream ending without the final blank line |
+ * | `reference_commands_test.ts` | issue 24 point 11: `$HARNESS_ROOT/bin/harness`, `commands/version`, presence markers |
  *
  * `hs acp` (item 12) is tested end to end in `tests/e2e/acp_test.ts`.
  *
