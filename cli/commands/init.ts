@@ -162,7 +162,8 @@ export function register(program: Command, ctx: CommandContext): void {
       );
       cli.stdout(`wrote ${safe(conf)}\nwrote ${safe(settings)}\n`);
       const home = resolvePaths(cli.env, cli.cwd).home;
-      for (const w of await trustWorkspace(home, cli.cwd)) cli.stdout(`trusted ${safe(w)}\n`);
+      const { workspaces } = await trustWorkspace(home, cli.cwd);
+      for (const w of workspaces) cli.stdout(`trusted ${safe(w)}\n`);
       if (o.check === false) return ctx.done(0);
       const host = new URL(a.url).host;
       if (Deno.permissions.querySync({ name: "net", host }).state !== "granted") {
