@@ -40,6 +40,9 @@ export function register(program: Command, ctx: CommandContext): void {
       for (const s of mcp?.servers ?? []) {
         cli.stdout(`approved MCP server ${safe(s)} of ${safe(mcp!.file)}\n`);
       }
+      if (mcp?.problem) {
+        cli.stderr(safe(`hs: ${mcp.file}: ${mcp.problem}: no MCP server approved\n`));
+      }
       ctx.done(0);
     });
 }

@@ -13,8 +13,8 @@ import { clearRunChanges, readProjectMcp, TrustStore } from "../../core/trust/mo
 export interface Trusted {
   /** The workspaces trusted. */
   workspaces: string[];
-  /** The `.mcp.json` servers of `target` approved (by name), and the file. */
-  mcp?: { file: string; servers: string[] };
+  /** The `.mcp.json` servers of `target` approved (by name), the file, and why none could be. */
+  mcp?: { file: string; servers: string[]; problem?: string };
 }
 
 /**
@@ -30,7 +30,8 @@ export async function trustWorkspace(home: string, target: string): Promise<Trus
   // what a run changed there is the user's now (core/trust run_changes.ts)
   clearRunChanges(home, [...new Set([target, ...workspaces])]);
   const project = readProjectMcp(target);
-  if (!project?.servers.length) return { workspaces };
+  if (!project) return { workspaces };
+  if (project.problem) return { workspaces, mcp: { ...project, servers: [] } };
   store.mcp.approve(target, project.servers);
   return { workspaces, mcp: { file: project.file, servers: project.servers.map((s) => s.name) } };
 }

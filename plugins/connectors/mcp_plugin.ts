@@ -108,7 +108,9 @@ export function mcpPlugin(deps: McpPluginDeps): RuntimePlugin<McpPluginConfig> {
         for (const t of c.tools) ctx.tools.register(externalTool(`mcp__${c.s.name}`, t));
         states.push(stateOf(c.s, "active", c.tools.length));
       }
-      states.sort((a, b) => (a.name < b.name ? -1 : 1));
+      // by name, the user's own server before a project one of the same name
+      const key = (s: ServerState) => `${s.name}\0${s.origin ?? ""}`;
+      states.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
       const problems = states.filter((s) => s.state !== "active")
         .map((s) => `server ${s.name}: ${s.reason ?? s.state}`);
       if (project.note) problems.unshift(`.mcp.json ${project.note.reason}`);
