@@ -11,7 +11,13 @@
  * @module
  */
 import { join } from "node:path";
-import { buildChildEnv, HarnessError, PROJECT_MCP_FILE, readProjectMcp } from "../../core/mod.ts";
+import {
+  buildChildEnv,
+  HarnessError,
+  PROJECT_MCP_FILE,
+  readProjectMcp,
+  statOrUndefined,
+} from "../../core/mod.ts";
 import { type McpServerConfig, projectServerConfig } from "./mcp_config.ts";
 
 /** What the plugin asks the harness's trust store (core/trust `TrustStore`). */
@@ -61,11 +67,7 @@ export function planProjectServers(
 ): { servers: PlannedServer[]; note?: ProjectNote } {
   const file = join(cwd, PROJECT_MCP_FILE);
   if (!trust) return { servers: [] };
-  let exists = false;
-  try {
-    exists = Deno.lstatSync(file).isFile;
-  } catch { /* none */ }
-  if (!exists) return { servers: [] };
+  if (statOrUndefined(file)?.isFile !== true) return { servers: [] };
   // nothing of an untrusted workspace is read
   if (!trust.isTrusted(join(cwd, ".harness"))) {
     return {
@@ -83,7 +85,13 @@ export function planProjectServers(
     if (taken.has(s.name)) {
       return { ...base, state: "skipped", blocked: "plugins.json names a server of this name" };
     }
-    const approval = trust.mcp.status(cwd, s);
+    let approval: "approved" | "new" | "changed";
+    try {
+      approval = trust.mcp.status(cwd, s);
+    } catch (err) {
+      const msg = err instanceof HarnessError ? err.message : "the approvals cannot be read";
+      return { ...base, state: "not approved", blocked: msg.slice(0, 300) };
+    }
     if (approval !== "approved") {
       const why = approval === "changed" ? "changed since approved" : "not approved";
       return { ...base, state: "not approved", blocked: `${why}: run hs trust` };
