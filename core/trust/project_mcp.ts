@@ -73,7 +73,8 @@ export function mcpServerHash(raw: Record<string, unknown>): string {
 function summaryOf(raw: Record<string, unknown>): string {
   if (typeof raw.url === "string") {
     const type = typeof raw.type === "string" ? raw.type : "http";
-    return `${type} ${raw.url}`;
+    const headers = Object.keys(record(raw.headers));
+    return `${type} ${raw.url}` + (headers.length ? ` (headers: ${headers.join(", ")})` : "");
   }
   const env = Object.keys(record(raw.env));
   return [String(raw.command ?? "(no command)"), ...strings(raw.args)].join(" ") +

@@ -32,11 +32,14 @@ Deno.test("approvals by name and hash; a change asks again; trustForSession appr
     await Deno.mkdir(ws, { recursive: true });
     const write = (servers: unknown) =>
       Deno.writeTextFile(join(ws, ".mcp.json"), JSON.stringify({ mcpServers: servers }));
-    await write({ b: { url: "https://x.example/mcp" }, a: { command: "srv", args: ["1"] } });
+    await write({
+      b: { url: "https://x.example/mcp", headers: { Authorization: "Bearer t" } },
+      a: { command: "srv", args: ["1"] },
+    });
     const project = readProjectMcp(ws)!;
     assert.deepEqual(project.servers.map((s) => [s.name, s.summary]), [
       ["a", "srv 1"],
-      ["b", "http https://x.example/mcp"],
+      ["b", "http https://x.example/mcp (headers: Authorization)"],
     ]);
     const store = new TrustStore(home);
     assert.deepEqual(project.servers.map((s) => store.mcp.status(ws, s)), ["new", "new"]);
