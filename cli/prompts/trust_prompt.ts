@@ -52,19 +52,23 @@ export async function handleTrust(h: HarnessCore, cli: CliContext): Promise<void
   const mcp = pendingMcp(h);
   const untrustedMcp = mcp && !mcp.trusted ? mcp : undefined;
   if (untrusted.length || untrustedMcp) {
-    if (asking && await askWorkspace(h, cli, untrusted, untrustedMcp)) return await askMcp(h, cli);
-    const changed = new Set(h.trust.changed().map((c) => c.harnessDir));
-    for (const d of untrusted) {
-      const why = changed.has(d) ? "changed since trusted" : "untrusted";
-      cli.stderr(safe(`hs: skipping ${why} ${d} (trust it with: hs trust ${workspaceOf(d)})\n`));
+    if (!asking || !(await askWorkspace(h, cli, untrusted, untrustedMcp))) {
+      const changed = new Set(h.trust.changed().map((c) => c.harnessDir));
+      for (const d of untrusted) {
+        const why = changed.has(d) ? "changed since trusted" : "untrusted";
+        cli.stderr(safe(`hs: skipping ${why} ${d} (trust it with: hs trust ${workspaceOf(d)})\n`));
+      }
+      if (untrustedMcp) {
+        for (const line of mcpNotices(untrustedMcp)) cli.stderr(line);
+        return;
+      }
     }
-    if (untrustedMcp) { for (const line of mcpNotices(untrustedMcp)) cli.stderr(line); }
-    return;
   }
-  if (mcp) {
-    if (asking) return await askMcp(h, cli);
-    for (const line of mcpNotices(mcp)) cli.stderr(line);
-  }
+  // the servers of a trusted workspace (trusted now, or before) that wait for approval
+  const waiting = pendingMcp(h);
+  if (!waiting?.trusted) return;
+  if (asking) return await askMcp(h, cli);
+  for (const line of mcpNotices(waiting)) cli.stderr(line);
 }
 
 /** The workspace question; true when the user trusted it (and its servers were approved). */

@@ -10,7 +10,14 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { mcpServer } from "../support/mcp.ts";
 import { runInPty } from "../support/pty.ts";
-import { hsArgs, loopbackWorkspace, runHs, writeFile } from "../support/workspace.ts";
+import {
+  hsArgs,
+  loopbackWorkspace,
+  makeWorkspace,
+  runHs,
+  writeExe,
+  writeFile,
+} from "../support/workspace.ts";
 
 const KEY = "sk-ant-e2e-provider-key-0123456789";
 const OPENAI = "sk-openai-e2e-provider-key-987654";
@@ -202,4 +209,30 @@ Deno.test({
       await t.close();
     }
   },
+});
+
+Deno.test("an untrusted .harness above a trusted workspace does not hide its .mcp.json servers' notice", async () => {
+  const w = await makeWorkspace({ trusted: false });
+  try {
+    // the workspace is trusted, the .harness of its parent is not
+    await writeFile(
+      join(w.home, "trust.json"),
+      JSON.stringify({ version: 1, trusted: { [w.ws]: { at: "test" } } }),
+    );
+    await writeExe(join(w.root, ".harness/tools/above"), "#!/bin/sh\necho above\n");
+    await writeFile(
+      join(w.ws, ".mcp.json"),
+      JSON.stringify({ mcpServers: { x: { command: "/bin/false" } } }),
+    );
+    const r = await runHs(["plugins"], { cwd: w.ws, env: w.env });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /skipping untrusted .*\/\.harness \(trust it with/);
+    assert.match(r.stderr, /not starting MCP server x of .*\/ws\/\.mcp\.json: not approved/);
+    assert.match(
+      r.stdout,
+      /^mcp\s+1\.0\.0\s+degraded \(built-in\) — server x: not approved: run hs trust$/m,
+    );
+  } finally {
+    await w.cleanup();
+  }
 });
