@@ -109,6 +109,7 @@ export {
   type McpRemoteServer,
   type McpServerConfig,
   type McpStdioServer,
+  type McpTrust,
   type MemoryConfig,
   memoryPlugin,
 } from "./plugins/mod.ts";

@@ -11,7 +11,9 @@ import type { EffectFloor, Rule } from "./guards/mod.ts";
 import {
   type ChangedControl,
   clearRunChanges,
+  type McpApproval,
   pendingRunChanges,
+  type ProjectMcpServer,
   type RunChange,
   type TrustStore,
 } from "./trust/mod.ts";
@@ -91,6 +93,8 @@ export interface TrustAdminInit {
   invalidate(): void;
   /** The packs load again (those of a workspace trusted now belong to this run). */
   reloadPacks(): Promise<void>;
+  /** Sets plugin `id` up again (the `mcp` plugin, once servers are approved). */
+  reloadPlugin(id: string): Promise<boolean>;
 }
 
 /** Workspace trust, as the trust question of a front end reads and answers it. */
@@ -127,6 +131,25 @@ export class TrustAdmin {
     clearRunChanges(this.#o.home, workspaces);
     this.#o.store.release(harnessDirs);
     await this.#reload();
+  }
+
+  /** Whether a source directory (a `.harness/`) is trusted. */
+  isTrusted(dir: string): boolean {
+    return this.#o.store.isTrusted(dir);
+  }
+
+  /** Where `.mcp.json` server `server` of `workspace` stands: approved, changed or new. */
+  mcpStatus(
+    workspace: string,
+    server: Pick<ProjectMcpServer, "name" | "hash">,
+  ): McpApproval {
+    return this.#o.store.mcp.status(workspace, server);
+  }
+
+  /** Approves `.mcp.json` servers by name and sets the `mcp` plugin up again: they start now. */
+  async approveMcp(workspace: string, servers: ProjectMcpServer[]): Promise<void> {
+    this.#o.store.mcp.approve(workspace, servers);
+    await this.#o.reloadPlugin("mcp");
   }
 
   async #reload(): Promise<void> {

@@ -201,7 +201,7 @@ export class HarnessCore {
   static async create(opts: HarnessOptions = {}): Promise<HarnessCore> {
     const env = opts.env ?? Deno.env.toObject();
     const paths = resolvePaths(env, opts.cwd ?? Deno.cwd());
-    const trust = new TrustStore(paths.home);
+    const trust = opts.trust ?? new TrustStore(paths.home);
     // Control files changed since trust was given: those sources wait for a new answer.
     await trust.verify(
       walkHarnessDirs(paths.cwd, paths.home).filter((d) => d.kind === "project").map((d) => d.dir),

@@ -18,6 +18,7 @@ import { corePlugin } from "./core_plugin.ts";
 import type { ProviderFactory } from "./providers/mod.ts";
 import type { PackRuntime, ProgramLoader } from "./packs/mod.ts";
 import type { LoopEndAddendum } from "./runs.ts";
+import type { TrustStore } from "./trust/mod.ts";
 
 /** Options of `HarnessCore.create`. */
 export interface HarnessOptions {
@@ -33,6 +34,12 @@ export interface HarnessOptions {
   userPlugins?: boolean;
   /** Trust the working directory's `.harness/` sources for this process. */
   trustWorkspace?: boolean;
+  /**
+   * The trust store of `$HARNESS_HOME` (default: opened by the harness). Handing one in
+   * lets a built-in plugin read the same answers (the `mcp` plugin: the workspace's
+   * trust and its `.mcp.json` approvals).
+   */
+  trust?: TrustStore;
   /** Where log lines go (default: append to HARNESS_LOG). */
   log?: (line: string) => void;
   /** The effect floor (default: allow all, or built from `floorRequest`). */

@@ -178,6 +178,7 @@ export function wireServices(
       cwd,
       invalidate: () => discovery.invalidate(),
       reloadPacks: () => packs.load(),
+      reloadPlugin: (id) => k.host.reload(id),
     },
     floor: k.effectFloor,
     stages,

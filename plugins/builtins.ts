@@ -3,10 +3,16 @@
  *
  * @module
  */
-import type { ProviderFactory, RuntimePluginEntry } from "../core/mod.ts";
+import { join } from "node:path";
+import {
+  PROJECT_MCP_FILE,
+  type ProviderFactory,
+  type RuntimePluginEntry,
+  statOrUndefined,
+} from "../core/mod.ts";
 import { jsonlAuditPlugin } from "./audit_jsonl/mod.ts";
 import { cloudConnectorPlugin } from "./connector_cloud/mod.ts";
-import { mcpPlugin } from "./connectors/mod.ts";
+import { mcpPlugin, type McpTrust } from "./connectors/mod.ts";
 import { coreToolsPlugin } from "./core_tools/mod.ts";
 import { memoryPlugin } from "./memory/mod.ts";
 import {
@@ -27,6 +33,8 @@ export interface BuiltinOptions {
   ephemeral?: boolean;
   /** False: no hosted connector (`connector-cloud`). */
   cloudConnectors?: boolean;
+  /** The harness's trust store (the `mcp` plugin reads a trusted workspace's `.mcp.json`). */
+  trust?: McpTrust;
 }
 
 type Entry = RuntimePluginEntry["plugin"];
@@ -34,7 +42,8 @@ type Entry = RuntimePluginEntry["plugin"];
 /**
  * Built-in plugin entries for a harness with the given environment and key lookup:
  * providers, core tools, memory, then the opt-in ones (`audit-jsonl`, `mcp`: off until
- * plugins.json or `HarnessOptions.config` names them), then `connector-cloud`
+ * plugins.json or `HarnessOptions.config` names them — `mcp` is on, too, when the
+ * working directory has a `.mcp.json`, which it reads only there if trusted), then `connector-cloud`
  * (outside ephemeral instances, unless `cloudConnectors: false`).
  */
 export function builtinPlugins(deps: ProviderDeps, opts?: BuiltinOptions): RuntimePluginEntry[] {
@@ -47,9 +56,10 @@ export function builtinPlugins(deps: ProviderDeps, opts?: BuiltinOptions): Runti
     { plugin: memoryPlugin({ home: opts.home }) as Entry, required: true },
     { plugin: jsonlAuditPlugin as Entry, required: true, enabled: false, optIn: true },
     {
-      plugin: mcpPlugin({ env: deps.env, cwd: opts.cwd }) as Entry,
+      plugin: mcpPlugin({ env: deps.env, cwd: opts.cwd, trust: opts.trust }) as Entry,
       required: true,
-      enabled: false,
+      enabled: opts.trust !== undefined &&
+        statOrUndefined(join(opts.cwd, PROJECT_MCP_FILE))?.isFile === true,
       optIn: true,
     },
   );

@@ -11,6 +11,7 @@ import {
   keySourceFor,
   lookupKeyFor,
   resolvePaths,
+  TrustStore,
 } from "../core/mod.ts";
 import { builtinPlugins, providerFactory } from "./builtins.ts";
 import { evaluateCommand, programLoader, stateLoader } from "../stdlib-harness/mod.ts";
@@ -32,14 +33,19 @@ export const Harness: { create(opts?: HarnessOptions): Promise<HarnessCore> } = 
       lookupKey: lookupKeyFor(env, cwd, authProviders),
       keySource: keySourceFor(env, cwd, authProviders),
     };
+    const home = resolvePaths(env, cwd).home;
+    // one store: the `mcp` plugin reads the answers the harness verified
+    const trust = opts.trust ?? new TrustStore(home);
     ref.core = await HarnessCore.create({
       ...opts,
       env,
+      trust,
       builtinPlugins: opts.builtinPlugins ?? builtinPlugins(deps, {
-        home: resolvePaths(env, cwd).home,
+        home,
         cwd,
         ephemeral: opts.ephemeral,
         cloudConnectors: opts.cloudConnectors,
+        trust,
       }),
       providerFactory: opts.providerFactory ?? providerFactory(deps),
       programLoader: opts.programLoader ?? programLoader,

@@ -18,6 +18,7 @@ export {
   type McpRemoteServer,
   type McpServerConfig,
   type McpStdioServer,
+  type McpTrust,
 } from "./connectors/mod.ts";
 export { type CloudConfig, cloudConnectorPlugin, type CloudDeps } from "./connector_cloud/mod.ts";
 export { type MemoryConfig, memoryPlugin, MemoryStore } from "./memory/mod.ts";

@@ -47,6 +47,7 @@ export async function runDoctor(h: FrontEnd, cli: CliContext): Promise<number> {
       ),
     );
   }
+  await printMcpServers(h, out, st);
   out(st.bold("\ntools"));
   const { tools, problems } = await h.catalog.executableToolSchemas(snap);
   const registered = new Map(h.catalog.registeredTools().map((t) => [t.name, t.owner]));
@@ -99,6 +100,41 @@ export async function runDoctor(h: FrontEnd, cli: CliContext): Promise<number> {
   out(st.bold("\neffect floor (details: hs floor)"));
   await printFloor(h, out);
   return 0;
+}
+
+interface McpServerRow {
+  name: string;
+  type: string;
+  state: string;
+  tools: number;
+  origin?: string;
+  reason?: string;
+}
+
+/** The `mcp` plugin's servers (its `mcp` page): each one's state, and why one is not up. */
+async function printMcpServers(
+  h: HarnessCore,
+  out: (s?: string) => void,
+  st: ReturnType<typeof styles>,
+): Promise<void> {
+  const mcp = h.admin.runtimePluginStatus().find((p) => p.id === "mcp");
+  if (!mcp || (mcp.state !== "active" && mcp.state !== "degraded")) return;
+  let page: { servers?: McpServerRow[]; project?: { file: string; reason: string } };
+  try {
+    page = await h.admin.pages.read("mcp") as typeof page;
+  } catch {
+    return;
+  }
+  out(st.bold("\nmcp servers"));
+  if (page.project) out(safe(`  ${page.project.file}: ${page.project.reason}`));
+  const servers = page.servers ?? [];
+  if (servers.length === 0 && !page.project) out("  (none)");
+  for (const s of servers) {
+    const state = s.state === "active" ? st.green(`active (${s.tools} tools)`) : st.yellow(s.state);
+    const from = st.dim(s.origin ?? "plugins.json");
+    out(safe(`  ${s.name.padEnd(16)} ${s.type.padEnd(6)} `) + `${state} ${from}`);
+    if (s.reason) out(safe(`    ${s.reason}`));
+  }
 }
 
 /** Registers `hs doctor`. */

@@ -1,6 +1,7 @@
 /**
  * `hs trust [path] [--list]`: trust a workspace's `.harness/` sources (stored
- * in `$HARNESS_HOME/trust.json` with the fingerprints of their control files).
+ * in `$HARNESS_HOME/trust.json` with the fingerprints of their control files)
+ * and approve the MCP servers of its `.mcp.json` as they are now.
  *
  * @module
  */
@@ -15,7 +16,7 @@ import { sanitizeForTerminal as safe } from "../view/mod.ts";
 export function register(program: Command, ctx: CommandContext): void {
   const cli = ctx.cli;
   program.command("trust").description(
-    "trust a workspace's .harness/ executables (stored in HARNESS_HOME)",
+    "trust a workspace's .harness/ executables and .mcp.json servers (stored in HARNESS_HOME)",
   )
     .argument("[path]", "workspace directory", ".")
     .option("--list", "list trusted workspaces")
@@ -33,9 +34,15 @@ export function register(program: Command, ctx: CommandContext): void {
           2,
         );
       }
-      const workspaces = await trustWorkspace(home, target);
+      const { workspaces, mcp } = await trustWorkspace(home, target);
       // a path names what an archive or a clone named: shown, never performed
       for (const w of workspaces) cli.stdout(`trusted ${safe(w)}\n`);
+      for (const s of mcp?.servers ?? []) {
+        cli.stdout(`approved MCP server ${safe(s)} of ${safe(mcp!.file)}\n`);
+      }
+      if (mcp?.problem) {
+        cli.stderr(safe(`hs: ${mcp.file}: ${mcp.problem}: no MCP server approved\n`));
+      }
       ctx.done(0);
     });
 }

@@ -16,4 +16,4 @@ export { addFloorFlags, type FloorFlags, floorRequestOf } from "./floor_flags.ts
 export { withHarness } from "./with_harness.ts";
 export { confWarnings, namedProvider, settingsWarnings } from "./config_warnings.ts";
 export { checkProvider, type ProviderCheck } from "./provider_check.ts";
-export { trustWorkspace } from "./trust_workspace.ts";
+export { type Trusted, trustWorkspace } from "./trust_workspace.ts";

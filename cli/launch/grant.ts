@@ -5,7 +5,8 @@
  * log; reach the hosts of the providers the user configured (and of the
  * built-in ones that are ready or selected); run bubblewrap, setsid, kill and
  * the discovered provider and command executables. Plugins in `plugins.json`,
- * the user's `floor.json` and the floor flags widen it explicitly.
+ * the workspace's `.mcp.json` servers, the user's `floor.json` and the floor
+ * flags widen it explicitly.
  *
  * The computation loads no plugin and runs nothing: it reads files. It grants
  * for every source found, trusted or not — the harness decides what to load,
@@ -199,6 +200,7 @@ export function computeGrant(input: GrantInput): Grant {
   const { stored, settingsProvider } = sourceNeeds(n, cwd, paths.home);
   providerNeeds(n, argv, env, stored, settingsProvider);
   runtimePluginNeeds(n, paths.home, env, places);
+  projectMcpNeeds(n, paths.home, env, places);
   const floor = floorNeeds(n, argv, paths.home, env, places);
   if (floor.full) full = true;
   commandLineNeeds(n, argv, cwd, paths.home, env);
@@ -349,6 +351,26 @@ function runtimePluginNeeds(
     for (const x of strings(p.run)) n.run.add(x.startsWith("/") ? x : which(x, env.PATH) ?? x);
     builtinPluginNeeds(e, n, env, places);
   }
+}
+
+/**
+ * The workspace's `.mcp.json`: the `mcp` plugin starts its servers once the workspace is
+ * trusted and each server approved (granted like every source, trusted or not: the harness
+ * decides), unless plugins.json disables the plugin.
+ */
+function projectMcpNeeds(
+  n: Needs,
+  home: string,
+  env: Record<string, string | undefined>,
+  places: Places,
+): void {
+  const file = join(places.cwd, ".mcp.json");
+  if (!statOrUndefined(file)?.isFile) return;
+  const plugins = (readJson(join(home, "plugins.json")) as { runtimePlugins?: unknown })
+    ?.runtimePlugins;
+  const mcp = (Array.isArray(plugins) ? plugins : []).find((e) => e?.id === "mcp");
+  if (mcp?.enabled === false) return;
+  builtinPluginNeeds({ id: "mcp", config: { files: [file] } }, n, env, places);
 }
 
 /**

@@ -40,6 +40,8 @@ export function pluginLines(h: FrontEnd, color: boolean): string[] {
       ? st.green(p.state)
       : p.state === "failed"
       ? st.red(p.state)
+      : p.state === "degraded"
+      ? st.yellow(p.state)
       : st.dim(p.state);
     const tags = [p.builtin ? "built-in" : "", p.required ? "" : "optional"].filter(Boolean);
     lines.push(

@@ -84,14 +84,17 @@ export class PluginHost {
 
   /** Status of every plugin, in configured order. */
   status(): PluginStatus[] {
-    return this.#loaded.map((p) => ({
-      id: p.id,
-      version: p.version,
-      state: p.state,
-      required: p.required,
-      builtin: p.builtin,
-      reason: p.reason,
-    }));
+    return this.#loaded.map((p) => {
+      const degraded = p.state === "active" && p.degraded !== undefined;
+      return {
+        id: p.id,
+        version: p.version,
+        state: degraded ? "degraded" : p.state,
+        required: p.required,
+        builtin: p.builtin,
+        reason: degraded ? p.degraded : p.reason,
+      };
+    });
   }
 
   /** What plugin `id` contributed (tools, skills, …), by registry kind. */
@@ -154,8 +157,9 @@ export class PluginHost {
         if (await this.#fail(p.id, p.version, required, "invalid configuration")) continue;
       }
       const loaded = loadedRecord(p.id, p.version, required, "active", entry.builtin === true);
-      this.#loaded.push(loaded);
       const boundMs = entry.setupTimeoutMs ?? this.#startBoundMs;
+      loaded.setupWith = { plugin: p, config, boundMs };
+      this.#loaded.push(loaded);
       const setup = await bounded(() => p.setup(this.#context(p, loaded, config)), boundMs);
       if (setup === "ok") loaded.setupDone = true;
       else {
@@ -206,6 +210,39 @@ export class PluginHost {
         ? `raise its "setupTimeoutMs" in plugins.json, or mark it "required": false`
         : `check its configuration in plugins.json, or mark it "required": false`,
     );
+  }
+
+  /**
+   * Sets the active plugin `id` up again with the same configuration, its contributions
+   * removed and its disposers run first: what it reads outside its configuration (an
+   * approval given at a prompt) takes effect in this process. A failure leaves it `failed`
+   * (never the harness). Resolves to true when it is active again.
+   */
+  async reload(id: string): Promise<boolean> {
+    const i = this.#loaded.findIndex((l) => l.id === id);
+    const old = this.#loaded[i];
+    if (this.#closed || !old?.setupWith || old.state !== "active") return false;
+    await this.#rollback(old);
+    old.state = "stopped";
+    const { plugin, config } = old.setupWith;
+    const loaded = loadedRecord(old.id, old.version, old.required, "active", old.builtin);
+    loaded.setupWith = old.setupWith;
+    this.#loaded[i] = loaded;
+    const boundMs = old.setupWith.boundMs;
+    const r = await bounded(async () => {
+      await plugin.setup(this.#context(plugin, loaded, config));
+      loaded.setupDone = true;
+      for (const start of loaded.starts) await start();
+    }, boundMs);
+    if (r !== "ok") {
+      await this.#rollback(loaded);
+      loaded.state = "failed";
+      loaded.reason = r === "timeout"
+        ? `setup did not finish within ${boundMs} ms on reload`
+        : "setup failed on reload";
+      this.#log(`[plugins] ${plugin.id}: ${loaded.reason}`);
+    }
+    return loaded.state === "active";
   }
 
   /** Records a failure; returns true when loading may go on (optional plugin). */

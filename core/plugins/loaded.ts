@@ -17,6 +17,10 @@ export interface Loaded {
   required: boolean;
   state: PluginStatus["state"];
   reason?: string;
+  /** Set by `ctx.degrade`: the plugin runs, but part of it did not come up (why). */
+  degraded?: string;
+  /** The definition and parsed configuration it was set up with (for a reload). */
+  setupWith?: { plugin: RuntimePlugin<unknown>; config: unknown; boundMs: number };
   controller: AbortController;
   starts: (() => void | Promise<void>)[];
   disposers: (() => void | Promise<void>)[];

@@ -38,6 +38,13 @@ export interface ContextInputs {
   fileSkill?: (name: string) => string | undefined;
 }
 
+/** `ctx.degrade`: records why an active plugin runs degraded (`hs plugins` shows it). */
+function degrader(loaded: Loaded): (reason: string) => void {
+  return (reason) => {
+    if (loaded.active) loaded.degraded = String(reason).slice(0, 2000);
+  };
+}
+
 /** The context of one plugin's setup. */
 export function pluginContext(
   plugin: RuntimePlugin<unknown>,
@@ -148,6 +155,7 @@ export function pluginContext(
       if (!loaded.active) throw new HarnessError(`plugin "${plugin.id}" is not active`);
       loaded.disposers.push(fn);
     },
+    degrade: degrader(loaded),
     sandbox: inputs.sandbox,
   };
 }

@@ -145,6 +145,11 @@ export interface PluginContext<C = unknown> {
   /** Cleanup, run in reverse order of registration. */
   onDispose(fn: () => void | Promise<void>): void;
   /**
+   * Reports the plugin as running but `degraded` (part of what it offers is missing), with
+   * the reason `hs plugins` and `hs doctor` show: the plugin's own words, so name no secret.
+   */
+  degrade(reason: string): void;
+  /**
    * Puts a child process the plugin starts (an MCP server, a helper) in the effect
    * floor's OS sandbox, or refuses it — the same rule as executable tools.
    */
@@ -196,8 +201,8 @@ export interface PluginStatus {
   id: string;
   /** The plugin's version. */
   version: string;
-  /** Whether it runs, failed, is disabled or was stopped. */
-  state: "active" | "failed" | "disabled" | "stopped";
+  /** Whether it runs (`degraded`: runs, but part of it did not come up), failed, is disabled or was stopped. */
+  state: "active" | "degraded" | "failed" | "disabled" | "stopped";
   /** Whether its failure fails the harness. */
   required: boolean;
   /** True for the harness's own plugins (`core`, `providers`, `core-tools`, …). */

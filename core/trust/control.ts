@@ -31,6 +31,7 @@ export const HOME_CONTROL_NAMES: readonly string[] = [
   "plugins.json",
   "trust.json",
   "guard-approvals.json",
+  "mcp-approvals.json",
 ];
 
 /** Files hashed by content up to this total; past it, by size and mtime. */

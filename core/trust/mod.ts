@@ -8,3 +8,4 @@ export * from "./trust.ts";
 export * from "./control.ts";
 export * from "./control_paths.ts";
 export * from "./run_changes.ts";
+export * from "./project_mcp.ts";

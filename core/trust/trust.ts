@@ -16,6 +16,7 @@ import { dirname, join, resolve, sep } from "node:path";
 import { z } from "zod";
 import { atomicWriteSync, HarnessError, readOwnTextOrWhy, sessionsDirStamp } from "../base/mod.ts";
 import { controlFingerprint } from "./control.ts";
+import { McpApprovals } from "./project_mcp.ts";
 
 const TrustFile = z.object({
   version: z.literal(1).default(1),
@@ -48,6 +49,8 @@ export interface ChangedControl {
 export class TrustStore {
   /** The trust file (`trust.json` in the harness home). */
   readonly path: string;
+  /** The approvals of `.mcp.json` servers (`mcp-approvals.json` next to `trust.json`). */
+  readonly mcp: McpApprovals;
   #data: TrustData;
   /** Directories trusted for this process only (`--trust-workspace`). */
   #session = new Set<string>();
@@ -59,6 +62,7 @@ export class TrustStore {
   /** Opens the trust file of the harness home `home`. */
   constructor(home: string) {
     this.path = join(home, "trust.json");
+    this.mcp = new McpApprovals(home);
     this.#data = this.#read();
   }
 
@@ -139,9 +143,10 @@ export class TrustStore {
     for (const d of harnessDirs) this.#held.delete(resolve(d));
   }
 
-  /** Trusts a workspace for this process only. */
+  /** Trusts a workspace for this process only (its `.mcp.json` servers approved for it too). */
   trustForSession(workspace: string): void {
     this.#session.add(resolve(workspace));
+    this.mcp.approveForRun(workspace);
   }
 
   /**

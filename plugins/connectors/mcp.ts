@@ -12,6 +12,7 @@
  * @module
  */
 // The SDK loads only when a server is configured (every `hs` command would pay for it).
+import { join, resolve } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
@@ -98,8 +99,26 @@ export function mcpResult(r: Record<string, unknown>): ToolResult {
   return textResult(text, r.isError === true);
 }
 
+/** True when `command` names an executable file (a path, or a name on `PATH`). */
+function commandExists(command: string, cwd: string, path: string | undefined): boolean {
+  const isExe = (p: string) => {
+    try {
+      const info = Deno.statSync(p);
+      return info.isFile && ((info.mode ?? 0o111) & 0o111) !== 0;
+    } catch {
+      return false;
+    }
+  };
+  if (command.includes("/")) return isExe(resolve(cwd, command));
+  return (path ?? "").split(":").some((d) => d !== "" && isExe(join(d, command)));
+}
+
 async function transportFor(cfg: McpServerConfig, o: McpConnectOptions): Promise<Transport> {
   if (cfg.type === "stdio") {
+    // inside the OS sandbox a missing program only shows as a closed connection
+    if (!commandExists(cfg.command, cfg.cwd ?? o.cwd, o.env?.PATH)) {
+      throw new HarnessError(`command not found: ${cfg.command}`);
+    }
     const spec = await o.sandbox.prepare(
       {
         command: cfg.command,

@@ -6,7 +6,8 @@
  * URLs and headers are expanded from the harness's environment.
  *
  * Both come from the user's own configuration (plugins.json is user-level
- * only): a project's `.mcp.json` is never loaded on its own.
+ * only). A workspace's own `.mcp.json` is read by `project_servers.ts`, in a
+ * trusted workspace, one approved server at a time ({@link projectServerConfig}).
  *
  * @module
  */
@@ -121,6 +122,28 @@ function server(
   const url = x(raw.url);
   if (!/^https?:\/\//.test(url)) throw new HarnessError(`${where}: url must be http(s)`);
   return { type: type === "sse" ? "sse" : "http", url, headers: map(raw.headers) };
+}
+
+/**
+ * One server of a workspace's `.mcp.json` as a server configuration; `${VAR}` is expanded
+ * from `env` (the caller hands the environment without credentials). Undefined for a
+ * disabled one; throws a HarnessError for an invalid one.
+ */
+export function projectServerConfig(
+  name: string,
+  raw: Record<string, unknown>,
+  where: string,
+  env: Record<string, string | undefined>,
+): McpServerConfig | undefined {
+  if (!NAME.test(name)) {
+    throw new HarnessError(`${where}: server name "${name}" is not 1-32 letters, digits, _ -`);
+  }
+  const r = rawServer.safeParse(raw);
+  if (!r.success) {
+    const i = r.error.issues[0];
+    throw new HarnessError(`${where}: ${i.path.join(".") || "(entry)"}: ${i.message}`);
+  }
+  return server(r.data, where, env, env.HOME ?? "/");
 }
 
 /**

@@ -1,10 +1,12 @@
 /**
  * The built-in `mcp` plugin: connects the MCP servers of its configuration
  * (plugins.json `config.servers`, and `.mcp.json`-style files listed in
- * `config.files`) when the harness starts, and registers each server's tools
- * as `mcp__<server>__<tool>` at effect point `mcp`. A server that cannot start
- * is skipped with a log line (the others stay usable) and shown as failed on
- * the plugin's `mcp` page; `hs plugins` lists the tools that came up.
+ * `config.files`) and, in a trusted workspace, the approved servers of the
+ * workspace's own `.mcp.json` (project_servers.ts) when the harness starts,
+ * and registers each server's tools as `mcp__<server>__<tool>` at effect point
+ * `mcp`. A server that cannot start — or is not approved — is skipped (the
+ * others stay usable): the plugin reports itself `degraded` with the reason
+ * per server, and its `mcp` page lists every server's state.
  *
  * @module
  */
@@ -13,6 +15,14 @@ import { readTextOrUndefined } from "../../core/mod.ts";
 import { externalTool } from "./connector.ts";
 import { connectMcp } from "./mcp.ts";
 import { type McpPluginConfig, parseMcpConfig } from "./mcp_config.ts";
+import {
+  type McpTrust,
+  type PlannedServer,
+  planProjectServers,
+  redactedReason,
+} from "./project_servers.ts";
+
+export type { McpTrust };
 
 /** What the `mcp` plugin needs from the harness. */
 export interface McpPluginDeps {
@@ -20,13 +30,27 @@ export interface McpPluginDeps {
   env: Record<string, string | undefined>;
   /** The working directory stdio servers start in (unless they name their own). */
   cwd: string;
+  /**
+   * The harness's trust store: the workspace's `.mcp.json` is read when it trusts the
+   * workspace, and a server starts when it is approved. Without it, no `.mcp.json` is read.
+   */
+  trust?: McpTrust;
 }
 
 interface ServerState {
   name: string;
   type: string;
-  state: "active" | "failed";
+  state: "active" | "failed" | "not approved" | "skipped";
   tools: number;
+  origin?: ".mcp.json";
+  reason?: string;
+}
+
+function stateOf(s: PlannedServer, state: ServerState["state"], tools = 0, reason?: string) {
+  const out: ServerState = { name: s.name, type: s.type, state, tools };
+  if (s.origin === ".mcp.json") out.origin = ".mcp.json";
+  if (reason) out.reason = reason;
+  return out;
 }
 
 /** The `mcp` runtime plugin. */
@@ -37,45 +61,69 @@ export function mcpPlugin(deps: McpPluginDeps): RuntimePlugin<McpPluginConfig> {
     apiVersion: 1,
     parseConfig: (raw) => parseMcpConfig(raw, deps.env, readTextOrUndefined),
     async setup(ctx) {
-      const states: ServerState[] = [];
-      const connected = await Promise.all(
-        Object.entries(ctx.config.servers).map(async ([name, cfg]) => {
-          try {
-            const client = await connectMcp(cfg, {
-              name,
-              signal: ctx.signal,
-              logger: ctx.logger,
-              sandbox: ctx.sandbox,
-              cwd: deps.cwd,
-              timeoutMs: ctx.config.timeoutMs,
-              env: deps.env,
-            });
-            ctx.onDispose(() => client.close());
-            try {
-              return { name, cfg, tools: await client.tools() };
-            } catch (err) {
-              await client.close();
-              throw err;
-            }
-          } catch (err) {
-            const msg = err instanceof Error ? err.message : String(err);
-            ctx.logger.warn(`server "${name}" could not start: ${msg.slice(0, 300)}`);
-            states.push({ name, type: cfg.type, state: "failed", tools: 0 });
-            return undefined;
-          }
-        }),
+      const own: PlannedServer[] = Object.entries(ctx.config.servers).map(([name, cfg]) => ({
+        name,
+        origin: "plugins.json",
+        type: cfg.type,
+        cfg,
+      }));
+      const project = planProjectServers(
+        deps.trust,
+        deps.cwd,
+        deps.env,
+        new Set(own.map((s) => s.name)),
       );
+      const states: ServerState[] = [];
+      const connected = await Promise.all([...own, ...project.servers].map(async (s) => {
+        if (!s.cfg) {
+          states.push(stateOf(s, s.state ?? "skipped", 0, s.blocked));
+          return undefined;
+        }
+        try {
+          const client = await connectMcp(s.cfg, {
+            name: s.name,
+            signal: ctx.signal,
+            logger: ctx.logger,
+            sandbox: ctx.sandbox,
+            cwd: deps.cwd,
+            timeoutMs: ctx.config.timeoutMs,
+            env: deps.env,
+          });
+          ctx.onDispose(() => client.close());
+          try {
+            return { s, tools: await client.tools() };
+          } catch (err) {
+            await client.close();
+            throw err;
+          }
+        } catch (err) {
+          const why = redactedReason(err, s.cfg);
+          ctx.logger.warn(`server "${s.name}" could not start: ${why}`);
+          states.push(stateOf(s, "failed", 0, `could not start: ${why}`));
+          return undefined;
+        }
+      }));
       for (const c of connected) {
         if (!c) continue;
-        for (const t of c.tools) ctx.tools.register(externalTool(`mcp__${c.name}`, t));
-        states.push({ name: c.name, type: c.cfg.type, state: "active", tools: c.tools.length });
+        for (const t of c.tools) ctx.tools.register(externalTool(`mcp__${c.s.name}`, t));
+        states.push(stateOf(c.s, "active", c.tools.length));
       }
-      states.sort((a, b) => (a.name < b.name ? -1 : 1));
+      // by name, the user's own server before a project one of the same name
+      const key = (s: ServerState) => `${s.name}\0${s.origin ?? ""}`;
+      states.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+      const problems = states.filter((s) => s.state !== "active")
+        .map((s) => `server ${s.name}: ${s.reason ?? s.state}`);
+      if (project.note) problems.unshift(`.mcp.json ${project.note.reason}`);
+      if (problems.length) ctx.degrade(problems.join("; "));
       ctx.pages.register({
         id: "mcp",
         title: "MCP servers",
         description: "The MCP servers of this harness and their tools",
-        read: () => ({ servers: states.map((s) => ({ ...s })) as unknown as Json }),
+        read: () =>
+          ({
+            servers: states.map((s) => ({ ...s })),
+            ...(project.note ? { project: { ...project.note } } : {}),
+          }) as unknown as Json,
       });
     },
   };

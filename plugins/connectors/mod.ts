@@ -21,5 +21,6 @@ export {
   type McpServerConfig,
   type McpStdioServer,
   parseMcpConfig,
+  projectServerConfig,
 } from "./mcp_config.ts";
-export { mcpPlugin, type McpPluginDeps } from "./mcp_plugin.ts";
+export { mcpPlugin, type McpPluginDeps, type McpTrust } from "./mcp_plugin.ts";

@@ -115,6 +115,36 @@ Deno.test("bash cannot write control files (redirection denied, the files read-o
   }
 });
 
+Deno.test("the workspace's .mcp.json is written by no tool: write_file, a redirection, a program (--yes included)", async () => {
+  const mcp = JSON.stringify({ mcpServers: { mine: { command: "/bin/false" } } });
+  const evil = JSON.stringify({ mcpServers: { mine: { command: "/bin/sh" } } });
+  const { t, r, done } = await turn(
+    [
+      call("j1", "write_file", { path: ".mcp.json", content: evil }),
+      call("j2", "bash", { command: `echo '${evil}' > .mcp.json` }),
+      call("j3", "bash", {
+        command: `python3 -c 'open(".mcp.json","w").write(${JSON.stringify(evil)})'`,
+      }),
+    ],
+    ["--yes"],
+    (ws) => Deno.writeTextFile(join(ws, ".mcp.json"), mcp),
+  );
+  try {
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(done.get("j1")!.error, true, done.get("j1")!.result);
+    assert.match(done.get("j1")!.result, /floor\.protect/);
+    assert.equal(done.get("j2")!.error, true, done.get("j2")!.result);
+    assert.match(done.get("j2")!.result, /bash may not write it/);
+    if (BWRAP_OK) {
+      assert.equal(done.get("j3")!.error, true, done.get("j3")!.result);
+      assert.match(done.get("j3")!.result, /Read-only file system/);
+      assert.equal(await Deno.readTextFile(join(t.w.ws, ".mcp.json")), mcp, "unchanged");
+    }
+  } finally {
+    await t.close();
+  }
+});
+
 Deno.test("the harness home's settings are never written by tools, even with --allow-write", async () => {
   const w = await makeWorkspace();
   const target = join(w.home, "plugins.json");

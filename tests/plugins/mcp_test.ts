@@ -202,7 +202,7 @@ Deno.test("mcp: server-memory keeps state between calls; servers come from an .m
   }
 });
 
-Deno.test("mcp: a server that cannot start is skipped and logged; the others come up", async () => {
+Deno.test("mcp: a server that cannot start is skipped and logged, the plugin degraded with the reason; the others come up", async () => {
   const rig = await makeRig([], {
     config: {
       runtimePlugins: [{
@@ -217,7 +217,10 @@ Deno.test("mcp: a server that cannot start is skipped and logged; the others com
     },
   });
   try {
-    assert.equal(rig.h.admin.runtimePluginStatus().find((s) => s.id === "mcp")?.state, "active");
+    const status = rig.h.admin.runtimePluginStatus().find((s) => s.id === "mcp");
+    assert.equal(status?.state, "degraded");
+    assert.match(status?.reason ?? "", /^server broken: could not start: .+/);
+    assert.ok(rig.h.registries.tools.get("mcp__everything__echo"), "the others run");
     assert.ok(rig.lines.some((l) => /server "broken" could not start/.test(l)));
     const page = await rig.h.admin.pages.read("mcp") as {
       servers: { name: string; state: string }[];
