@@ -113,7 +113,7 @@ interface McpServerRow {
 
 /** The `mcp` plugin's servers (its `mcp` page): each one's state, and why one is not up. */
 async function printMcpServers(
-  h: HarnessCore,
+  h: FrontEnd,
   out: (s?: string) => void,
   st: ReturnType<typeof styles>,
 ): Promise<void> {
