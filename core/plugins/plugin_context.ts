@@ -19,6 +19,7 @@ import {
   type SkillInfo,
 } from "../base/mod.ts";
 import type { AuditBus } from "./audit.ts";
+import { quietCommand, quietProvider } from "./quiet_errors.ts";
 import { guardStale, type Loaded } from "./loaded.ts";
 import { validatePage } from "./pages.ts";
 import type { Registries } from "./registries.ts";
@@ -135,7 +136,7 @@ export function pluginContext(
     commands: {
       register: refusing((command) => {
         guard();
-        r.commands.register(owner, command.name, command);
+        r.commands.register(owner, command.name, quietCommand(command, owner));
       }),
     },
     packs: {
@@ -259,5 +260,5 @@ function registerModelProvider(
       );
     }
   }
-  r.models.register(owner, provider.name, { provider, models });
+  r.models.register(owner, provider.name, { provider: quietProvider(provider, owner), models });
 }
