@@ -137,6 +137,7 @@ export class HarnessCore {
         this.skillCatalog.files(paths.cwd).skills.find((s) => s.name === name)?.path,
       boundMs,
       startBoundMs: opts.startBoundMs,
+      reservedCommands: opts.reservedCommands,
     });
     const secrets = new SecretIndex({ env, home, authEnvOf: opts.providerFactory?.authEnvOf });
     this.#children = new ChildEnvironment({

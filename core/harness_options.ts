@@ -91,6 +91,8 @@ export interface HarnessOptions {
    * 10000 ms); a plugins.json entry's `setupTimeoutMs` overrides it for that plugin.
    */
   startBoundMs?: number;
+  /** Command names a runtime plugin may not register (the front end's own commands). */
+  reservedCommands?: readonly string[];
 }
 
 /**

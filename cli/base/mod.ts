@@ -6,3 +6,4 @@
  */
 export { type CliContext, writeAllSync } from "./context.ts";
 export { cancelOnInterrupt } from "./interrupt.ts";
+export { BUILTIN_COMMAND_NAMES } from "./command_names.ts";

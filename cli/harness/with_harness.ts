@@ -6,7 +6,7 @@
  * @module
  */
 import type { FrontEnd, HarnessOptions } from "../../core/mod.ts";
-import type { CliContext } from "../base/mod.ts";
+import { BUILTIN_COMMAND_NAMES, type CliContext } from "../base/mod.ts";
 import { type FloorFlags, floorRequestOf } from "./floor_flags.ts";
 import { handleConsent, handleTrust } from "../prompts/mod.ts";
 import { printSessionsNotice } from "./sessions_notice.ts";
@@ -32,6 +32,8 @@ export async function withHarness(
     floorRequest: floorRequestOf(flags, cli, flags.interactive === true),
     // interactive hooks (auth-set, tool_exec gates) may use the terminal hs runs on
     terminal: cli.stdinIsTerminal || cli.stdoutIsTerminal,
+    // a plugin command may not take a built-in's name (it would never run)
+    reservedCommands: BUILTIN_COMMAND_NAMES,
     ...extra,
   });
   try {

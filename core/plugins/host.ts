@@ -41,6 +41,8 @@ export interface PluginHostOptions {
   boundMs?: number;
   /** The bound of each plugin's setup and of its starts (default {@link START_BOUND_MS}). */
   startBoundMs?: number;
+  /** Command names no plugin may register (the front end's built-in commands). */
+  reservedCommands?: readonly string[];
 }
 
 const unsandboxed: ChildSandbox = { prepare: (spec) => Promise.resolve(spec) };
@@ -59,6 +61,7 @@ export class PluginHost {
   #fileSkill?: (name: string) => string | undefined;
   #boundMs: number;
   #startBoundMs: number;
+  #reservedCommands: ReadonlySet<string>;
   #loaded: Loaded[] = [];
   #closed = false;
   #closing?: Promise<void>;
@@ -72,6 +75,7 @@ export class PluginHost {
     this.#fileSkill = opts.fileSkill;
     this.#boundMs = opts.boundMs ?? DISPOSE_BOUND_MS;
     this.#startBoundMs = opts.startBoundMs ?? START_BOUND_MS;
+    this.#reservedCommands = new Set(opts.reservedCommands ?? []);
     this.lifecycle = new LifecycleBus(this.registries.lifecycle, this.#log);
     this.pages = new PageService(this.registries.pages, (owner) => this.#signalOf(owner));
   }
@@ -306,6 +310,7 @@ export class PluginHost {
       log: (line) => this.#log(line),
       sandbox: this.#sandbox,
       fileSkill: this.#fileSkill,
+      reservedCommands: this.#reservedCommands,
     });
   }
 

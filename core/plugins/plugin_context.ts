@@ -37,6 +37,8 @@ export interface ContextInputs {
   sandbox: ChildSandbox;
   /** The path of a file skill named `name` (a runtime skill of that name is rejected). */
   fileSkill?: (name: string) => string | undefined;
+  /** Command names no plugin may register (the front end's built-in commands). */
+  reservedCommands?: ReadonlySet<string>;
 }
 
 /** `ctx.degrade`: records why an active plugin runs degraded (`hs plugins` shows it). */
@@ -136,6 +138,12 @@ export function pluginContext(
     commands: {
       register: refusing((command) => {
         guard();
+        if (inputs.reservedCommands?.has(command.name)) {
+          throw new HarnessError(
+            `command "${command.name}" of ${ownerLabel(owner)} is named like a built-in command`,
+            "a built-in is never replaced by a plugin command: give it another name",
+          );
+        }
         r.commands.register(owner, command.name, quietCommand(command, owner));
       }),
     },
