@@ -56,7 +56,9 @@ export class SkillCatalog {
       if (file) {
         problems.push({
           path: file.path,
-          reason: `runtime skill "${s.name}" of ${s.source} conflicts with this file; ignored`,
+          reason: `runtime skill "${s.name}" of ${
+            s.owner ?? s.source
+          } conflicts with this file; ignored`,
         });
       } else runtime.push(s);
     }

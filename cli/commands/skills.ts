@@ -19,7 +19,7 @@ export function register(program: Command, ctx: CommandContext): void {
         for (const s of skills.sort((a, b) => (a.name < b.name ? -1 : 1))) {
           cli.stdout(
             `${st.bold(safe(s.name.padEnd(24)))} ${safe(s.description)}\n${
-              st.dim(safe(`  ${s.path || s.source}`))
+              st.dim(safe(`  ${s.path || (s.owner ? `${s.source} · ${s.owner}` : s.source)}`))
             }\n`,
           );
         }

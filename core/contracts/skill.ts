@@ -16,6 +16,8 @@ export interface SkillInfo {
   directory?: string;
   /** The body (after frontmatter). Loaded lazily for file skills. */
   body?: string;
-  /** Where it comes from: a skills directory, `pack:<name>` or the owning plugin. */
+  /** Where it comes from: a skills directory, `pack:<name>`, or `runtime` (a plugin's). */
   source: string;
+  /** The plugin that registered a runtime skill (`plugin:<id>`). */
+  owner?: string;
 }

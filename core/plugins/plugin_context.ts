@@ -227,7 +227,9 @@ function registerSkill(
   r.skills.register(owner, skill.name, {
     ...skill,
     path: skill.path ?? "",
-    source: ownerLabel(owner),
+    // seed 002: a runtime skill "apparaît avec la source runtime"
+    source: "runtime",
+    owner: ownerLabel(owner),
   });
 }
 
