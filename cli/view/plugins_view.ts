@@ -54,5 +54,16 @@ export function pluginLines(h: FrontEnd, color: boolean): string[] {
       lines.push(st.dim(safe(`    ${kind}s: ${shown.join(", ")}`)));
     }
   }
+  lines.push(...packLines(h, st));
   return lines;
+}
+
+/** The behavior packs, one line (they are the third extension form; `hs packs` details them). */
+function packLines(h: FrontEnd, st: ReturnType<typeof styles>): string[] {
+  const packs = h.packs.list();
+  if (packs.length === 0) return [st.dim("behavior packs: none (hs packs)")];
+  const names = packs.map((p) => `${p.manifest?.name ?? p.dir}${p.error ? " (load error)" : ""}`);
+  return [
+    `${st.bold("behavior packs")}: ${safe(names.join(", "))} ${st.dim("— details: hs packs")}`,
+  ];
 }
