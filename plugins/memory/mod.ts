@@ -9,7 +9,8 @@
  * - the `memory` page (entries, and a `delete` action);
  * - the background sync lifecycle: with `config.sync.dir`, entries are synced
  *   both ways at start, every `intervalSeconds`, and once more when the harness
- *   closes. Without it, memory stays local.
+ *   closes (newest wins; a deletion leaves a tombstone, so it propagates too).
+ *   Without it, memory stays local.
  *
  * It is active in ephemeral instances too. Entries live in `config.dir`
  * (default `$HARNESS_HOME/memory`).

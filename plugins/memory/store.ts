@@ -89,42 +89,119 @@ export class MemoryStore {
     Deno.writeTextFileSync(tmp, render({ description, content }), { mode: 0o600 });
     if (mtime !== undefined) Deno.utimeSync(tmp, new Date(mtime), new Date(mtime));
     Deno.renameSync(tmp, path);
+    this.#revive(name);
   }
 
-  /** Removes an entry; false when there was none. */
-  delete(name: string): boolean {
+  /**
+   * Removes an entry and leaves a tombstone (`.tombstones/<name>`, its time the deletion's) so
+   * that a sync deletes it on the other side too; false when there was none.
+   */
+  delete(name: string, at = Date.now()): boolean {
+    const path = this.#path(name);
+    let existed = true;
     try {
-      Deno.removeSync(this.#path(name));
-      return true;
+      Deno.removeSync(path);
     } catch (err) {
-      if (err instanceof Deno.errors.NotFound) return false;
+      if (!(err instanceof Deno.errors.NotFound)) throw err;
+      existed = false;
+    }
+    this.#tombstone(name, at);
+    return existed;
+  }
+
+  /** When entry `name` was deleted here (its tombstone's time), if it was. */
+  deletedAt(name: string): number | undefined {
+    try {
+      return Deno.statSync(this.#tombstonePath(name)).mtime?.getTime() ?? 0;
+    } catch (err) {
+      if (err instanceof Deno.errors.NotFound) return undefined;
       throw err;
+    }
+  }
+
+  /** The names deleted here (those with a tombstone), with the time of their deletion. */
+  tombstones(): Map<string, number> {
+    const out = new Map<string, number>();
+    try {
+      for (const e of Deno.readDirSync(join(this.dir, TOMBSTONES))) {
+        if (!e.isFile || !MEMORY_NAME.test(e.name)) continue;
+        out.set(e.name, this.deletedAt(e.name) ?? 0);
+      }
+    } catch (err) {
+      if (!(err instanceof Deno.errors.NotFound)) throw err;
+    }
+    return out;
+  }
+
+  #tombstonePath(name: string): string {
+    this.#path(name); // validates the name
+    return join(this.dir, TOMBSTONES, name);
+  }
+
+  #tombstone(name: string, at: number): void {
+    const path = this.#tombstonePath(name);
+    Deno.mkdirSync(join(this.dir, TOMBSTONES), { recursive: true, mode: 0o700 });
+    Deno.writeTextFileSync(path, "", { mode: 0o600 });
+    Deno.utimeSync(path, new Date(at), new Date(at));
+  }
+
+  /** Forgets the tombstone of `name` (it exists again). */
+  #revive(name: string): void {
+    try {
+      Deno.removeSync(this.#tombstonePath(name));
+    } catch (err) {
+      if (!(err instanceof Deno.errors.NotFound)) throw err;
     }
   }
 }
 
+/** The directory of a store's tombstones (deleted entries, for sync). */
+const TOMBSTONES = ".tombstones";
+
 /**
- * Two-way sync by modification time: an entry missing on one side, or older there, is
- * copied from the other. Deletions are not propagated (a deleted entry comes back from
- * the other side until it is deleted there too). Returns how many entries were copied.
+ * Two-way sync by modification time: for each name, the latest event on either side wins — an
+ * entry written later is copied to the other side, a deletion later than the other side's
+ * entry deletes it there (the tombstone goes along, so the entry does not come back). Returns
+ * how many entries were copied or deleted.
  */
 export function syncStores(a: MemoryStore, b: MemoryStore): number {
-  let copied = 0;
-  const left = new Map(a.list().map((e) => [e.name, e]));
-  const right = new Map(b.list().map((e) => [e.name, e]));
-  for (const [name, e] of left) {
-    const o = right.get(name);
-    if (!o || o.updated < e.updated) {
-      b.put(name, e.description, e.content, e.updated);
-      copied++;
+  let changed = 0;
+  const side = (s: MemoryStore) => ({
+    entries: new Map(s.list().map((e) => [e.name, e])),
+    deleted: s.tombstones(),
+  });
+  const l = side(a);
+  const r = side(b);
+  const names = new Set([
+    ...l.entries.keys(),
+    ...r.entries.keys(),
+    ...l.deleted.keys(),
+    ...r.deleted.keys(),
+  ]);
+  for (const name of names) {
+    const le = l.entries.get(name);
+    const re = r.entries.get(name);
+    const ld = l.deleted.get(name) ?? -Infinity;
+    const rd = r.deleted.get(name) ?? -Infinity;
+    const written = Math.max(le?.updated ?? -Infinity, re?.updated ?? -Infinity);
+    const deleted = Math.max(ld, rd);
+    if (deleted >= written) {
+      // deleted last: gone on both sides, both keep the tombstone
+      if (le || ld < deleted) a.delete(name, deleted);
+      if (re || rd < deleted) b.delete(name, deleted);
+      if (le) changed++;
+      if (re) changed++;
+      continue;
+    }
+    const newest = (le?.updated ?? -Infinity) >= (re?.updated ?? -Infinity) ? le! : re!;
+    if (newest !== le && (!le || le.updated < newest.updated)) {
+      a.put(name, newest.description, newest.content, newest.updated);
+      changed++;
+    }
+    if (newest !== re && (!re || re.updated < newest.updated)) {
+      b.put(name, newest.description, newest.content, newest.updated);
+      changed++;
     }
   }
-  for (const [name, e] of right) {
-    const o = left.get(name);
-    if (!o || o.updated < e.updated) {
-      a.put(name, e.description, e.content, e.updated);
-      copied++;
-    }
-  }
-  return copied;
+  return changed;
 }

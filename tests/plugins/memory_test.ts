@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { MemoryStore } from "../../plugins/mod.ts";
+import { syncStores } from "../../plugins/memory/mod.ts";
 import { makeRig, modelPlugin, scriptedModel } from "../core/plugins/_helpers.ts";
 import { makeWorkspace } from "../support/workspace.ts";
 
@@ -86,4 +87,36 @@ Deno.test("memory: background sync at start and at close, both ways", async () =
   await rig.h.close();
   assert.equal(new MemoryStore(shared).get("made-here")?.description, "synced out");
   await rig.close();
+});
+
+Deno.test("memory sync propagates deletions: a deleted entry does not come back; one written after comes back", async () => {
+  const root = await Deno.makeTempDir({ prefix: "hs-mem-sync-" });
+  try {
+    const a = new MemoryStore(join(root, "a"));
+    const b = new MemoryStore(join(root, "b"));
+    a.put("kept", "stays", "K", 1_000);
+    a.put("gone", "goes", "G", 1_000);
+    assert.equal(syncStores(a, b), 2);
+    assert.equal(b.get("gone")?.content, "G\n");
+    a.delete("gone", 2_000);
+    assert.equal(syncStores(a, b), 1, "the deletion reached the other side");
+    assert.equal(b.get("gone"), undefined);
+    assert.equal(a.get("gone"), undefined, "it did not come back from the other side");
+    assert.equal(syncStores(a, b), 0, "nothing left to do");
+    // written again after the deletion: the newer write wins on both sides
+    b.put("gone", "back", "again", 3_000);
+    assert.equal(syncStores(a, b), 1);
+    assert.equal(a.get("gone")?.description, "back");
+    assert.equal(a.deletedAt("gone"), undefined);
+    // an older copy elsewhere does not undo a newer deletion
+    const c = new MemoryStore(join(root, "c"));
+    c.put("kept", "stale", "old", 500);
+    b.delete("kept", 4_000);
+    syncStores(a, b);
+    syncStores(b, c);
+    assert.equal(c.get("kept"), undefined);
+    assert.equal(a.get("kept"), undefined);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
 });
