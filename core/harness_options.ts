@@ -102,7 +102,7 @@ export interface HarnessOptions {
  */
 export function pluginEntries(opts: HarnessOptions, home: string): RuntimePluginEntry[] {
   const configured = opts.config !== undefined
-    ? parsePluginsConfig(opts.config, "HarnessOptions.config")
+    ? parsePluginsConfig(opts.config, "HarnessOptions.config", home)
     : opts.userPlugins === false
     ? []
     : readUserPlugins(home);

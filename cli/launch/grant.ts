@@ -22,6 +22,7 @@ import {
   parseKeyValues,
   readTextOrUndefined,
   resolvePaths,
+  resolvePluginModule,
   statOrUndefined,
 } from "../../core/base/mod.ts";
 import { walkHarnessDirs } from "../../core/discovery/mod.ts";
@@ -338,8 +339,10 @@ function runtimePluginNeeds(
   for (const e of Array.isArray(plugins) ? plugins : []) {
     const entry = e as { module?: unknown; enabled?: unknown; permissions?: unknown };
     if (entry?.enabled === false) continue;
-    if (typeof entry?.module === "string" && entry.module.startsWith("/")) {
-      n.read.add(dirname(entry.module));
+    if (typeof entry?.module === "string") {
+      // an absolute path or a package installed under $HARNESS_HOME (its whole package)
+      const mod = resolvePluginModule(entry.module, home);
+      if ("root" in mod) n.read.add(mod.root);
     }
     const p = (entry?.permissions ?? {}) as Record<string, unknown>;
     for (const x of strings(p.read)) n.read.add(expand(x, places));

@@ -47,7 +47,16 @@ export async function runLauncher(args: string[]): Promise<number> {
   }
   const child = new Deno.Command(Deno.execPath(), {
     // the `hs` that `deno task install` wrote fetches nothing: neither does the harness it starts
-    args: ["run", "--quiet", ...cachedOnly(env), ...flags, join(ROOT, "main.ts"), ...args],
+    // --no-remote: nothing, not even a plugin's own import, is fetched at run time
+    args: [
+      "run",
+      "--quiet",
+      "--no-remote",
+      ...cachedOnly(env),
+      ...flags,
+      join(ROOT, "main.ts"),
+      ...args,
+    ],
     cwd,
     env: { HS_LAUNCHED: "1" },
     stdin: "inherit",

@@ -22,3 +22,4 @@ export * from "./safe_fs.ts";
 export * from "./sessions_place.ts";
 export * from "./workspace_key.ts";
 export { PRESENCE_MARKER } from "./presence.ts";
+export { type PluginModule, resolvePluginModule } from "./plugin_module.ts";

@@ -13,7 +13,7 @@
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { z } from "zod";
-import { HarnessError, readTextOrUndefined } from "../base/mod.ts";
+import { HarnessError, readTextOrUndefined, resolvePluginModule } from "../base/mod.ts";
 import type { RuntimePluginEntry } from "./types.ts";
 
 /** Extra process permissions a plugin entry declares (granted by the launcher). */
@@ -37,8 +37,7 @@ const permissionsSchema: z.ZodType<PluginPermissions> = z.object({
 
 const entrySchema = z.object({
   id: z.string({ error: 'needs an "id"' }).min(1, 'needs an "id"'),
-  module: z.string().refine((m) => m.startsWith("/"), "module must be an absolute path")
-    .optional(),
+  module: z.string().min(1, "module must not be empty").optional(),
   enabled: z.boolean().optional(),
   required: z.boolean().optional(),
   config: z.unknown().optional(),
@@ -66,14 +65,18 @@ export function readUserPlugins(home: string): RuntimePluginEntry[] {
   } catch {
     throw new HarnessError(`${path} is not valid JSON`, "fix the file or remove it");
   }
-  return parsePluginsConfig(data, path);
+  return parsePluginsConfig(data, path, home);
 }
 
 /**
  * Entries of a plugin configuration in the shape of `plugins.json` (the file, or
  * `HarnessOptions.config`); `where` names it in errors. Throws a HarnessError when invalid.
  */
-export function parsePluginsConfig(data: unknown, where: string): RuntimePluginEntry[] {
+export function parsePluginsConfig(
+  data: unknown,
+  where: string,
+  home?: string,
+): RuntimePluginEntry[] {
   const r = fileSchema.safeParse(data);
   if (!r.success) {
     const issue = r.error.issues[0];
@@ -83,15 +86,24 @@ export function parsePluginsConfig(data: unknown, where: string): RuntimePluginE
       : "(top)";
     throw new HarnessError(`${where}: ${at}: ${issue.message}`, "see docs/plugins.md");
   }
-  return (r.data.runtimePlugins ?? []).map((e) => ({
-    id: e.id,
-    enabled: e.enabled,
-    required: e.required,
-    config: e.config,
-    setupTimeoutMs: e.setupTimeoutMs,
-    // pathToFileURL escapes `#`, `%` and spaces (a raw `file://` + path would not).
-    module: e.module ? pathToFileURL(e.module).href : undefined,
-  }));
+  return (r.data.runtimePlugins ?? []).map((e) => {
+    const entry: RuntimePluginEntry = {
+      id: e.id,
+      enabled: e.enabled,
+      required: e.required,
+      config: e.config,
+      setupTimeoutMs: e.setupTimeoutMs,
+    };
+    if (e.module === undefined) return entry;
+    // an absolute path, or a package installed under $HARNESS_HOME; nothing is downloaded
+    const mod = home !== undefined ? resolvePluginModule(e.module, home) : e.module.startsWith("/")
+      // pathToFileURL escapes `#`, `%` and spaces (a raw `file://` + path would not).
+      ? { url: pathToFileURL(e.module).href }
+      : { error: `"${e.module}" must be an absolute path here (no HARNESS_HOME to resolve it)` };
+    if ("error" in mod) entry.moduleError = mod.error;
+    else entry.module = mod.url;
+    return entry;
+  });
 }
 
 /**
@@ -132,7 +144,7 @@ export function mergePluginEntries(
     ids.add(c.id!);
     const same = out.find((e) => (e.plugin?.id ?? e.id) === c.id);
     if (same) {
-      if (c.module) {
+      if (c.module || c.moduleError) {
         throw new HarnessError(
           `plugins.json entry "${c.id}" cannot replace the implementation of an inline plugin`,
           "remove its module field to configure it, or use another id",

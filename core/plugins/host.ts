@@ -140,6 +140,9 @@ export class PluginHost {
         continue;
       }
       let plugin = entry.plugin;
+      if (!plugin && entry.moduleError) {
+        if (await this.#fail(id, "", required, `module not found: ${entry.moduleError}`)) continue;
+      }
       if (!plugin && entry.module) {
         try {
           const mod = await import(entry.module);

@@ -174,8 +174,10 @@ export interface RuntimePlugin<C = unknown> {
 export interface RuntimePluginEntry {
   /** The plugin itself (inline entries). */
   plugin?: RuntimePlugin<unknown>;
-  /** Absolute module path (plugins.json). */
+  /** The module's `file:` URL (plugins.json: an absolute path or an installed package). */
   module?: string;
+  /** Why plugins.json's module could not be resolved (the plugin then fails with it). */
+  moduleError?: string;
   /** The plugin's id (plugins.json; the module's plugin must have it). */
   id?: string;
   /** False: the plugin is not loaded. */
