@@ -64,7 +64,9 @@ export function runInWorker(entry: string | URL, grant: Grant): Promise<number> 
   return new Promise((resolve) => {
     worker.onmessage = (e: MessageEvent) => {
       const code = (e.data as Partial<ExitMessage> | null)?.hsExit;
-      if (typeof code === "number" && Number.isInteger(code)) resolve(code);
+      if (typeof code !== "number" || !Number.isInteger(code)) return;
+      worker.terminate(); // it is ending: everything it wrote was written synchronously
+      resolve(code);
     };
   });
 }
