@@ -71,12 +71,6 @@ export function runInWorker(entry: string | URL, grant: Grant): Promise<number> 
   });
 }
 
-/** True in the harness worker that {@link runInWorker} started. */
-export function inHarnessWorker(): boolean {
-  return "WorkerGlobalScope" in globalThis &&
-    (globalThis as { name?: string }).name === HARNESS_WORKER;
-}
-
 /** One line of standard input (the terminal's line discipline edits and echoes it); null at its end. */
 function readLine(): string | null {
   const bytes: number[] = [];
