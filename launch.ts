@@ -1,16 +1,18 @@
 /**
  * `deno task hs`: the permission-scoped launcher. It computes what this run of
- * the harness may touch (see cli/launch/grant.ts) and runs `main.ts` with
- * exactly those Deno permissions — never `-A`. It loads no plugin, runs no
- * hook, answers `hs version` itself and runs `hs scheme` in its own process
- * after giving up every permission (scheme/cli/).
+ * the harness may touch (see cli/launch/grant.ts) and runs `main.ts` in a
+ * Worker of this process whose Deno permissions are exactly that — never `-A`
+ * (cli/launch/scope.ts). It loads no plugin, runs no hook, answers
+ * `hs version` itself and runs `hs scheme` in its own thread after giving up
+ * every permission (scheme/cli/). `release.ts` is the same for the bundle and
+ * the compiled binary.
  *
  * @module
  */
 // Every import below names its module through a variable: Deno loads the module graph of a
 // literal `import("…")` when the process starts, taken or not, and of a variable's only when it
-// is reached, so each command pays for its own modules only. The launcher may read everything
-// (deno.json "launcher"); nothing bundles launch.ts.
+// is reached, so each command pays for its own modules only. The launcher holds what the release
+// holds (deno.json "launcher"); the harness gets the grant. Nothing bundles launch.ts.
 if (import.meta.main) {
   const args = Deno.args;
   if (args.length === 1 && ["version", "--version", "-v"].includes(args[0])) {
@@ -38,5 +40,6 @@ if (import.meta.main) {
   // the grant, discovery, the bundled providers: `hs scheme` and `hs version` never load them
   const launcher = "./cli/launch/mod.ts";
   const { runLauncher } = await import(launcher) as typeof import("./cli/launch/mod.ts");
-  Deno.exit(await runLauncher(args));
+  const root = decodeURIComponent(new URL(".", import.meta.url).pathname).replace(/\/$/, "");
+  Deno.exit(await runLauncher(args, { root, entry: new URL("./main.ts", import.meta.url) }));
 }

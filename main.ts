@@ -1,16 +1,18 @@
 /**
  * `hs` — the CLI entry: hands argv to `cli/` with the harness's built-in
  * plugins (from `mod.ts`) and this process's streams. `deno task hs` runs it
- * through the permission-scoped launcher (`launch.ts`). `hs version` answers
- * before anything else is loaded; `hs scheme` loads only the interpreter
- * (scheme/cli/).
+ * through the permission-scoped launcher (`launch.ts`), in a Worker whose
+ * permissions are the run's grant; run directly (`deno task hs:all`) it holds
+ * what its process holds. `hs version` answers before anything else is
+ * loaded; `hs scheme` loads only the interpreter (scheme/cli/).
  *
  * @module
  */
 // No static import: whatever this module imports statically loads before any command runs
 // (core/base alone pulls in Deno's Node layer, ~25 ms), so each path imports what it needs.
 
-async function main(args: string[]): Promise<number> {
+/** Runs the CLI on `args` with this process's streams; resolves to the exit status. */
+export async function main(args: string[]): Promise<number> {
   if (args.length === 1 && ["version", "--version", "-v"].includes(args[0])) {
     const { VERSION, versionLine, commandMayBeReplaced } = await import("./core/base/mod.ts");
     const env = Deno.env.toObject();
@@ -56,4 +58,11 @@ async function main(args: string[]): Promise<number> {
   });
 }
 
-if (import.meta.main) Deno.exit(await main(Deno.args));
+if (import.meta.main) {
+  if ("WorkerGlobalScope" in globalThis) {
+    // the launcher's harness worker (cli/launch/scope.ts): its exit goes to the main thread
+    const { serveHarness } = await import("./cli/launch/mod.ts");
+    await serveHarness(main);
+  }
+  Deno.exit(await main(Deno.args));
+}

@@ -1,9 +1,11 @@
 /**
  * Release builds: `deno task compile [target…]` makes single executables
  * (linux x64/arm64, macOS x64/arm64) and `deno task bundle` one JavaScript
- * file, both from `main.ts` with the git revision baked into `--version`.
- * The permissions and worker options a release runs with are {@link BAKED}:
- * compiled in by `deno compile`, and passed to `deno run` for the bundle.
+ * file, both from `release.ts` (the launcher and the harness in one module)
+ * with the git revision baked into `--version`. The permissions and worker
+ * options a release runs with are {@link BAKED}: compiled in by
+ * `deno compile`, and passed to `deno run` for the bundle. They are the
+ * launcher's: the harness runs in a worker holding only the run's grant.
  *
  * Usage: deno run -A scripts/build.ts compile [--target <triple>]… | bundle | flags
  *
@@ -14,10 +16,16 @@ import { fileURLToPath } from "node:url";
 const ROOT = fileURLToPath(new URL("..", import.meta.url)).replace(/\/$/, "");
 const INFO = `${ROOT}/core/base/build_info.ts`;
 
-/** Deno flags of a release: no -A, no ffi, no prompt; the floor narrows tools further. */
+/**
+ * Deno flags of a release: no -A, no ffi, no prompt (a prompt would let a worker ask for
+ * more than its grant). The launcher holds them; the harness worker holds the run's grant
+ * and the floor narrows tools further.
+ */
 export const BAKED = [
   "--unstable-worker-options",
   "--no-prompt",
+  // nothing is fetched at run time, not even a plugin's own `import "https://…"`
+  "--no-remote",
   "--allow-read",
   "--allow-write",
   "--allow-env",
@@ -74,7 +82,7 @@ async function main(args: string[]): Promise<void> {
   }
   await Deno.mkdir(`${ROOT}/dist`, { recursive: true });
   if (cmd === "bundle") {
-    await withRevision(() => deno(["bundle", "-q", "main.ts", "-o", "dist/hs.js"]));
+    await withRevision(() => deno(["bundle", "-q", "release.ts", "-o", "dist/hs.js"]));
     return;
   }
   if (cmd === "compile") {
@@ -82,7 +90,7 @@ async function main(args: string[]): Promise<void> {
     for (let i = 0; i < rest.length; i++) if (rest[i] === "--target") targets.push(rest[++i]);
     await withRevision(async () => {
       for (const t of targets.length ? targets : TARGETS) {
-        await deno(["compile", ...BAKED, "--target", t, "-o", `dist/hs-${t}`, "main.ts"]);
+        await deno(["compile", ...BAKED, "--target", t, "-o", `dist/hs-${t}`, "release.ts"]);
       }
     });
     return;

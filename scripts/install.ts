@@ -87,8 +87,6 @@ export async function launcherScript(root: string, deno: string, task: string): 
     "# It runs that checkout's launcher (deno.json tasks.hs) with its deno.json and lock, fetching",
     "# nothing; `deno task uninstall` there removes this file. Edited, it is no longer removed.",
     "unset INIT_CWD",
-    "HS_CACHED_ONLY=1",
-    "export HS_CACHED_ONLY",
     `exec ${sh(deno)} ${args} "$@"`,
     "",
   ].join("\n");

@@ -234,11 +234,7 @@ Deno.test("A7: hs session list in a fresh HARNESS_HOME", async () => {
   }
 });
 
-Deno.test({
-  name: "A8: a host the run was not given is an hs error with the hs flag, not retried",
-  // the release bundle (HS_E2E_CMD) holds every host: only the launcher narrows the network
-  ignore: Deno.env.get("HS_E2E_CMD") !== undefined,
-}, async () => {
+Deno.test("A8: a host the run was not given is an hs error with the hs flag, not retried", async () => {
   const w = await makeWorkspace();
   const server = await startScriptedServer([{ text: "never" }]);
   try {

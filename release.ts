@@ -1,0 +1,53 @@
+/**
+ * The release entry: what `deno task bundle` (`dist/hs.js`) and
+ * `deno task compile` build. It is the launcher and the harness in one
+ * module. Started as a process it is the launcher (`launch.ts`): it answers
+ * `hs version`, runs `hs scheme` after giving up every permission, and
+ * otherwise computes the run's grant and starts itself as a Worker whose
+ * permissions are that grant; in that worker it is the harness (`main.ts`).
+ * So the release's broad process permissions (scripts/build.ts `BAKED`) are
+ * the launcher's, and the harness holds what `deno task hs` gives it
+ * (docs/security.md "Scoping inside the process").
+ *
+ * @module
+ */
+// Literal imports: the bundler inlines them (and runs a module's top level only when reached).
+
+/** The folder the harness is installed in: the binary's, or the bundle's. */
+function releaseRoot(): string {
+  if (Deno.build.standalone) return Deno.execPath().replace(/\/[^/]*$/, "") || "/";
+  const url = new URL(".", import.meta.url);
+  return url.protocol === "file:" ? decodeURIComponent(url.pathname).replace(/\/$/, "") : "/";
+}
+
+if (import.meta.main) {
+  const args = Deno.args;
+  if ("WorkerGlobalScope" in globalThis) {
+    // the harness worker this module started (cli/launch/scope.ts)
+    const [{ serveHarness }, { main }] = await Promise.all([
+      import("./cli/launch/mod.ts"),
+      import("./main.ts"),
+    ]);
+    await serveHarness(main);
+  }
+  if (args.length === 1 && ["version", "--version", "-v"].includes(args[0])) {
+    const { VERSION, versionLine, commandMayBeReplaced } = await import("./core/base/mod.ts");
+    const env = Deno.env.toObject();
+    // a commands/version may replace it (the CLI runs it when its source is trusted)
+    const cwd = env.INIT_CWD || Deno.cwd();
+    if (env.HS_RUN_BUILTIN === "version" || !commandMayBeReplaced("version", env, cwd)) {
+      console.log(`hs ${versionLine(VERSION)}`);
+      Deno.exit(0);
+    }
+  }
+  if (args[0] === "scheme") {
+    // `hs scheme` runs here, with every permission revoked first (scheme/cli/)
+    const fast = await import("./scheme/cli/mod.ts");
+    const cwd = Deno.env.get("INIT_CWD") || Deno.cwd();
+    if (fast.schemeFastPathApplies(args, Deno.env.toObject(), cwd)) {
+      Deno.exit(await fast.runSchemeConfined(args.slice(1), cwd));
+    }
+  }
+  const { runLauncher } = await import("./cli/launch/mod.ts");
+  Deno.exit(await runLauncher(args, { root: releaseRoot(), entry: import.meta.url }));
+}
