@@ -4,90 +4,99 @@
  * replace a built-in of its name), or the start of a message to the agent —
  * and the commander program with one file per built-in command.
  *
+ * A run loads the one command it runs (cli/command_table.ts says where each is) and
+ * `hs --help` none: the top-level help is printed from the table, and commander, the
+ * harness and the views load only on the paths that use them (cli/lazy.ts).
+ *
  * @module
  */
-import { Command } from "@commander-js/extra-typings";
+import type { Command } from "@commander-js/extra-typings";
 import type { CliContext } from "./base/mod.ts";
+import type * as Harness from "./harness/mod.ts";
+import type { CommandContext, RegisterCommand } from "./harness/mod.ts";
+import type * as Launch from "./launch/mod.ts";
+import type * as External from "./external/mod.ts";
+import type * as View from "./view/mod.ts";
+import type * as Commands from "./commands/mod.ts";
 import {
-  type CommandContext,
-  harnessFlagsOf,
-  type RegisterCommand,
-  withHarness,
-} from "./harness/mod.ts";
-import { type KnownCommand, scanArgs, typoError } from "./launch/mod.ts";
-import {
-  executableCommandNames,
-  externalCommands,
-  mayBeExternal,
-  runExternal,
-} from "./external/mod.ts";
-import { usageErrorText } from "./view/mod.ts";
-import {
-  acp,
-  agent,
-  auth,
-  doctor,
-  floor,
-  help,
-  hooks,
-  init,
-  packs,
-  plugins,
-  providers,
-  repl,
-  resume,
-  scheme,
-  session,
-  skills,
-  tools,
-  trust,
-  version,
-  versionText,
-  web,
-} from "./commands/mod.ts";
-
-/** The built-in commands, in the order `hs help` lists them. */
-const COMMANDS: [string, RegisterCommand][] = [
-  ["init", init],
-  ["agent", agent],
-  ["repl", repl],
-  ["resume", resume],
-  ["session", session],
-  ["tools", tools],
-  ["hooks", hooks],
-  ["skills", skills],
-  ["plugins", plugins],
-  ["providers", providers],
-  ["packs", packs],
-  ["auth", auth],
-  ["doctor", doctor],
-  ["floor", floor],
-  ["trust", trust],
-  ["scheme", scheme],
-  ["acp", acp],
-  ["web", web],
-  ["version", version],
-  ["help", help],
-];
+  type BuiltinCommand,
+  BUILTINS,
+  PROGRAM_DESCRIPTION,
+  topLevelHelp,
+} from "./command_table.ts";
+import { loadLate } from "./lazy.ts";
 
 /** Names of the built-in commands. */
-export const BUILTIN_COMMANDS: readonly string[] = COMMANDS.map(([n]) => n);
+export const BUILTIN_COMMANDS: readonly string[] = BUILTINS.map((b) => b.name);
 
-/** The commander program with every built-in command registered. */
-export function buildProgram(ctx: CommandContext): Command {
+const USAGE =
+  "\nUsage: hs <message…>        run the agent on a message (a first word that is not a command\n" +
+  "                              starts one, unless it is a command's typo; see docs/cli.md)\n" +
+  "       hs -- <message…>     the words as a message, whatever the first one is\n" +
+  "       hs <session-id> <msg>  continue a session\n" +
+  "       echo msg | hs          message on stdin\n" +
+  "       hs                     the REPL, on a terminal\n";
+
+const harnessRoom = () => loadLate<typeof Harness>("./harness/mod.ts");
+const launchRoom = () => loadLate<typeof Launch>("./launch/mod.ts");
+const externalRoom = () => loadLate<typeof External>("./external/mod.ts");
+const viewRoom = () => loadLate<typeof View>("./view/mod.ts");
+
+/** A built-in command's registration, its module loaded now. */
+async function registerOf(b: BuiltinCommand): Promise<RegisterCommand> {
+  return (await loadLate<{ register: RegisterCommand }>(b.module)).register;
+}
+
+/** The version line (`hs version`). */
+async function versionText(): Promise<string> {
+  const m = await loadLate<{ versionText: typeof Commands.versionText }>("./commands/version.ts");
+  return m.versionText();
+}
+
+/**
+ * The commander program with the built-in commands registered: every one, or those
+ * `only` names (what a run needs; the others are not loaded).
+ */
+export async function buildProgram(ctx: CommandContext, only?: string[]): Promise<Command> {
+  const { Command } = await import("@commander-js/extra-typings");
+  const { usageErrorText } = await viewRoom();
   const program = new Command("hs")
-    .description(
-      "hs — an LLM agent harness you extend with executables, TypeScript plugins and Scheme",
-    )
-    .version(versionText().trim().slice(3), "-v, --version")
+    .description(PROGRAM_DESCRIPTION)
+    .version((await versionText()).trim().slice(3), "-v, --version")
     .exitOverride()
     .configureOutput({
       writeOut: (s) => ctx.cli.stdout(s),
       writeErr: (s) => ctx.cli.stderr(s),
       outputError: (s, write) => write(usageErrorText(s)),
     });
-  for (const [, register] of COMMANDS) register(program as unknown as Command, ctx);
+  const wanted = BUILTINS.filter((b) => !only || only.includes(b.name));
+  const registers = await Promise.all(wanted.map(registerOf));
+  for (const register of registers) register(program as unknown as Command, ctx);
   return program as unknown as Command;
+}
+
+/** The width commander wraps help to: the terminal's, or 80. */
+function helpWidth(cli: CliContext): number {
+  if (!cli.stdoutIsTerminal) return 80;
+  try {
+    return Deno.consoleSize().columns;
+  } catch {
+    return 80;
+  }
+}
+
+/** `hs help` / `hs --help`: the table's help, then the commands of the workspace and plugins. */
+async function topHelp(ctx: CommandContext): Promise<void> {
+  const cli = ctx.cli;
+  cli.stdout(topLevelHelp(helpWidth(cli)));
+  cli.stdout(USAGE);
+  if ((await externalRoom()).mayHaveCommands(cli)) {
+    const help = await loadLate<{ listExternal: typeof Commands.helpExternal }>(
+      "./commands/help.ts",
+    );
+    await help.listExternal(ctx, undefined, [...BUILTIN_COMMANDS]);
+  }
+  cli.stdout("\nDocs: README.md and docs/ in the repository.\n");
 }
 
 /** Parses argv and runs; resolves to the exit code. */
@@ -96,48 +105,59 @@ export async function dispatch(argv: string[], cli: CliContext): Promise<number>
   const ctx: CommandContext = {
     cli,
     async run(flags, fn) {
-      code = await withHarness(cli, flags, fn);
+      code = await (await harnessRoom()).withHarness(cli, flags, fn);
     },
     done(c) {
       code = c;
     },
   };
   if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v")) {
-    cli.stdout(versionText());
+    cli.stdout(await versionText());
     return 0;
   }
   if (argv[0] === "--help" || argv[0] === "-h") argv = ["help", ...argv.slice(1)];
+  if (argv.length === 1 && argv[0] === "help") {
+    await topHelp(ctx);
+    return code;
+  }
+  const { scanArgs, typoError } = await launchRoom();
   const { leading, word, rest } = scanArgs(argv);
-  const program = buildProgram(ctx);
+  let command: string;
   if (argv[leading.length] === "--") {
+    command = "agent";
     argv = ["agent", ...argv]; // `hs -- <words>`: a message, whatever its first word
   } else if (word === undefined) {
-    argv = [cli.stdinIsTerminal ? "repl" : "agent", ...argv];
+    command = cli.stdinIsTerminal ? "repl" : "agent";
+    argv = [command, ...argv];
   } else {
     // An executable or plugin command of this name; an executable may replace a built-in
     // (built-ins are the lowest source), a plugin command may not.
     const builtin = BUILTIN_COMMANDS.includes(word);
-    if (mayBeExternal(word, cli, !builtin)) {
+    const external = await externalRoom();
+    if (external.mayBeExternal(word, cli, !builtin)) {
       const ran = await tryExternal(word, leading, rest, cli, builtin);
       if (ran !== undefined) return ran;
     }
-    const typo = builtin ? undefined : typoError(word, rest, knownCommands(program, cli));
+    const typo = builtin ? undefined : typoError(word, rest, knownCommands(external, cli));
     if (typo) throw typo;
+    command = builtin ? word : "agent";
     argv = builtin
       ? [word, ...leading, ...rest] // global flags may come first: `hs --trust-workspace tools`
       : ["agent", ...argv];
   }
+  // `hs help <name>` shows another command's help: every command is registered for it
+  const program = await buildProgram(ctx, command === "help" ? undefined : [command]);
   await program.parseAsync(argv, { from: "user" });
   return code;
 }
 
 /** The built-in commands with their subcommands, and the executable commands on the walk. */
-function knownCommands(program: Command, cli: CliContext): KnownCommand[] {
-  const known: KnownCommand[] = program.commands.map((c) => ({
-    name: c.name(),
-    subcommands: c.commands.flatMap((s) => [s.name(), ...s.aliases()]),
+function knownCommands(external: typeof External, cli: CliContext): Launch.KnownCommand[] {
+  const known: Launch.KnownCommand[] = BUILTINS.map((b) => ({
+    name: b.name,
+    subcommands: [...b.subcommands],
   }));
-  for (const name of executableCommandNames(cli)) known.push({ name, subcommands: [] });
+  for (const name of external.executableCommandNames(cli)) known.push({ name, subcommands: [] });
   return known;
 }
 
@@ -149,6 +169,8 @@ async function tryExternal(
   cli: CliContext,
   builtin: boolean,
 ): Promise<number | undefined> {
+  const { withHarness, harnessFlagsOf } = await harnessRoom();
+  const { externalCommands, runExternal } = await externalRoom();
   let found = false;
   const code = await withHarness(cli, harnessFlagsOf(leading), async (h) => {
     const c = externalCommands(h).get(word);

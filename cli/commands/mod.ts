@@ -11,7 +11,7 @@ export { register as agent } from "./agent.ts";
 export { register as auth } from "./auth.ts";
 export { register as doctor } from "./doctor.ts";
 export { register as floor } from "./floor.ts";
-export { register as help } from "./help.ts";
+export { listExternal as helpExternal, register as help } from "./help.ts";
 export { register as hooks } from "./hooks.ts";
 export { register as init } from "./init.ts";
 export { register as packs } from "./packs/mod.ts";
