@@ -7,7 +7,13 @@
  */
 import type { Command } from "@commander-js/extra-typings";
 import type { CommandContext } from "../harness/mod.ts";
-import { describeCommand, externalCommands, mayHaveCommands } from "../external/mod.ts";
+import {
+  DescribeCache,
+  describeCommand,
+  externalCommands,
+  mayHaveCommands,
+} from "../external/mod.ts";
+import { resolvePaths } from "../../core/base/mod.ts";
 import { sanitizeForTerminal as safe } from "../view/mod.ts";
 import { nearestCommand } from "../launch/mod.ts";
 
@@ -36,6 +42,8 @@ export async function listExternal(
     }
     return;
   }
+  // executables are asked `--describe` once per version of their file
+  const cache = new DescribeCache(resolvePaths(cli.env, cli.cwd).home);
   await ctx.run({}, async (h) => {
     const cmds = [...externalCommands(h).values()].sort((a, b) => a.name < b.name ? -1 : 1);
     if (name) {
@@ -44,16 +52,18 @@ export async function listExternal(
         cli.stderr(noCommand(name, [...builtins, ...cmds.map((x) => x.name)]));
         return 2;
       }
-      cli.stdout(safe(`hs ${c.name} — ${await describeCommand(h, c)}\n`));
+      cli.stdout(safe(`hs ${c.name} — ${await describeCommand(h, c, cache)}\n`));
       cli.stdout(safe(`  ${c.kind === "executable" ? c.path : `from plugin ${c.owner}`}\n`));
+      cache.save();
       return 0;
     }
     if (cmds.length > 0) {
       cli.stdout("\nCommands of this workspace and your plugins:\n");
       for (const c of cmds) {
-        cli.stdout(safe(`  ${c.name.padEnd(20)} ${await describeCommand(h, c)}\n`));
+        cli.stdout(safe(`  ${c.name.padEnd(20)} ${await describeCommand(h, c, cache)}\n`));
       }
     }
+    cache.save();
     return 0;
   });
 }

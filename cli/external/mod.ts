@@ -12,3 +12,4 @@ export {
   mayHaveCommands,
   runExternal,
 } from "./commands.ts";
+export { DescribeCache } from "./describe_cache.ts";
