@@ -55,9 +55,14 @@ async function versionText(): Promise<string> {
 
 /**
  * The commander program with the built-in commands registered: every one, or those
- * `only` names (what a run needs; the others are not loaded).
+ * `only` names (what a run needs; the others are not loaded). With `held`, a usage error is
+ * kept there instead of printed.
  */
-export async function buildProgram(ctx: CommandContext, only?: string[]): Promise<Command> {
+export async function buildProgram(
+  ctx: CommandContext,
+  only?: string[],
+  held?: { usage?: string },
+): Promise<Command> {
   const { Command } = await import("@commander-js/extra-typings");
   const { usageErrorText } = await viewRoom();
   const program = new Command("hs")
@@ -67,7 +72,7 @@ export async function buildProgram(ctx: CommandContext, only?: string[]): Promis
     .configureOutput({
       writeOut: (s) => ctx.cli.stdout(s),
       writeErr: (s) => ctx.cli.stderr(s),
-      outputError: (s, write) => write(usageErrorText(s)),
+      outputError: (s, write) => held ? held.usage = s : write(usageErrorText(s)),
     });
   const wanted = BUILTINS.filter((b) => !only || only.includes(b.name));
   const registers = await Promise.all(wanted.map(registerOf));
@@ -102,10 +107,22 @@ async function topHelp(ctx: CommandContext): Promise<void> {
 /** Parses argv and runs; resolves to the exit code. */
 export async function dispatch(argv: string[], cli: CliContext): Promise<number> {
   let code = 0;
+  /** A word only a plugin may answer: looked up in the harness the agent makes (one, not two). */
+  let pluginWord: { word: string; rest: string[] } | undefined;
   const ctx: CommandContext = {
     cli,
     async run(flags, fn) {
-      code = await (await harnessRoom()).withHarness(cli, flags, fn);
+      const { withHarness } = await harnessRoom();
+      const asked = pluginWord;
+      if (!asked) return void (code = await withHarness(cli, flags, fn));
+      const external = await externalRoom();
+      code = await withHarness(cli, flags, async (h) => {
+        const c = external.externalCommands(h).get(asked.word);
+        if (c) return await external.runExternal(h, c, asked.rest);
+        const typo = (await launchRoom()).typoError(asked.word, asked.rest, known(external, cli));
+        if (typo) throw typo;
+        return await fn(h);
+      });
     },
     done(c) {
       code = c;
@@ -135,10 +152,12 @@ export async function dispatch(argv: string[], cli: CliContext): Promise<number>
     const builtin = BUILTIN_COMMANDS.includes(word);
     const external = await externalRoom();
     if (external.mayBeExternal(word, cli, !builtin)) {
-      const ran = await tryExternal(word, leading, rest, cli, builtin);
-      if (ran !== undefined) return ran;
+      if (builtin || external.executableCommandNames(cli).includes(word)) {
+        const ran = await tryExternal(word, leading, rest, cli, builtin);
+        if (ran !== undefined) return ran;
+      } else pluginWord = { word, rest }; // only a plugin may have it: the agent's harness tells
     }
-    const typo = builtin ? undefined : typoError(word, rest, knownCommands(external, cli));
+    const typo = builtin || pluginWord ? undefined : typoError(word, rest, known(external, cli));
     if (typo) throw typo;
     command = builtin ? word : "agent";
     argv = builtin
@@ -146,13 +165,25 @@ export async function dispatch(argv: string[], cli: CliContext): Promise<number>
       : ["agent", ...argv];
   }
   // `hs help <name>` shows another command's help: every command is registered for it
-  const program = await buildProgram(ctx, command === "help" ? undefined : [command]);
-  await program.parseAsync(argv, { from: "user" });
+  const held: { usage?: string } | undefined = pluginWord ? {} : undefined;
+  const program = await buildProgram(ctx, command === "help" ? undefined : [command], held);
+  try {
+    await program.parseAsync(argv, { from: "user" });
+  } catch (err) {
+    if (!pluginWord || held?.usage === undefined) throw err;
+    // the words were no message the agent takes: a plugin command's own flags, perhaps
+    const ran = await tryExternal(pluginWord.word, leading, rest, cli, false);
+    if (ran !== undefined) return ran;
+    const typo = typoError(pluginWord.word, rest, known(await externalRoom(), cli));
+    if (typo) throw typo;
+    cli.stderr((await viewRoom()).usageErrorText(held.usage));
+    throw err;
+  }
   return code;
 }
 
 /** The built-in commands with their subcommands, and the executable commands on the walk. */
-function knownCommands(external: typeof External, cli: CliContext): Launch.KnownCommand[] {
+function known(external: typeof External, cli: CliContext): Launch.KnownCommand[] {
   const known: Launch.KnownCommand[] = BUILTINS.map((b) => ({
     name: b.name,
     subcommands: [...b.subcommands],
