@@ -2,7 +2,9 @@
  * The built-in commands, one file each (a folder for one with several files): each is a leaf —
  * it imports no other command (`deno task check` rejects that, scripts/shape_rules.ts); what
  * two commands share lives in a room both import (cli/repl/, cli/view/, cli/prompts/,
- * cli/harness/, cli/acp/, cli/web/).
+ * cli/harness/, cli/acp/, cli/web/). A run imports only the command it runs, by its file:
+ * a new command is also listed in cli/command_table.ts (tests/cli/command_table_test.ts checks
+ * the two agree); this list is what a bundle loads (cli/bundled.ts).
  *
  * @module
  */
