@@ -8,6 +8,7 @@ import { join } from "node:path";
 import type { Command } from "@commander-js/extra-typings";
 import { BUILTINS, topLevelHelp } from "../../cli/command_table.ts";
 import { buildProgram } from "../../cli/program.ts";
+import * as Commands from "../../cli/commands/mod.ts";
 import type { CliContext } from "../../cli/base/mod.ts";
 import type { CommandContext } from "../../cli/harness/mod.ts";
 import { makeWorkspace, REPO } from "../support/workspace.ts";
@@ -34,6 +35,13 @@ Deno.test("the table lists each built-in as it registers: term, description, sub
       c.name(),
     );
   }
+});
+
+Deno.test("the table names every command of cli/commands/mod.ts, no more", () => {
+  const registers = Object.keys(Commands).filter((k) =>
+    !["versionText", "helpExternal"].includes(k)
+  );
+  assert.deepEqual(registers.sort(), BUILTINS.map((b) => b.name).sort());
 });
 
 Deno.test("the table's help is commander's help of the whole program, at any width", async () => {
