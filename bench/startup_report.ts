@@ -1,13 +1,18 @@
 /**
  * Whole-process start-up through the README's entry, `deno task hs` (the
- * permission-scoped launcher): `hs version`, `hs --help` and a one-tool turn
- * against a loopback server, with wall time and the CPU of the whole process
- * tree (deno task, launcher, harness, children), next to the floor that
- * Deno itself sets here (`deno run` and `deno task` of an empty program).
- * Medians of N runs; prints a markdown table.
+ * permission-scoped launcher), where users feel it: `hs version`, `hs --help`,
+ * `hs tools`, `hs session list`, `hs scheme one.scm` and a one-tool turn against
+ * a loopback server. Each figure is given as a **ratio to an empty `deno run`**
+ * timed side by side: the two commands run in turn (A B A B …), the ratio is
+ * taken pair by pair and its median printed, so a machine whose speed drifts
+ * (other jobs) moves both sides alike. CPU is user + sys of the whole process
+ * tree (deno task, launcher, harness, children); peak RSS is the largest
+ * process's. Each sample is four runs in a row (time's figures come in 10 ms steps). Prints a
+ * markdown table with the load average.
  *
- * Run:  deno run -A bench/startup_report.ts [--runs N] [--repo DIR]
- * `--repo` measures another checkout (e.g. an older commit, for before/after).
+ * Run:  deno run -A bench/startup_report.ts [--runs N] [--repo DIR] [--only NAME]
+ * `--repo` measures another checkout (e.g. an older commit, for before/after);
+ * `--only` one row (by the start of its name: "version", "turn", …).
  *
  * @module
  */
@@ -23,40 +28,59 @@ function arg(name: string, fallback: string): string {
   return i >= 0 ? Deno.args[i + 1] : fallback;
 }
 
-const RUNS = Number(arg("--runs", "15"));
+const RUNS = Number(arg("--runs", "9"));
+const REPEAT = 4;
 const REPO = arg("--repo", HERE);
+const ONLY = arg("--only", "");
 
-/** Runs a command under /usr/bin/time; returns wall and user+sys seconds of the whole tree. */
+/**
+ * One sample under /usr/bin/time: the command run {@link REPEAT} times in a row (time's
+ * figures have 10 ms steps, an empty `deno run` takes ~20 ms); wall and user+sys ms of the
+ * whole tree per run, peak RSS (the largest process) in MB.
+ */
 async function measure(argv: string[], cwd: string, env: Record<string, string>) {
+  const loop = `for i in $(seq ${REPEAT}); do "$@" || exit 1; done`;
   const out = await new Deno.Command("/usr/bin/time", {
-    args: ["-f", "TIME %e %U %S", ...argv],
+    args: ["-f", "TIME %e %U %S %M", "sh", "-c", loop, "sh", ...argv],
     cwd,
     env,
     clearEnv: true,
+    stdin: "null",
     stdout: "null",
     stderr: "piped",
   }).output();
   const text = new TextDecoder().decode(out.stderr);
-  const m = /TIME ([\d.]+) ([\d.]+) ([\d.]+)/.exec(text);
+  const m = /TIME ([\d.]+) ([\d.]+) ([\d.]+) (\d+)/.exec(text);
   if (!m || !out.success) throw new Error(`${argv.join(" ")} failed:\n${text}`);
-  return { wall: Number(m[1]) * 1000, cpu: (Number(m[2]) + Number(m[3])) * 1000 };
+  return {
+    wall: Number(m[1]) * 1000 / REPEAT,
+    cpu: (Number(m[2]) + Number(m[3])) * 1000 / REPEAT,
+    rss: Number(m[4]) / 1024,
+  };
 }
 
-async function series(
-  name: string,
-  argv: () => Promise<string[]> | string[],
-  cwd: string,
-  env: Record<string, string>,
-) {
-  const walls: number[] = [];
-  const cpus: number[] = [];
-  await measure(await argv(), cwd, env); // warm caches
+/** `argv` and the empty `deno run` in turn; medians of each and of the pairwise ratios. */
+async function paired(name: string, argv: string[], cwd: string, env: Record<string, string>) {
+  const a: Awaited<ReturnType<typeof measure>>[] = [];
+  const ratios = { wall: [] as number[], cpu: [] as number[] };
+  await measure(argv, cwd, env); // warm caches
+  await measure(EMPTY, root, env);
   for (let i = 0; i < RUNS; i++) {
-    const r = await measure(await argv(), cwd, env);
-    walls.push(r.wall);
-    cpus.push(r.cpu);
+    const x = await measure(argv, cwd, env);
+    const y = await measure(EMPTY, root, env);
+    a.push(x);
+    ratios.wall.push(x.wall / y.wall);
+    ratios.cpu.push(x.cpu / y.cpu);
+    floor.push(y);
   }
-  return { name, wall: median(walls), cpu: median(cpus) };
+  return {
+    name,
+    wall: median(a.map((r) => r.wall)),
+    cpu: median(a.map((r) => r.cpu)),
+    rss: median(a.map((r) => r.rss)),
+    wallRatio: median(ratios.wall),
+    cpuRatio: median(ratios.cpu),
+  };
 }
 
 const root = await Deno.makeTempDir({ prefix: "hs-startup-" });
@@ -65,16 +89,13 @@ const home = join(root, "home");
 await Deno.mkdir(join(ws, ".harness/providers"), { recursive: true });
 await Deno.mkdir(home, { recursive: true });
 await Deno.writeTextFile(join(ws, "notes.txt"), "hello\n");
+await Deno.writeTextFile(join(ws, "one.scm"), "(display (+ 1 2))\n");
 await Deno.writeTextFile(join(root, "empty.ts"), "");
-await Deno.writeTextFile(
-  join(root, "deno.json"),
-  JSON.stringify({ tasks: { empty: "deno run empty.ts" } }),
-);
 await Deno.writeTextFile(
   join(home, "trust.json"),
   JSON.stringify({ version: 1, trusted: { [root]: { at: "bench" } } }),
 );
-const script = Array.from({ length: 2 * (RUNS + 1) }, () => [
+const script = Array.from({ length: (RUNS + 2) * REPEAT }, () => [
   { toolCalls: [{ id: "t1", name: "read_file", input: { path: "notes.txt" } }] },
   { text: "done" },
 ]).flat();
@@ -92,64 +113,43 @@ const env: Record<string, string> = {
   DENO_DIR: Deno.env.get("DENO_DIR") ?? join(Deno.env.get("HOME") ?? "/root", ".cache", "deno"),
 };
 const deno = Deno.execPath();
-const task = [deno, "task", "-q", "--config", join(REPO, "deno.json")];
-const rows = [
-  await series(
-    "deno run of an empty file (Deno's own floor)",
-    () => [
-      deno,
-      "run",
-      join(root, "empty.ts"),
-    ],
-    root,
-    env,
-  ),
-  await series(
-    "`deno task` running an empty file",
-    () => [
-      deno,
-      "task",
-      "-q",
-      "--config",
-      join(root, "deno.json"),
-      "empty",
-    ],
-    root,
-    env,
-  ),
-  await series("`deno task hs version`", () => [...task, "hs", "version"], ws, env),
-  await series("`deno task hs --help`", () => [...task, "hs", "--help"], ws, env),
-  await series("one-tool turn, `deno task hs go`", () => [...task, "hs", "go"], ws, env),
-  await series(
-    "`deno run -A main.ts version` (no launcher)",
-    () => [
-      deno,
-      "run",
-      "-A",
-      join(REPO, "main.ts"),
-      "version",
-    ],
-    ws,
-    env,
-  ),
-  await series(
-    "one-tool turn, `deno run -A main.ts go` (no launcher)",
-    () => [
-      deno,
-      "run",
-      "-A",
-      join(REPO, "main.ts"),
-      "go",
-    ],
-    ws,
-    env,
-  ),
+const EMPTY = [deno, "run", join(root, "empty.ts")];
+const floor: Awaited<ReturnType<typeof measure>>[] = [];
+const hs = (
+  ...args: string[]
+) => [deno, "task", "-q", "--config", join(REPO, "deno.json"), "hs", ...args];
+const CASES: [string, string[]][] = [
+  ["`hs version`", hs("version")],
+  ["`hs --help`", hs("--help")],
+  ["`hs tools`", hs("tools")],
+  ["`hs session list`", hs("session", "list")],
+  ["`hs scheme one.scm`", hs("scheme", "one.scm")],
+  ["one-tool turn, `hs go`", hs("go")],
 ];
+const rows = [];
+for (const [name, argv] of CASES) {
+  if (ONLY && !name.replace(/[`]/g, "").startsWith(ONLY)) continue;
+  rows.push(await paired(name, argv, ws, env));
+}
 await server.close();
 await Deno.remove(root, { recursive: true });
 
-console.log(`checkout: ${REPO}, ${RUNS} runs each, medians\n`);
-console.log("| command | wall | CPU (whole tree) |\n| --- | --- | --- |");
+const load = (await Deno.readTextFile("/proc/loadavg").catch(() => "? ? ?")).split(" ")
+  .slice(0, 3).join(" ");
+console.log(
+  `checkout: ${REPO}, ${RUNS} pairs of ${REPEAT} runs each (A = the command, B = an empty \`deno run\`, in turn), ` +
+    `medians; load average ${load}; the empty \`deno run\`: ` +
+    `${median(floor.map((r) => r.wall)).toFixed(0)} ms wall, ` +
+    `${median(floor.map((r) => r.cpu)).toFixed(0)} ms CPU\n`,
+);
+console.log(
+  "| command (through `deno task hs`) | wall | CPU (whole tree) | × empty `deno run` (CPU) | × (wall) | peak RSS |",
+);
+console.log("| --- | --- | --- | --- | --- | --- |");
 for (const r of rows) {
-  console.log(`| ${r.name} | ${r.wall.toFixed(0)} ms | ${r.cpu.toFixed(0)} ms |`);
+  console.log(
+    `| ${r.name} | ${r.wall.toFixed(0)} ms | ${r.cpu.toFixed(0)} ms | **${
+      r.cpuRatio.toFixed(1)
+    }×** | ${r.wallRatio.toFixed(1)}× | ${r.rss.toFixed(0)} MB |`,
+  );
 }

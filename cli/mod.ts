@@ -5,5 +5,4 @@
  */
 export { type CliContext, writeAllSync } from "./base/mod.ts";
 export { buildProgram, BUILTIN_COMMANDS } from "./program.ts";
-export { reportError } from "./view/mod.ts";
 export { runCli } from "./run_cli.ts";

@@ -4,147 +4,199 @@
  * replace a built-in of its name), or the start of a message to the agent —
  * and the commander program with one file per built-in command.
  *
+ * A run loads the one command it runs (cli/command_table.ts says where each is) and
+ * `hs --help` none: the top-level help is printed from the table, and commander, the
+ * harness and the views load only on the paths that use them (cli/lazy.ts).
+ *
  * @module
  */
-import { Command } from "@commander-js/extra-typings";
+import type { Command } from "@commander-js/extra-typings";
 import type { CliContext } from "./base/mod.ts";
+import type * as Harness from "./harness/mod.ts";
+import type { CommandContext, RegisterCommand } from "./harness/mod.ts";
+import type * as Launch from "./launch/mod.ts";
+import type * as External from "./external/mod.ts";
+import type * as View from "./view/mod.ts";
+import type * as Commands from "./commands/mod.ts";
 import {
-  type CommandContext,
-  harnessFlagsOf,
-  type RegisterCommand,
-  withHarness,
-} from "./harness/mod.ts";
-import { type KnownCommand, scanArgs, typoError } from "./launch/mod.ts";
-import {
-  executableCommandNames,
-  externalCommands,
-  mayBeExternal,
-  runExternal,
-  scopeFlags,
-  takeBuiltinRequest,
-} from "./external/mod.ts";
-import { usageErrorText } from "./view/mod.ts";
-import {
-  acp,
-  agent,
-  auth,
-  doctor,
-  floor,
-  help,
-  hooks,
-  init,
-  packs,
-  plugins,
-  providers,
-  repl,
-  resume,
-  scheme,
-  session,
-  skills,
-  tools,
-  trust,
-  version,
-  versionText,
-  web,
-} from "./commands/mod.ts";
-
-/** The built-in commands, in the order `hs help` lists them. */
-const COMMANDS: [string, RegisterCommand][] = [
-  ["init", init],
-  ["agent", agent],
-  ["repl", repl],
-  ["resume", resume],
-  ["session", session],
-  ["tools", tools],
-  ["hooks", hooks],
-  ["skills", skills],
-  ["plugins", plugins],
-  ["providers", providers],
-  ["packs", packs],
-  ["auth", auth],
-  ["doctor", doctor],
-  ["floor", floor],
-  ["trust", trust],
-  ["scheme", scheme],
-  ["acp", acp],
-  ["web", web],
-  ["version", version],
-  ["help", help],
-];
+  type BuiltinCommand,
+  BUILTINS,
+  PROGRAM_DESCRIPTION,
+  topLevelHelp,
+} from "./command_table.ts";
+import { loadLate } from "./lazy.ts";
 
 /** Names of the built-in commands. */
-export const BUILTIN_COMMANDS: readonly string[] = COMMANDS.map(([n]) => n);
+export const BUILTIN_COMMANDS: readonly string[] = BUILTINS.map((b) => b.name);
 
-/** The commander program with every built-in command registered. */
-export function buildProgram(ctx: CommandContext): Command {
+const USAGE =
+  "\nUsage: hs <message…>        run the agent on a message (a first word that is not a command\n" +
+  "                              starts one, unless it is a command's typo; see docs/cli.md)\n" +
+  "       hs -- <message…>     the words as a message, whatever the first one is\n" +
+  "       hs <session-id> <msg>  continue a session\n" +
+  "       echo msg | hs          message on stdin\n" +
+  "       hs                     the REPL, on a terminal\n";
+
+const harnessRoom = () => loadLate<typeof Harness>("./harness/mod.ts");
+const launchRoom = () => loadLate<typeof Launch>("./launch/mod.ts");
+const externalRoom = () => loadLate<typeof External>("./external/mod.ts");
+const viewRoom = () => loadLate<typeof View>("./view/mod.ts");
+
+/** A built-in command's registration, its module loaded now. */
+async function registerOf(b: BuiltinCommand): Promise<RegisterCommand> {
+  return (await loadLate<{ register: RegisterCommand }>(b.module)).register;
+}
+
+/** The version line (`hs version`). */
+async function versionText(): Promise<string> {
+  const m = await loadLate<{ versionText: typeof Commands.versionText }>("./commands/version.ts");
+  return m.versionText();
+}
+
+/**
+ * The commander program with the built-in commands registered: every one, or those
+ * `only` names (what a run needs; the others are not loaded). With `held`, a usage error is
+ * kept there instead of printed.
+ */
+export async function buildProgram(
+  ctx: CommandContext,
+  only?: string[],
+  held?: { usage?: string },
+): Promise<Command> {
+  const { Command } = await import("@commander-js/extra-typings");
+  const { usageErrorText } = await viewRoom();
   const program = new Command("hs")
-    .description(
-      "hs — an LLM agent harness you extend with executables, TypeScript plugins and Scheme",
-    )
-    .version(versionText().trim().slice(3), "-v, --version")
+    .description(PROGRAM_DESCRIPTION)
+    .version((await versionText()).trim().slice(3), "-v, --version")
     .exitOverride()
     .configureOutput({
       writeOut: (s) => ctx.cli.stdout(s),
       writeErr: (s) => ctx.cli.stderr(s),
-      outputError: (s, write) => write(usageErrorText(s)),
+      outputError: (s, write) => held ? held.usage = s : write(usageErrorText(s)),
     });
-  for (const [, register] of COMMANDS) register(program as unknown as Command, ctx);
+  const wanted = BUILTINS.filter((b) => !only || only.includes(b.name));
+  const registers = await Promise.all(wanted.map(registerOf));
+  for (const register of registers) register(program as unknown as Command, ctx);
   return program as unknown as Command;
+}
+
+/** The width commander wraps help to: the terminal's, or 80. */
+function helpWidth(cli: CliContext): number {
+  if (!cli.stdoutIsTerminal) return 80;
+  try {
+    return Deno.consoleSize().columns;
+  } catch {
+    return 80;
+  }
+}
+
+/** `hs help` / `hs --help`: the table's help, then the commands of the workspace and plugins. */
+async function topHelp(ctx: CommandContext): Promise<void> {
+  const cli = ctx.cli;
+  cli.stdout(topLevelHelp(helpWidth(cli)));
+  cli.stdout(USAGE);
+  if ((await externalRoom()).mayHaveCommands(cli)) {
+    const help = await loadLate<{ listExternal: typeof Commands.helpExternal }>(
+      "./commands/help.ts",
+    );
+    await help.listExternal(ctx, undefined, [...BUILTIN_COMMANDS]);
+  }
+  cli.stdout("\nDocs: README.md and docs/ in the repository.\n");
 }
 
 /** Parses argv and runs; resolves to the exit code. */
 export async function dispatch(argv: string[], cli: CliContext): Promise<number> {
   let code = 0;
+  /** A word only a plugin may answer: looked up in the harness the agent makes (one, not two). */
+  let pluginWord: { word: string; rest: string[] } | undefined;
   const ctx: CommandContext = {
     cli,
     async run(flags, fn) {
-      code = await withHarness(cli, flags, fn);
+      const { withHarness } = await harnessRoom();
+      const asked = pluginWord;
+      if (!asked) return void (code = await withHarness(cli, flags, fn));
+      const external = await externalRoom();
+      code = await withHarness(cli, flags, async (h) => {
+        const c = external.externalCommands(h).get(asked.word);
+        if (c) return await external.runExternal(h, c, asked.rest);
+        const typo = (await launchRoom()).typoError(asked.word, asked.rest, known(external, cli));
+        if (typo) throw typo;
+        return await fn(h);
+      });
     },
     done(c) {
       code = c;
     },
   };
-  const forced = takeBuiltinRequest(cli);
+  // a `bin/harness` shim sourced by a command named like a built-in asks for the built-in
+  const forced = cli.env.HS_RUN_BUILTIN
+    ? (await externalRoom()).takeBuiltinRequest(cli)
+    : undefined;
   if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v")) {
     // `hs --version` is `hs version`: a commands/version replaces both (PROTOCOLS "Commands")
-    if (forced === "version" || !mayBeExternal("version", cli, false)) {
-      cli.stdout(versionText());
+    if (forced === "version" || !(await externalRoom()).mayBeExternal("version", cli, false)) {
+      cli.stdout(await versionText());
       return 0;
     }
     argv = ["version"];
   }
   if (argv[0] === "--help" || argv[0] === "-h") argv = ["help", ...argv.slice(1)];
+  if (argv.length === 1 && argv[0] === "help") {
+    await topHelp(ctx);
+    return code;
+  }
+  const { scanArgs, typoError } = await launchRoom();
   const { leading, word, rest } = scanArgs(argv);
-  const program = buildProgram(ctx);
+  let command: string;
   if (argv[leading.length] === "--") {
+    command = "agent";
     argv = ["agent", ...argv]; // `hs -- <words>`: a message, whatever its first word
   } else if (word === undefined) {
-    argv = [cli.stdinIsTerminal ? "repl" : "agent", ...argv];
+    command = cli.stdinIsTerminal ? "repl" : "agent";
+    argv = [command, ...argv];
   } else {
     // An executable or plugin command of this name; an executable may replace a built-in
     // (built-ins are the lowest source), a plugin command may not.
     const builtin = BUILTIN_COMMANDS.includes(word);
-    if (forced !== word && mayBeExternal(word, cli, !builtin)) {
-      const ran = await tryExternal(word, leading, rest, cli, builtin);
-      if (ran !== undefined) return ran;
+    const external = await externalRoom();
+    if (forced !== word && external.mayBeExternal(word, cli, !builtin)) {
+      if (builtin || external.executableCommandNames(cli).includes(word)) {
+        const ran = await tryExternal(word, leading, rest, cli, builtin);
+        if (ran !== undefined) return ran;
+      } else pluginWord = { word, rest }; // only a plugin may have it: the agent's harness tells
     }
-    const typo = builtin ? undefined : typoError(word, rest, knownCommands(program, cli));
+    const typo = builtin || pluginWord ? undefined : typoError(word, rest, known(external, cli));
     if (typo) throw typo;
+    command = builtin ? word : "agent";
     argv = builtin
       ? [word, ...leading, ...rest] // global flags may come first: `hs --trust-workspace tools`
       : ["agent", ...argv];
   }
-  await program.parseAsync(argv, { from: "user" });
+  // `hs help <name>` shows another command's help: every command is registered for it
+  const held: { usage?: string } | undefined = pluginWord ? {} : undefined;
+  const program = await buildProgram(ctx, command === "help" ? undefined : [command], held);
+  try {
+    await program.parseAsync(argv, { from: "user" });
+  } catch (err) {
+    if (!pluginWord || held?.usage === undefined) throw err;
+    // the words were no message the agent takes: a plugin command's own flags, perhaps
+    const ran = await tryExternal(pluginWord.word, leading, rest, cli, false);
+    if (ran !== undefined) return ran;
+    const typo = typoError(pluginWord.word, rest, known(await externalRoom(), cli));
+    if (typo) throw typo;
+    cli.stderr((await viewRoom()).usageErrorText(held.usage));
+    throw err;
+  }
   return code;
 }
 
 /** The built-in commands with their subcommands, and the executable commands on the walk. */
-function knownCommands(program: Command, cli: CliContext): KnownCommand[] {
-  const known: KnownCommand[] = program.commands.map((c) => ({
-    name: c.name(),
-    subcommands: c.commands.flatMap((s) => [s.name(), ...s.aliases()]),
+function known(external: typeof External, cli: CliContext): Launch.KnownCommand[] {
+  const known: Launch.KnownCommand[] = BUILTINS.map((b) => ({
+    name: b.name,
+    subcommands: [...b.subcommands],
   }));
-  for (const name of executableCommandNames(cli)) known.push({ name, subcommands: [] });
+  for (const name of external.executableCommandNames(cli)) known.push({ name, subcommands: [] });
   return known;
 }
 
@@ -156,6 +208,8 @@ async function tryExternal(
   cli: CliContext,
   builtin: boolean,
 ): Promise<number | undefined> {
+  const { withHarness, harnessFlagsOf } = await harnessRoom();
+  const { externalCommands, runExternal, scopeFlags } = await externalRoom();
   let found = false;
   const code = await withHarness(cli, harnessFlagsOf(leading), async (h) => {
     const c = externalCommands(h).get(word);

@@ -14,7 +14,16 @@ import {
   TrustStore,
 } from "../core/mod.ts";
 import { builtinPlugins, providerFactory } from "./builtins.ts";
-import { evaluateCommand, programLoader, stateLoader } from "../stdlib-harness/mod.ts";
+import type * as Runtime from "../stdlib-harness/mod.ts";
+
+// The packs' runtime (stdlib-harness/ and the Scheme interpreter) loads when a pack's program,
+// state module or command is first evaluated — a harness without packs never loads it.
+const runtime = () => import("../stdlib-harness/mod.ts");
+const programLoader: typeof Runtime.programLoader = async (req) =>
+  (await runtime()).programLoader(req);
+const stateLoader: typeof Runtime.stateLoader = async (req) => (await runtime()).stateLoader(req);
+const evaluateCommand: typeof Runtime.evaluateCommand = async (req) =>
+  (await runtime()).evaluateCommand(req);
 
 /**
  * The harness with its built-in plugins: providers, core tools, memory, the opt-in

@@ -90,7 +90,18 @@ async function main(args: string[]): Promise<void> {
     for (let i = 0; i < rest.length; i++) if (rest[i] === "--target") targets.push(rest[++i]);
     await withRevision(async () => {
       for (const t of targets.length ? targets : TARGETS) {
-        await deno(["compile", ...BAKED, "--target", t, "-o", `dist/hs-${t}`, "release.ts"]);
+        // cli/ is included whole: the CLI imports its commands by a variable (cli/lazy.ts)
+        await deno([
+          "compile",
+          ...BAKED,
+          "--include",
+          "cli",
+          "--target",
+          t,
+          "-o",
+          `dist/hs-${t}`,
+          "release.ts",
+        ]);
       }
     });
     return;

@@ -2,7 +2,9 @@
  * The built-in commands, one file each (a folder for one with several files): each is a leaf —
  * it imports no other command (`deno task check` rejects that, scripts/shape_rules.ts); what
  * two commands share lives in a room both import (cli/repl/, cli/view/, cli/prompts/,
- * cli/harness/, cli/acp/, cli/web/).
+ * cli/harness/, cli/acp/, cli/web/). A run imports only the command it runs, by its file:
+ * a new command is also listed in cli/command_table.ts (tests/cli/command_table_test.ts checks
+ * the two agree); this list is what a bundle loads (cli/bundled.ts).
  *
  * @module
  */
@@ -11,7 +13,7 @@ export { register as agent } from "./agent.ts";
 export { register as auth } from "./auth.ts";
 export { register as doctor } from "./doctor.ts";
 export { register as floor } from "./floor.ts";
-export { register as help } from "./help.ts";
+export { listExternal as helpExternal, register as help } from "./help.ts";
 export { register as hooks } from "./hooks.ts";
 export { register as init } from "./init.ts";
 export { register as packs } from "./packs/mod.ts";

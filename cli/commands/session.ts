@@ -25,7 +25,6 @@ import { type FrontEnd, Sessions } from "../../core/mod.ts";
 import type { CliContext } from "../base/mod.ts";
 import type { CommandContext } from "../harness/mod.ts";
 import { colorEnabled, rewoundText, sanitizeForTerminal as safe, styles } from "../view/mod.ts";
-import { sessionUsage, statusText } from "../repl/mod.ts";
 
 /** Registers `hs session`. */
 export function register(program: Command, ctx: CommandContext): void {
@@ -199,6 +198,8 @@ function sessionShow(dir: string, cli: CliContext): number {
  */
 async function budgetLines(h: FrontEnd, dir: string, cli: CliContext): Promise<string> {
   const st = styles(colorEnabled(cli.stdoutIsTerminal));
+  // the REPL's room (and the harness it renders) loads for this view only, not for `session list`
+  const { sessionUsage, statusText } = await import("../repl/mod.ts");
   const s = Session.open(dir);
   let out = "\n";
   try {

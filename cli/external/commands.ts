@@ -22,6 +22,7 @@ import {
 import { walkHarnessDirs } from "../../core/discovery/mod.ts";
 import { runExecutable, unconfined } from "../../core/exec/mod.ts";
 import type { CliContext } from "../base/mod.ts";
+import type { DescribeCache } from "./describe_cache.ts";
 
 /** A command `hs <name>` may run besides the built-ins. */
 export type ExternalCommand =
@@ -97,9 +98,18 @@ export function externalCommands(h: FrontEnd): Map<string, ExternalCommand> {
   return out;
 }
 
-/** One-line description of a command (`--describe`, run in the floor's sandbox). */
-export async function describeCommand(h: FrontEnd, c: ExternalCommand): Promise<string> {
+/**
+ * One-line description of a command (`--describe`, run in the floor's sandbox); with a
+ * `cache`, an executable unchanged since its line was read is not run again.
+ */
+export async function describeCommand(
+  h: FrontEnd,
+  c: ExternalCommand,
+  cache?: DescribeCache,
+): Promise<string> {
   if (c.kind === "plugin") return c.command.describe.split("\n")[0];
+  const known = cache?.get(c.path);
+  if (known !== undefined) return known;
   const r = await runExecutable(c.path, {
     args: ["--describe"],
     env: h.catalog.childEnv({ stage: "command" }),
@@ -108,7 +118,9 @@ export async function describeCommand(h: FrontEnd, c: ExternalCommand): Promise<
     sandbox: h.admin.floor?.sandbox ?? unconfined,
     what: `command ${c.path}`,
   });
-  return r.code === 0 ? r.stdout.trim().split("\n")[0] ?? "" : "";
+  const line = r.code === 0 ? r.stdout.trim().split("\n")[0] ?? "" : "";
+  cache?.set(c.path, line);
+  return line;
 }
 
 /** Leading flags that scope a run (what it may touch, whom it trusts, which bot runs it). */

@@ -15,3 +15,4 @@ export {
   shellWords,
   takeBuiltinRequest,
 } from "./commands.ts";
+export { DescribeCache } from "./describe_cache.ts";

@@ -11,14 +11,15 @@
  * @module
  */
 import { join } from "node:path";
-import stringWidth from "string-width";
 import type { FrontEnd } from "../../core/mod.ts";
 import { readTextOrUndefined } from "../../core/base/mod.ts";
 import { cancelOnInterrupt, type CliContext } from "../base/mod.ts";
 import { confWarnings, namedProvider, settingsWarnings } from "../harness/mod.ts";
 import {
   colorEnabled,
+  displayWidth,
   loadMarkdown,
+  loadTextWidth,
   pluginLines,
   sanitizeForTerminal,
   type Styles,
@@ -141,6 +142,7 @@ export async function runRepl(
   const st = styles(color);
   const markdown = color && !opts.plain;
   if (markdown) await loadMarkdown().catch(() => {/* answers stay plain */});
+  await loadTextWidth(); // the line editor measures what is typed (string-width: the REPL only)
   const historyFile = join(h.where.home, "history");
   const history = readHistory(readTextOrUndefined(historyFile) ?? "");
   // the session, provider and model the next request uses (/new, /model, /provider change them)
@@ -165,7 +167,7 @@ export async function runRepl(
       cont: st.dim("· "),
       history,
       commands: COMMANDS,
-      widthOf: (s) => stringWidth(s),
+      widthOf: (s) => displayWidth(s),
     });
     if (r.kind === "eof") {
       cli.stdout("\n");

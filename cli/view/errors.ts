@@ -6,7 +6,6 @@
  *
  * @module
  */
-import { CommanderError } from "@commander-js/extra-typings";
 import { HarnessError, permissionDenied } from "../../core/base/mod.ts";
 import { sanitizeForTerminal as safe } from "./render.ts";
 
@@ -25,9 +24,19 @@ export function usageErrorText(commanderText: string): string {
   return `hs: ${safe(what)}\nhint: ${safe(hint)}\n`;
 }
 
+/**
+ * True for commander's own error (a usage error, or `--help` / `--version` done): told by its
+ * shape, so that showing an error does not load commander (a run that never parsed has none).
+ */
+function isCommanderError(err: unknown): err is { exitCode: number } {
+  const e = err as { code?: unknown; exitCode?: unknown } | null;
+  return e instanceof Error && typeof e.code === "string" && e.code.startsWith("commander.") &&
+    typeof e.exitCode === "number";
+}
+
 /** Prints an error; returns the exit code (2 for a usage error). */
 export function reportError(err: unknown, stderr: (s: string) => void): number {
-  if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;
+  if (isCommanderError(err)) return err.exitCode === 0 ? 0 : 2;
   if (err instanceof Deno.errors.BrokenPipe) return 0; // the reader went away (| head)
   const e = permissionDenied(err) ?? err;
   if (e instanceof HarnessError) {

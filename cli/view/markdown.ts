@@ -15,6 +15,7 @@
 import type { Token } from "marked";
 import { sanitizeForTerminal } from "./render.ts";
 import { layoutTable } from "./md_table.ts";
+import { loadTextWidth } from "./text_width.ts";
 
 /** The libraries the renderers use (loaded on first use; absent: plain text). */
 export interface MarkdownLibs {
@@ -36,7 +37,7 @@ let highlighter: Promise<void> | undefined;
  */
 export async function loadMarkdown(opts: { highlight?: boolean } = {}): Promise<void> {
   if (!libs) {
-    const { Lexer } = await import("marked");
+    const [{ Lexer }] = await Promise.all([import("marked"), loadTextWidth()]);
     libs ??= {
       lex: (src) => new Lexer({ gfm: true, breaks: true }).lex(src),
       lexInline: (src) => Lexer.lexInline(src),

@@ -29,3 +29,4 @@ export {
 export { pluginLines, pluginReports } from "./plugins_view.ts";
 export { reportError, usageErrorText } from "./errors.ts";
 export { printFloor } from "./floor_view.ts";
+export { displayWidth, loadTextWidth } from "./text_width.ts";

@@ -7,8 +7,8 @@
  *
  * @module
  */
-import { createHash } from "node:crypto";
 import { basename, resolve } from "node:path";
+import { sha256Hex } from "./sha256.ts";
 
 /** The real path of a workspace (links resolved), or its absolute path when it is gone. */
 export function workspaceRealPath(cwd: string): string {
@@ -23,6 +23,6 @@ export function workspaceRealPath(cwd: string): string {
 export function workspaceKey(realPath: string): string {
   const tail = basename(realPath).replace(/[^A-Za-z0-9._-]+/g, "_").replace(/^[._-]+/, "")
     .slice(0, 40) || "root";
-  const hash = createHash("sha256").update(realPath).digest("hex").slice(0, 12);
+  const hash = sha256Hex(realPath).slice(0, 12);
   return `${tail}-${hash}`;
 }

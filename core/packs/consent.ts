@@ -33,13 +33,17 @@ export interface GuardConsent {
   loc: string;
 }
 
-const FileSchema = z.object({
-  version: z.literal(1).default(1),
-  approved: z.record(
-    z.string(),
-    z.object({ pack: z.string(), bot: z.string(), guard: z.string(), at: z.string() }),
-  ).default({}),
-});
+const buildFileSchema = () =>
+  z.object({
+    version: z.literal(1).default(1),
+    approved: z.record(
+      z.string(),
+      z.object({ pack: z.string(), bot: z.string(), guard: z.string(), at: z.string() }),
+    ).default({}),
+  });
+let fileSchema: ReturnType<typeof buildFileSchema> | undefined;
+/** The approvals file's schema, built on first use (only an approvals file is parsed with it). */
+const FileSchema = () => fileSchema ??= buildFileSchema();
 
 /** Reads and writes the approvals. */
 export class GuardApprovals {
@@ -53,11 +57,11 @@ export class GuardApprovals {
     this.#approved = new Set(Object.keys(this.#read().approved));
   }
 
-  #read(): z.infer<typeof FileSchema> {
+  #read(): z.infer<ReturnType<typeof buildFileSchema>> {
     const text = readOwnText(this.path); // never through a link (reported; nothing approved)
     if (text === undefined) return { version: 1, approved: {} };
     try {
-      return FileSchema.parse(JSON.parse(text));
+      return FileSchema().parse(JSON.parse(text));
     } catch {
       throw new HarnessError(
         `${this.path} is not valid`,

@@ -87,25 +87,30 @@ export class PackError extends Error {
   }
 }
 
-const strList = z.array(z.string());
-const inhumanSchema = z.object({
-  bots: strList.optional(),
-  skills: strList.optional(),
-  states: z.record(z.string(), z.string()).optional(),
-  mcp: z.array(
-    z.object({
-      name: z.string().min(1),
-      visibility: z.string().default("private"),
-      command: z.string().optional(),
-      args: strList.optional(),
-      scope: z.string().optional(),
-    }).passthrough(),
-  ).optional(),
-  commands: strList.optional(),
-  plugins: z.array(z.unknown()).optional(),
-  interceptingHooks: z.unknown().optional(),
-  notifyingHooks: z.unknown().optional(),
-}).passthrough();
+function buildInhumanSchema() {
+  const strList = z.array(z.string());
+  return z.object({
+    bots: strList.optional(),
+    skills: strList.optional(),
+    states: z.record(z.string(), z.string()).optional(),
+    mcp: z.array(
+      z.object({
+        name: z.string().min(1),
+        visibility: z.string().default("private"),
+        command: z.string().optional(),
+        args: strList.optional(),
+        scope: z.string().optional(),
+      }).passthrough(),
+    ).optional(),
+    commands: strList.optional(),
+    plugins: z.array(z.unknown()).optional(),
+    interceptingHooks: z.unknown().optional(),
+    notifyingHooks: z.unknown().optional(),
+  }).passthrough();
+}
+let inhuman: ReturnType<typeof buildInhumanSchema> | undefined;
+/** The manifest extension's schema, built on first use (a harness without packs never does). */
+const inhumanSchema = () => inhuman ??= buildInhumanSchema();
 
 /** Expands `${PLUGIN_ROOT}` and `${PLUGIN_DATA}`. */
 export function expandPackVars(text: string, root: string, data: string): string {
@@ -165,7 +170,7 @@ export function readPack(dir: string, dataDir: string): PackManifest {
   if (typeof ext !== "object" || Array.isArray(ext)) {
     throw new PackError(file, '"extensions" must be an object');
   }
-  const parsed = inhumanSchema.safeParse(ext[EXTENSION] ?? {});
+  const parsed = inhumanSchema().safeParse(ext[EXTENSION] ?? {});
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new PackError(

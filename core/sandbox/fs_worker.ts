@@ -273,14 +273,24 @@ class PolicyWorker {
 
   constructor(key: string, policy: WorkerPermissions, deny: WorkerDenials) {
     this.key = key;
-    const { perms, limits, notes } = fitToProcess(policy);
-    this.narrowed = notes;
-    try {
-      this.#worker = new Worker(workerUrl(), {
+    const start = (permissions: WorkerPermissions) =>
+      new Worker(workerUrl(), {
         type: "module",
         name: "hs-floor-fs",
-        deno: { permissions: perms },
+        deno: { permissions },
       } as WorkerOptions);
+    // The policy as it is first: a process that holds it whole (the usual case) starts one
+    // worker, not a probe worker and then this one; only a refusal fits it (probes per item).
+    let fitted: ReturnType<typeof fitToProcess> = { perms: policy, limits: {}, notes: [] };
+    try {
+      this.#worker = start(policy);
+    } catch {
+      fitted = fitToProcess(policy);
+    }
+    const { limits, notes } = fitted;
+    this.narrowed = notes;
+    try {
+      this.#worker ??= start(fitted.perms);
     } catch (err) {
       this.#dead = `cannot start the permission-scoped file worker: ${(err as Error).message} ` +
         '(run deno with --unstable-worker-options, or "unstable": ["worker-options"] in deno.json)';

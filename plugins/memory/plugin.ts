@@ -25,13 +25,18 @@ export interface MemoryConfig {
   indexLimit: number;
 }
 
-const abs = z.string().refine(isAbsolute, "must be an absolute path");
-const configSchema = z.object({
-  dir: abs.optional(),
-  sync: z.object({ dir: abs, intervalSeconds: z.number().positive().optional() }).strict()
-    .optional(),
-  indexLimit: z.number().int().positive().optional(),
-}).strict();
+function buildConfigSchema() {
+  const abs = z.string().refine(isAbsolute, "must be an absolute path");
+  return z.object({
+    dir: abs.optional(),
+    sync: z.object({ dir: abs, intervalSeconds: z.number().positive().optional() }).strict()
+      .optional(),
+    indexLimit: z.number().int().positive().optional(),
+  }).strict();
+}
+let configSchema: ReturnType<typeof buildConfigSchema> | undefined;
+/** The configuration's schema, built on first use. */
+const schema = () => configSchema ??= buildConfigSchema();
 
 const INPUT = {
   type: "object",
@@ -51,14 +56,20 @@ export function memoryPlugin(deps: { home: string }): RuntimePlugin<MemoryConfig
     version: "1.0.0",
     apiVersion: 1,
     parseConfig(raw) {
-      const r = configSchema.safeParse(raw ?? {});
-      if (!r.success) throw new Error(r.error.issues[0].message);
+      const given = raw ?? {};
+      // the default (no configuration, or `{}`) is valid as it is: no schema is built for it
+      let data: z.infer<ReturnType<typeof buildConfigSchema>> = {};
+      if (typeof given !== "object" || Array.isArray(given) || Object.keys(given).length > 0) {
+        const r = schema().safeParse(given);
+        if (!r.success) throw new Error(r.error.issues[0].message);
+        data = r.data;
+      }
       return {
-        dir: r.data.dir ?? join(deps.home, "memory"),
-        sync: r.data.sync
-          ? { dir: r.data.sync.dir, intervalSeconds: r.data.sync.intervalSeconds ?? 300 }
+        dir: data.dir ?? join(deps.home, "memory"),
+        sync: data.sync
+          ? { dir: data.sync.dir, intervalSeconds: data.sync.intervalSeconds ?? 300 }
           : undefined,
-        indexLimit: r.data.indexLimit ?? 50,
+        indexLimit: data.indexLimit ?? 50,
       };
     },
     setup(ctx) {
