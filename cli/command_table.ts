@@ -87,7 +87,7 @@ export const BUILTINS: readonly BuiltinCommand[] = [
   c(
     "trust",
     "trust [options] [path]",
-    "trust a workspace's .harness/ executables (stored in HARNESS_HOME)",
+    "trust a workspace's .harness/ executables and .mcp.json servers (stored in HARNESS_HOME)",
   ),
   c(
     "scheme",

@@ -4,7 +4,9 @@
  * wrapped: what one of them throws reaches the turn, the terminal and HARNESS_LOG as the
  * host's own words (which plugin, which call failed), never the plugin's text
  * (`upstream said: invalid key sk-…`). A cancellation passes as it is; a `ProviderError`'s
- * status and whether a retry may help are kept (the text is not). Built-ins are not wrapped:
+ * status and whether a retry may help are kept (the text is not); a permission refusal of
+ * the process (a host outside the run's grant) is the host's own error and passes, with its
+ * flag hint. Built-ins are not wrapped:
  * their messages are the kernel's.
  *
  * @module
@@ -14,6 +16,7 @@ import {
   type ModelProvider,
   type Owner,
   ownerLabel,
+  permissionDenied,
   ProviderError,
 } from "../base/mod.ts";
 import type { CommandDefinition } from "./types.ts";
@@ -31,6 +34,8 @@ export function quietProvider(provider: ModelProvider, owner: Owner): ModelProvi
   const send: ModelProvider["send"] = (payload, model, options) =>
     provider.send(payload, model, options).catch((err: unknown) => {
       if (isCancel(err, options.signal)) throw err;
+      // the process's own refusal (a host or path outside the grant) is the host's word
+      if (permissionDenied(err)) throw err;
       const p = err instanceof ProviderError ? err : undefined;
       throw new ProviderError(
         `${who} failed${p?.status ? ` (HTTP ${p.status})` : ""}: its message is not shown`,
