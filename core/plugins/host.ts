@@ -141,7 +141,9 @@ export class PluginHost {
       }
       let plugin = entry.plugin;
       if (!plugin && entry.moduleError) {
-        if (await this.#fail(id, "", required, `module not found: ${entry.moduleError}`)) continue;
+        if (
+          await this.#fail(id, "", required, `module could not be imported: ${entry.moduleError}`)
+        ) continue;
       }
       if (!plugin && entry.module) {
         try {
