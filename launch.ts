@@ -15,16 +15,14 @@
 // holds (deno.json "launcher"); the harness gets the grant. Nothing bundles launch.ts.
 if (import.meta.main) {
   const args = Deno.args;
-  if (args.length === 1 && ["version", "--version", "-v"].includes(args[0])) {
+  if (args.length === 1) {
     // answered before anything else is loaded — unless a commands/version may replace it
     const base = "./core/base/mod.ts";
-    const { VERSION, versionLine, commandMayBeReplaced } = await import(
-      base
-    ) as typeof import("./core/base/mod.ts");
+    const { builtinVersionAnswer } = await import(base) as typeof import("./core/base/mod.ts");
     const env = Deno.env.toObject();
-    const cwd = env.INIT_CWD || Deno.cwd();
-    if (env.HS_RUN_BUILTIN === "version" || !commandMayBeReplaced("version", env, cwd)) {
-      console.log(`hs ${versionLine(VERSION)}`);
+    const version = builtinVersionAnswer(args, env, env.INIT_CWD || Deno.cwd());
+    if (version) {
+      console.log(version);
       Deno.exit(0);
     }
   }

@@ -13,12 +13,12 @@
 
 /** Runs the CLI on `args` with this process's streams; resolves to the exit status. */
 export async function main(args: string[]): Promise<number> {
-  if (args.length === 1 && ["version", "--version", "-v"].includes(args[0])) {
-    const { VERSION, versionLine, commandMayBeReplaced } = await import("./core/base/mod.ts");
-    const env = Deno.env.toObject();
+  if (args.length === 1) {
     // a commands/version may replace it (the CLI runs it when its source is trusted)
-    if (env.HS_RUN_BUILTIN === "version" || !commandMayBeReplaced("version", env, Deno.cwd())) {
-      console.log(`hs ${versionLine(VERSION)}`);
+    const { builtinVersionAnswer } = await import("./core/base/mod.ts");
+    const version = builtinVersionAnswer(args, Deno.env.toObject(), Deno.cwd());
+    if (version) {
+      console.log(version);
       return 0;
     }
   }

@@ -30,13 +30,13 @@ if (import.meta.main) {
     ]);
     await serveHarness(main);
   }
-  if (args.length === 1 && ["version", "--version", "-v"].includes(args[0])) {
-    const { VERSION, versionLine, commandMayBeReplaced } = await import("./core/base/mod.ts");
-    const env = Deno.env.toObject();
+  if (args.length === 1) {
     // a commands/version may replace it (the CLI runs it when its source is trusted)
-    const cwd = env.INIT_CWD || Deno.cwd();
-    if (env.HS_RUN_BUILTIN === "version" || !commandMayBeReplaced("version", env, cwd)) {
-      console.log(`hs ${versionLine(VERSION)}`);
+    const { builtinVersionAnswer } = await import("./core/base/mod.ts");
+    const env = Deno.env.toObject();
+    const version = builtinVersionAnswer(args, env, env.INIT_CWD || Deno.cwd());
+    if (version) {
+      console.log(version);
       Deno.exit(0);
     }
   }

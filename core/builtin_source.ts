@@ -19,6 +19,7 @@
  */
 import { join } from "node:path";
 import type { PromptSource, ToolDefinition } from "./base/mod.ts";
+import { generatedDir } from "./generated_dir.ts";
 
 /** What the directory describes. */
 export interface BuiltinSourceInput {
@@ -30,14 +31,6 @@ export interface BuiltinSourceInput {
 
 /** Tool names that are safe file names. */
 const SAFE_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$/;
-
-/** 64-bit FNV-1a of a text, as 16 hex digits (content addressing, not security). */
-export function contentHash(text: string): string {
-  let h = 0xcbf29ce484222325n;
-  const bytes = new TextEncoder().encode(text);
-  for (const b of bytes) h = BigInt.asUintN(64, (h ^ BigInt(b)) * 0x100000001b3n);
-  return h.toString(16).padStart(16, "0");
-}
 
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
@@ -102,35 +95,10 @@ export async function ensureBuiltinSource(
   log: (line: string) => void,
 ): Promise<string | undefined> {
   const files = await builtinFiles(input);
-  const digest = contentHash(
-    [...files].map(([p, f]) => `${p}\0${f.mode}\0${f.text}`).join("\0\0"),
-  );
   const cache = join(input.home, ".cache");
-  const dir = join(cache, `builtin-${digest}`);
-  try {
-    if (Deno.statSync(join(dir, "README")).isFile) return dir;
-  } catch { /* not written yet */ }
-  const tmp = join(cache, `.builtin-${crypto.randomUUID().slice(0, 8)}.tmp`);
-  try {
-    Deno.mkdirSync(tmp, { recursive: true });
-    for (const [rel, f] of files) {
-      const path = join(tmp, rel);
-      Deno.mkdirSync(join(path, ".."), { recursive: true });
-      Deno.writeTextFileSync(path, f.text, { mode: f.mode });
-      Deno.chmodSync(path, f.mode);
-    }
-    try {
-      Deno.renameSync(tmp, dir);
-    } catch (err) {
-      // another run wrote the same directory first: use it
-      Deno.removeSync(tmp, { recursive: true });
-      if (!Deno.statSync(join(dir, "README")).isFile) throw err;
-    }
-  } catch (err) {
-    try {
-      Deno.removeSync(tmp, { recursive: true });
-    } catch { /* nothing to clean */ }
-    log(`[sources] cannot write the built-ins' source directory ${dir}: ${(err as Error).name}`);
+  const { dir, error } = generatedDir(cache, "builtin", files);
+  if (error) {
+    log(`[sources] cannot write the built-ins' source directory ${dir}: ${error}`);
     return undefined;
   }
   removeStale(cache, dir);

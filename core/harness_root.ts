@@ -28,7 +28,7 @@
  * @module
  */
 import { join } from "node:path";
-import { contentHash } from "./builtin_source.ts";
+import { generatedDir } from "./generated_dir.ts";
 
 /** The reference's own commands (wedow/harness v0.2.0 `plugins/*\/commands/`): hs has each built in. */
 export const REFERENCE_COMMANDS: readonly string[] = [
@@ -93,25 +93,6 @@ export function rootFiles(entry: string[]): Map<string, { text: string; mode: nu
   ]);
 }
 
-/** True when the directory holds exactly these files' texts. */
-function intact(dir: string, files: Map<string, { text: string }>): boolean {
-  try {
-    for (const [rel, f] of files) {
-      if (Deno.readTextFileSync(join(dir, rel)) !== f.text) return false;
-    }
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Removes a directory whose files may be read-only (best effort). */
-function removeTree(dir: string): void {
-  try {
-    Deno.removeSync(dir, { recursive: true });
-  } catch { /* gone, or not ours to remove */ }
-}
-
 /**
  * Writes (once) the `HARNESS_ROOT` of this entry (`selfCommand`, asked here: it may need a
  * permission the process lacks) under `<home>/.cache` and returns it; undefined when it
@@ -129,30 +110,9 @@ export function ensureHarnessRoot(
     log(`[root] no bin/harness: ${(err as Error).message}`);
     return undefined;
   }
-  const digest = contentHash([...files].map(([p, f]) => `${p}\0${f.mode}\0${f.text}`).join("\0"));
-  const cache = join(home, ".cache");
-  const dir = join(cache, `root-${digest}`);
-  if (intact(dir, files)) return dir;
-  const tmp = join(cache, `.root-${crypto.randomUUID().slice(0, 8)}.tmp`);
-  try {
-    for (const [rel, f] of files) {
-      const path = join(tmp, rel);
-      Deno.mkdirSync(join(path, ".."), { recursive: true });
-      Deno.writeTextFileSync(path, f.text, { mode: f.mode });
-      Deno.chmodSync(path, f.mode);
-    }
-    try {
-      Deno.renameSync(tmp, dir);
-    } catch {
-      if (intact(dir, files)) removeTree(tmp); // another run wrote it first
-      else {
-        removeTree(dir); // stale or altered: replaced
-        Deno.renameSync(tmp, dir);
-      }
-    }
-  } catch (err) {
-    removeTree(tmp);
-    log(`[root] cannot write ${dir}: ${(err as Error).name}`);
+  const { dir, error } = generatedDir(join(home, ".cache"), "root", files);
+  if (error) {
+    log(`[root] cannot write ${dir}: ${error}`);
     return undefined;
   }
   return dir;

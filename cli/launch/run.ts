@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { commandMayBeReplaced, VERSION, versionLine } from "../../core/base/mod.ts";
+import { builtinVersionAnswer } from "../../core/base/mod.ts";
 import { computeGrant, grantFlags } from "./grant.ts";
 import { runInWorker } from "./scope.ts";
 
@@ -30,12 +30,11 @@ export interface HarnessPlace {
 export async function runLauncher(args: string[], place: HarnessPlace): Promise<number> {
   const cwd = workspaceDir();
   const env = Deno.env.toObject();
-  if (args.length === 1 && ["version", "--version", "-v"].includes(args[0])) {
-    // a commands/version replaces it as any command replaces a built-in (the CLI decides)
-    if (env.HS_RUN_BUILTIN === "version" || !commandMayBeReplaced("version", env, cwd)) {
-      console.log(`hs ${versionLine(VERSION)}`);
-      return 0;
-    }
+  // a commands/version replaces it as any command replaces a built-in (the CLI decides)
+  const version = builtinVersionAnswer(args, env, cwd);
+  if (version) {
+    console.log(version);
+    return 0;
   }
   const grant = computeGrant({ argv: args, env, cwd, root: place.root });
   if (env.HS_LAUNCH_DEBUG) {

@@ -6,6 +6,8 @@
  */
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { versionLine } from "./build_info.ts";
+import { VERSION } from "./version.ts";
 import { chooseSessionsDir, type SessionsPlace } from "./sessions_place.ts";
 
 /** Where the harness is installed (the repository root, or the binary's directory). */
@@ -129,4 +131,22 @@ export function selfCommand(env: Record<string, string | undefined>): string[] {
     return [exe, "run", "-q", "--config", config, ...cached, "-P=launcher", launch];
   }
   return [exe, "run", "-q", ...heldPermissionFlags(), Deno.mainModule];
+}
+
+/**
+ * The line an entry prints for `hs version` / `--version` / `-v` before loading anything
+ * else, or undefined when it must not answer itself: another command is asked for, or a
+ * `commands/version` may replace the built-in (the CLI then runs it when its source is
+ * trusted) — unless the `bin/harness` shim asked for the built-in (`HS_RUN_BUILTIN`).
+ */
+export function builtinVersionAnswer(
+  args: readonly string[],
+  env: Record<string, string | undefined>,
+  cwd: string,
+): string | undefined {
+  if (args.length !== 1 || !["version", "--version", "-v"].includes(args[0])) return undefined;
+  if (env.HS_RUN_BUILTIN !== "version" && commandMayBeReplaced("version", env, cwd)) {
+    return undefined;
+  }
+  return `hs ${versionLine(VERSION)}`;
 }
