@@ -31,6 +31,7 @@
 export {
   type EmbeddedHarness,
   Embedding as Harness,
+  type EmbeddingFloor,
   type EmbeddingOptions,
   type PluginContributions,
 } from "./plugins/mod.ts";

@@ -67,7 +67,7 @@ export function effectSeam(o: SeamInit): EffectSeam {
     record: (e) => {
       if (audit.hasFailClosed) return audit.record(e);
       audit.emit(e);
-      return Promise.resolve(true);
+      return Promise.resolve(true as const);
     },
   });
   return {

@@ -8,7 +8,22 @@
  * @module
  */
 import type { PluginStatus, RunOptions, RunResult, RuntimePluginEntry } from "../core/mod.ts";
+import { allowAllFloor, type FloorRequest } from "../core/mod.ts";
 import { Harness } from "./harness.ts";
+
+/**
+ * The effect floor an embedding application asks for. Default (absent): the CLI's —
+ * the `workspace` preset (or `HARNESS_FLOOR`, `$HARNESS_HOME/floor.json`, the project's
+ * `.harness/floor.json`) with child processes in the OS sandbox. A preset name, or the
+ * flags' shape (`preset`, `allow`, `deny`, `yes`, `unsandboxed`), builds that floor the same
+ * way. `"allow-all"` — by name only — runs every tool effect unchecked, with no sandbox.
+ */
+export type EmbeddingFloor =
+  | "allow-all"
+  | "workspace"
+  | "read-only"
+  | "full"
+  | Pick<FloorRequest, "preset" | "allow" | "deny" | "yes" | "unsandboxed">;
 
 /** What an embedding application may set when it creates a harness. */
 export interface EmbeddingOptions {
@@ -37,6 +52,16 @@ export interface EmbeddingOptions {
   cloudConnectors?: boolean;
   /** The cleanup bound of `close()` per step (default 5000 ms, the seed's). */
   cleanupBoundMs?: number;
+  /** The effect floor (default: the CLI's `workspace` preset and OS sandbox; see {@link EmbeddingFloor}). */
+  floor?: EmbeddingFloor;
+}
+
+/** The kernel's floor options for an {@link EmbeddingFloor}. */
+function floorOptions(floor: EmbeddingFloor | undefined) {
+  if (floor === "allow-all") return { floor: allowAllFloor };
+  if (floor === undefined) return { floorRequest: {} };
+  if (typeof floor === "string") return { floorRequest: { preset: floor } };
+  return { floorRequest: { ...floor } };
 }
 
 /** What each runtime plugin contributed. */
@@ -66,7 +91,8 @@ export interface EmbeddedHarness {
 export const Embedding: { create(opts?: EmbeddingOptions): Promise<EmbeddedHarness> } = {
   /** Creates a harness: built-in plugins, then `runtimePlugins`, then user `plugins.json`. */
   create: async (opts: EmbeddingOptions = {}): Promise<EmbeddedHarness> => {
-    const h = await Harness.create(opts);
+    const { floor, ...rest } = opts;
+    const h = await Harness.create({ ...rest, ...floorOptions(floor) });
     return {
       run: (o) => h.run(o),
       runtimePluginStatus: () => h.admin.runtimePluginStatus(),

@@ -27,6 +27,7 @@ export { Harness } from "./harness.ts";
 export {
   type EmbeddedHarness,
   Embedding,
+  type EmbeddingFloor,
   type EmbeddingOptions,
   type PluginContributions,
 } from "./embedding.ts";

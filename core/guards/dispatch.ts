@@ -73,9 +73,10 @@ export interface DispatcherOptions {
   audit: (event: AuditEvent) => void;
   /**
    * Records a permission event durably (fail-closed audit): when present, each decision
-   * waits for it and the call is refused when it resolves false.
+   * waits for it and the call is refused when it resolves false or a reason (which sink, how
+   * long it waited).
    */
-  record?: (event: AuditEvent) => Promise<boolean>;
+  record?: (event: AuditEvent) => Promise<boolean | string>;
   /** Re-validates an input rewritten by a guard; returns an error text or undefined. */
   validate?: (tool: string, input: unknown) => string | undefined;
   /** Collected hook failures (fail open) go here. */
@@ -187,9 +188,11 @@ export class Dispatcher {
       this.#o.audit(event);
       return;
     }
-    if (!(await this.#o.record(event))) {
+    const written = await this.#o.record(event);
+    if (written !== true) {
+      const why = typeof written === "string" ? `: ${written}` : "";
       throw new ChainRefused(
-        `error: refused: the audit record of this ${call.tool} call could not be written ` +
+        `error: refused: the audit record of this ${call.tool} call could not be written${why} ` +
           "(the audit is fail closed)",
       );
     }

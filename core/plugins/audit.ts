@@ -31,6 +31,12 @@ interface SinkQueue {
   warned: boolean;
 }
 
+/** How a sink is named in messages: `the audit sink of plugin X` for a plugin's sink. */
+function sinkLabel(key: string): string {
+  const plugin = key.match(/^plugin:(.+)#sink\d+$/);
+  return plugin ? `the audit sink of plugin ${plugin[1]}` : `audit sink ${key}`;
+}
+
 /** Fans audit events out to sinks, best effort (or fail closed, per sink). */
 export class AuditBus {
   #queues = new Map<string, SinkQueue>();
@@ -89,12 +95,15 @@ export class AuditBus {
   }
 
   /**
-   * Publishes an event and waits for every fail-closed sink to write it (bounded);
-   * false when one of them could not. Best-effort sinks are not waited for.
+   * Publishes an event and waits for every fail-closed sink to write it (bounded by the
+   * cleanup bound); `true` when all of them did, else the reason — which sink failed, fell
+   * behind, or did not confirm, and how long the call really waited (a timeout is also logged).
+   * Best-effort sinks are not waited for.
    */
-  async record(event: AuditEvent): Promise<boolean> {
+  async record(event: AuditEvent): Promise<true | string> {
     if (!this.#enabled) return true;
-    const waits: Promise<boolean>[] = [];
+    const waits: Promise<string | undefined>[] = [];
+    const keys: string[] = [];
     for (const [key, q] of this.#queues) {
       if (!q.failClosed) {
         this.#enqueue(key, q, { event });
@@ -103,16 +112,25 @@ export class AuditBus {
       let done!: (ok: boolean) => void;
       const written = new Promise<boolean>((r) => done = r);
       if (!this.#enqueue(key, q, { event, done })) done(false);
-      waits.push(written);
+      keys.push(key);
+      waits.push(written.then((ok) => ok ? undefined : `${sinkLabel(key)} could not write it`));
     }
     if (waits.length === 0) return true;
+    const started = performance.now();
+    const settled = new Set<number>();
+    waits.forEach((w, i) => w.then(() => settled.add(i)));
     let timer: ReturnType<typeof setTimeout> | undefined;
     const results = await Promise.race([
       Promise.all(waits),
-      new Promise<boolean[]>((r) => timer = setTimeout(() => r([false]), this.#boundMs)),
+      new Promise<undefined>((r) => timer = setTimeout(() => r(undefined), this.#boundMs)),
     ]);
     clearTimeout(timer);
-    return results.every((ok) => ok);
+    if (results) return results.find((r) => r !== undefined) ?? true;
+    const waited = Math.round(performance.now() - started);
+    const late = keys.filter((_, i) => !settled.has(i)).map(sinkLabel).join(", ");
+    const reason = `${late} did not confirm within ${this.#boundMs} ms (waited ${waited} ms)`;
+    this.#warn(reason);
+    return reason;
   }
 
   /** Queues one event for one sink; false when the queue is full (the event is dropped). */

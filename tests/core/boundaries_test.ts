@@ -39,7 +39,7 @@ function seamWith(guards: Guard[], hooks: Hook[] = []) {
     audit: {
       hasFailClosed: false,
       emit: (e) => audit.push(e),
-      record: (e) => Promise.resolve(audit.push(e) > 0),
+      record: (e) => Promise.resolve(audit.push(e) > 0 || "not written"),
     },
     log: (l) => logs.push(l),
     lineage: {

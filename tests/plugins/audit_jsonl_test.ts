@@ -126,3 +126,62 @@ Deno.test("audit fail-closed: a decision whose record cannot be written is refus
     await rig.close();
   }
 });
+
+Deno.test("audit fail-closed: a sink that does not confirm in time refuses the call and the message states the real wait", async () => {
+  // seed 002 (issue 27 point 13): the bound is the cleanup bound; the refusal and the log say
+  // which sink did not confirm and how long the call really waited
+  let ran = 0;
+  let release!: () => void;
+  const hung = new Promise<void>((r) => release = r);
+  const counted: RuntimePlugin = {
+    id: "counted",
+    version: "1",
+    apiVersion: 1,
+    setup(ctx) {
+      ctx.tools.register({
+        name: "noop",
+        description: "noop",
+        inputSchema: { type: "object" },
+        execute: () => {
+          ran++;
+          return Promise.resolve(textResult("done"));
+        },
+      });
+    },
+  };
+  const stuck: RuntimePlugin = {
+    id: "stuck-audit",
+    version: "1",
+    apiVersion: 1,
+    setup(ctx) {
+      ctx.audit.registerSink((e) => e.type === "permission" ? hung : undefined, {
+        failClosed: true,
+      });
+    },
+  };
+  const rig = await makeRig([
+    modelPlugin(scriptedModel([{ calls: [{ id: "a", name: "noop", input: {} }] }, { text: "ok" }])),
+    counted,
+    stuck,
+  ], { cleanupBoundMs: 300 });
+  try {
+    const r = await rig.h.run({ message: "go" });
+    const result = rig.h.runs.openSession(r.sessionDir).messages().find((m) =>
+      m.role === "tool_result"
+    ) as { text: string; error: boolean };
+    assert.equal(ran, 0, "the tool ran although its decision was not recorded");
+    assert.equal(result.error, true);
+    const m = result.text.match(
+      /the audit sink of plugin stuck-audit did not confirm within 300 ms \(waited (\d+) ms\)/,
+    );
+    assert.ok(m, result.text);
+    assert.ok(Number(m[1]) >= 300, result.text);
+    assert.ok(
+      rig.lines.some((l) => /stuck-audit did not confirm within 300 ms \(waited \d+ ms\)/.test(l)),
+      rig.lines.join("\n"),
+    );
+  } finally {
+    release();
+    await rig.close();
+  }
+});
