@@ -49,6 +49,12 @@ export interface HarnessOptions {
    * the project's .harness/floor.json and these CLI wishes (ignored when `floor` is set).
    */
   floorRequest?: FloorRequest;
+  /**
+   * MCP servers a front end was handed for this harness (an editor's `session/new` under
+   * `hs acp`), by name in plugins.json's `servers` shape; the built-in `mcp` plugin connects
+   * them like the user's own (their tools pass the seam at effect point `mcp`).
+   */
+  mcpServers?: Record<string, Record<string, unknown>>;
   /** Extra guards of the effect seam. */
   guards?: Guard[];
   /** Extra observer hooks of the effect seam. */

@@ -35,6 +35,8 @@ export interface BuiltinOptions {
   cloudConnectors?: boolean;
   /** The harness's trust store (the `mcp` plugin reads a trusted workspace's `.mcp.json`). */
   trust?: McpTrust;
+  /** MCP servers a front end was handed (see `HarnessOptions.mcpServers`). */
+  mcpServers?: Record<string, Record<string, unknown>>;
 }
 
 type Entry = RuntimePluginEntry["plugin"];
@@ -56,10 +58,15 @@ export function builtinPlugins(deps: ProviderDeps, opts?: BuiltinOptions): Runti
     { plugin: memoryPlugin({ home: opts.home }) as Entry, required: true },
     { plugin: jsonlAuditPlugin as Entry, required: true, enabled: false, optIn: true },
     {
-      plugin: mcpPlugin({ env: deps.env, cwd: opts.cwd, trust: opts.trust }) as Entry,
+      plugin: mcpPlugin({
+        env: deps.env,
+        cwd: opts.cwd,
+        trust: opts.trust,
+        frontEndServers: opts.mcpServers,
+      }) as Entry,
       required: true,
-      enabled: opts.trust !== undefined &&
-        statOrUndefined(join(opts.cwd, PROJECT_MCP_FILE))?.isFile === true,
+      enabled: Object.keys(opts.mcpServers ?? {}).length > 0 || (opts.trust !== undefined &&
+        statOrUndefined(join(opts.cwd, PROJECT_MCP_FILE))?.isFile === true),
       optIn: true,
     },
   );

@@ -55,6 +55,7 @@ export const Harness: { create(opts?: HarnessOptions): Promise<HarnessCore> } = 
         ephemeral: opts.ephemeral,
         cloudConnectors: opts.cloudConnectors,
         trust,
+        mcpServers: opts.mcpServers,
       }),
       providerFactory: opts.providerFactory ?? providerFactory(deps),
       programLoader: opts.programLoader ?? programLoader,

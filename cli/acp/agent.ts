@@ -14,6 +14,7 @@ import type { CliContext } from "../base/mod.ts";
 import { floorRequestOf, type RunFlags } from "../harness/mod.ts";
 import { handleTrust } from "../prompts/mod.ts";
 import { promptText, replayUpdates, text, turnUpdates } from "./describe.ts";
+import { editorServers, type ModeId, modeState, parseMode } from "./session_options.ts";
 
 /** Flags of `hs acp`. */
 export type AcpFlags = RunFlags;
@@ -26,6 +27,10 @@ interface AcpSession {
   id: string;
   cwd: string;
   h: FrontEnd;
+  /** The session's mode (a floor preset). */
+  mode: ModeId;
+  /** The editor's MCP servers for this session (plugins.json's `servers` shape). */
+  servers: Record<string, Record<string, unknown>>;
   /** The running prompt: to cancel it, to ask the editor for permission. */
   running?: { controller: AbortController; client: Acp.AgentContext; toolCallId?: string };
 }
@@ -86,14 +91,16 @@ export class AcpAgent {
   /** `session/new`: resolves the provider and model and creates a session in its `cwd`'s sessions. */
   async newSession(params: Acp.NewSessionRequest): Promise<Acp.NewSessionResponse> {
     try {
-      const h = await this.#harnessFor(params.cwd);
+      const mode = this.#defaultMode();
+      const servers = editorServers(params.mcpServers);
+      const h = await this.#harnessFor(params.cwd, mode, servers);
       const { provider, model } = await h.catalog.resolve(
         this.#flags.provider ?? h.settings.provider,
         this.#flags.model ?? h.settings.model,
       );
       const session = h.sessions.create({ cwd: params.cwd, provider, model });
-      this.#sessions.set(session.id, { id: session.id, cwd: params.cwd, h });
-      return { sessionId: session.id };
+      this.#sessions.set(session.id, { id: session.id, cwd: params.cwd, h, mode, servers });
+      return { sessionId: session.id, modes: modeState(mode) };
     } catch (err) {
       throw this.#failure(err);
     }
@@ -106,10 +113,12 @@ export class AcpAgent {
   ): Promise<Acp.LoadSessionResponse> {
     const { methods, RequestError } = this.#sdk;
     let s: AcpSession;
+    const mode = this.#defaultMode();
     try {
-      const h = await this.#harnessFor(params.cwd);
+      const servers = editorServers(params.mcpServers);
+      const h = await this.#harnessFor(params.cwd, mode, servers);
       const session = h.sessions.open(params.sessionId);
-      s = { id: session.id, cwd: session.conf.cwd || params.cwd, h };
+      s = { id: session.id, cwd: session.conf.cwd || params.cwd, h, mode, servers };
       for (const update of replayUpdates(session.messages(), s.cwd)) {
         await client.notify(methods.client.session.update, { sessionId: s.id, update });
       }
@@ -120,7 +129,36 @@ export class AcpAgent {
       throw this.#failure(err);
     }
     this.#sessions.set(s.id, s);
+    return { modes: modeState(mode) };
+  }
+
+  /**
+   * `session/set_mode`: the session's floor preset from its next prompt on (its harness is
+   * the one of that preset; the session directory is the same).
+   */
+  async setMode(params: Acp.SetSessionModeRequest): Promise<Acp.SetSessionModeResponse> {
+    const { RequestError } = this.#sdk;
+    const s = this.#sessions.get(params.sessionId);
+    if (!s) throw RequestError.sessionNotFound(params.sessionId);
+    const mode = parseMode(params.modeId);
+    if (mode !== params.modeId) throw RequestError.invalidParams({ modeId: params.modeId }, mode);
+    if (s.running) {
+      throw RequestError.invalidRequest(undefined, "a prompt is running: set the mode after it");
+    }
+    try {
+      s.h = await this.#harnessFor(s.cwd, mode as ModeId, s.servers);
+    } catch (err) {
+      throw this.#failure(err);
+    }
+    s.mode = mode as ModeId;
     return {};
+  }
+
+  /** The mode a session starts in: `--floor`, else HARNESS_FLOOR, else `workspace`. */
+  #defaultMode(): ModeId {
+    const wish = this.#flags.floor ?? this.#cli.env.HARNESS_FLOOR ?? "workspace";
+    const mode = parseMode(wish);
+    return mode === wish ? mode as ModeId : "workspace";
   }
 
   /**
@@ -219,31 +257,42 @@ export class AcpAgent {
     return answerOf(r);
   }
 
-  /** The harness of a working directory (one for the connection's lifetime). */
-  #harnessFor(cwd: string): Promise<FrontEnd> {
+  /**
+   * The harness of a working directory, mode and set of editor MCP servers (one for the
+   * connection's lifetime). The default mode keeps the user's floor as `hs` builds it; another
+   * mode replaces its preset, as `--floor` does.
+   */
+  #harnessFor(
+    cwd: string,
+    mode: ModeId,
+    servers: Record<string, Record<string, unknown>>,
+  ): Promise<FrontEnd> {
     if (!isAbsolute(cwd)) {
       throw this.#sdk.RequestError.invalidParams({ cwd }, "cwd must be an absolute path");
     }
-    let p = this.#harnesses.get(cwd);
+    const key = JSON.stringify([cwd, mode, servers]);
+    let p = this.#harnesses.get(key);
     if (!p) {
       const cli = this.#cli;
+      const flags = mode === this.#defaultMode() ? this.#flags : { ...this.#flags, floor: mode };
       p = (async () => {
         const h = await cli.createHarness({
           cwd,
           env: cli.env,
           trustWorkspace: this.#flags.trustWorkspace === true,
           floorRequest: {
-            ...floorRequestOf(this.#flags, cli, false),
+            ...floorRequestOf(flags, cli, false),
             asker: (question) => this.#ask(cwd, question),
           },
           terminal: false,
+          mcpServers: servers,
         });
         await handleTrust(h, cli);
         await h.catalog.refreshSources();
         return h;
       })();
-      this.#harnesses.set(cwd, p);
-      p.catch(() => this.#harnesses.delete(cwd));
+      this.#harnesses.set(key, p);
+      p.catch(() => this.#harnesses.delete(key));
     }
     return p;
   }

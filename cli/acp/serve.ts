@@ -47,6 +47,7 @@ export async function serveAcp(cli: CliContext, flags: AcpFlags, io: AcpIo): Pro
       methods.agent.session.prompt,
       ({ params, client, signal }) => agent.prompt(params, client, signal),
     )
+    .onRequest(methods.agent.session.setMode, ({ params }) => agent.setMode(params))
     .onNotification(methods.agent.session.cancel, ({ params }) => agent.cancel(params));
 
   // a message over the limit is answered with an error, and the connection goes on

@@ -105,8 +105,9 @@ function commandExists(command: string, cwd: string, path: string | undefined): 
     try {
       const info = Deno.statSync(p);
       return info.isFile && ((info.mode ?? 0o111) & 0o111) !== 0;
-    } catch {
-      return false;
+    } catch (err) {
+      // a path this process may not read may still be one it may run: the spawn decides
+      return err instanceof Deno.errors.NotCapable || err instanceof Deno.errors.PermissionDenied;
     }
   };
   if (command.includes("/")) return isExe(resolve(cwd, command));

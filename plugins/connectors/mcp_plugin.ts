@@ -14,7 +14,7 @@ import type { Json, RuntimePlugin } from "../../core/mod.ts";
 import { readTextOrUndefined } from "../../core/mod.ts";
 import { externalTool } from "./connector.ts";
 import { connectMcp } from "./mcp.ts";
-import { type McpPluginConfig, parseMcpConfig } from "./mcp_config.ts";
+import { type McpPluginConfig, parseMcpConfig, projectServerConfig } from "./mcp_config.ts";
 import {
   type McpTrust,
   type PlannedServer,
@@ -35,6 +35,29 @@ export interface McpPluginDeps {
    * workspace, and a server starts when it is approved. Without it, no `.mcp.json` is read.
    */
   trust?: McpTrust;
+  /**
+   * Servers a front end was handed for this harness — an editor's `session/new` under
+   * `hs acp` — in the `servers` shape of plugins.json: the user's own choice, like
+   * plugins.json; a server named like one of plugins.json's gives way to it.
+   */
+  frontEndServers?: Record<string, Record<string, unknown>>;
+}
+
+/** The front end's servers as planned ones (an invalid one is shown failed with the reason). */
+function frontEndPlan(deps: McpPluginDeps, taken: Set<string>): PlannedServer[] {
+  return Object.entries(deps.frontEndServers ?? {}).filter(([name]) => !taken.has(name))
+    .map(([name, raw]) => {
+      const type = typeof raw.type === "string" ? raw.type : raw.url ? "http" : "stdio";
+      try {
+        const cfg = projectServerConfig(name, raw, `the editor's MCP server "${name}"`, deps.env);
+        return cfg
+          ? { name, origin: "editor" as const, type, cfg }
+          : { name, origin: "editor" as const, type, state: "skipped" as const };
+      } catch (err) {
+        const blocked = err instanceof Error ? err.message : String(err);
+        return { name, origin: "editor" as const, type, state: "failed" as const, blocked };
+      }
+    });
 }
 
 interface ServerState {
@@ -42,13 +65,13 @@ interface ServerState {
   type: string;
   state: "active" | "failed" | "not approved" | "skipped";
   tools: number;
-  origin?: ".mcp.json";
+  origin?: ".mcp.json" | "editor";
   reason?: string;
 }
 
 function stateOf(s: PlannedServer, state: ServerState["state"], tools = 0, reason?: string) {
   const out: ServerState = { name: s.name, type: s.type, state, tools };
-  if (s.origin === ".mcp.json") out.origin = ".mcp.json";
+  if (s.origin !== "plugins.json") out.origin = s.origin;
   if (reason) out.reason = reason;
   return out;
 }
@@ -67,14 +90,16 @@ export function mcpPlugin(deps: McpPluginDeps): RuntimePlugin<McpPluginConfig> {
         type: cfg.type,
         cfg,
       }));
+      const editor = frontEndPlan(deps, new Set(own.map((s) => s.name)));
       const project = planProjectServers(
         deps.trust,
         deps.cwd,
         deps.env,
-        new Set(own.map((s) => s.name)),
+        new Set([...own, ...editor].map((s) => s.name)),
       );
       const states: ServerState[] = [];
-      const connected = await Promise.all([...own, ...project.servers].map(async (s) => {
+      const planned = [...own, ...editor, ...project.servers];
+      const connected = await Promise.all(planned.map(async (s) => {
         if (!s.cfg) {
           states.push(stateOf(s, s.state ?? "skipped", 0, s.blocked));
           return undefined;

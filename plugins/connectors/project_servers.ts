@@ -39,7 +39,7 @@ export interface PlannedServer {
   /** The server's name. */
   name: string;
   /** Where it was configured. */
-  origin: "plugins.json" | ".mcp.json";
+  origin: "plugins.json" | ".mcp.json" | "editor";
   /** Its configuration, when it may start. */
   cfg?: McpServerConfig;
   /** Its transport as written (`stdio`, `http`, `sse`). */
