@@ -7,7 +7,7 @@
  * @module
  */
 import type { Floor, FloorRequest, Guard, Hook } from "./guards/mod.ts";
-import { HarnessError } from "./base/mod.ts";
+import { type EditorFiles, HarnessError } from "./base/mod.ts";
 import {
   mergePluginEntries,
   parsePluginsConfig,
@@ -55,6 +55,11 @@ export interface HarnessOptions {
    * them like the user's own (their tools pass the seam at effect point `mcp`).
    */
   mcpServers?: Record<string, Record<string, unknown>>;
+  /**
+   * The editor's open files (`hs acp`): the file tools read and write through the floor, then
+   * take the editor's text of a file it has open and tell it what they wrote.
+   */
+  editorFiles?: EditorFiles;
   /** Extra guards of the effect seam. */
   guards?: Guard[];
   /** Extra observer hooks of the effect seam. */

@@ -163,7 +163,10 @@ export function wireServices(
     boundaries,
     children,
     skills: skillCatalog,
-    effects: k.effectFloor?.effects,
+    effects: k.effectFloor &&
+      (opts.editorFiles
+        ? { ...k.effectFloor.effects, editor: opts.editorFiles }
+        : k.effectFloor.effects),
     lifecycle: k.host.lifecycle,
     loopEnd: opts.loopEnd ?? [],
     lineage,

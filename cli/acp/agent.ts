@@ -8,7 +8,7 @@
  */
 import { isAbsolute } from "node:path";
 import type * as Acp from "@agentclientprotocol/sdk";
-import type { Answer, FrontEnd } from "../../core/mod.ts";
+import type { Answer, EditorFiles, FrontEnd } from "../../core/mod.ts";
 import { errorMessage, HarnessError, permissionDenied, VERSION } from "../../core/base/mod.ts";
 import type { CliContext } from "../base/mod.ts";
 import { floorRequestOf, type RunFlags } from "../harness/mod.ts";
@@ -26,6 +26,8 @@ export type AcpSdk = typeof import("@agentclientprotocol/sdk");
 interface AcpSession {
   id: string;
   cwd: string;
+  /** The hs session directory (the file tools name it when they ask the editor). */
+  dir: string;
   h: FrontEnd;
   /** The session's mode (a floor preset). */
   mode: ModeId;
@@ -67,6 +69,8 @@ export class AcpAgent {
   #sessions = new Map<string, AcpSession>();
   /** Pack guards the editor declined in this connection (asked again next connection). */
   #declined = new Set<string>();
+  /** The editor's file methods, as `initialize` announced them. */
+  #clientFs: Acp.FileSystemCapabilities = {};
 
   /** The agent of a connection, with the SDK, the CLI's context and the flags of `hs acp`. */
   constructor(sdk: AcpSdk, cli: CliContext, flags: AcpFlags) {
@@ -75,8 +79,9 @@ export class AcpAgent {
     this.#flags = flags;
   }
 
-  /** `initialize`: loadSession and embedded context in prompts. */
-  initialize(): Acp.InitializeResponse {
+  /** `initialize`: loadSession and embedded context in prompts; notes the editor's fs methods. */
+  initialize(params?: Acp.InitializeRequest): Acp.InitializeResponse {
+    this.#clientFs = params?.clientCapabilities?.fs ?? {};
     return {
       protocolVersion: this.#sdk.PROTOCOL_VERSION,
       agentCapabilities: {
@@ -99,7 +104,14 @@ export class AcpAgent {
         this.#flags.model ?? h.settings.model,
       );
       const session = h.sessions.create({ cwd: params.cwd, provider, model });
-      this.#sessions.set(session.id, { id: session.id, cwd: params.cwd, h, mode, servers });
+      this.#sessions.set(session.id, {
+        id: session.id,
+        cwd: params.cwd,
+        dir: session.dir,
+        h,
+        mode,
+        servers,
+      });
       return { sessionId: session.id, modes: modeState(mode) };
     } catch (err) {
       throw this.#failure(err);
@@ -118,7 +130,14 @@ export class AcpAgent {
       const servers = editorServers(params.mcpServers);
       const h = await this.#harnessFor(params.cwd, mode, servers);
       const session = h.sessions.open(params.sessionId);
-      s = { id: session.id, cwd: session.conf.cwd || params.cwd, h, mode, servers };
+      s = {
+        id: session.id,
+        cwd: session.conf.cwd || params.cwd,
+        dir: session.dir,
+        h,
+        mode,
+        servers,
+      };
       for (const update of replayUpdates(session.messages(), s.cwd)) {
         await client.notify(methods.client.session.update, { sessionId: s.id, update });
       }
@@ -286,6 +305,7 @@ export class AcpAgent {
           },
           terminal: false,
           mcpServers: servers,
+          editorFiles: this.#editorFiles(),
         });
         await handleTrust(h, cli);
         await h.catalog.refreshSources();
@@ -295,6 +315,37 @@ export class AcpAgent {
       p.catch(() => this.#harnesses.delete(key));
     }
     return p;
+  }
+
+  /**
+   * The editor's buffers for the file tools, through `fs/read_text_file` and
+   * `fs/write_text_file` when the editor offers them — asked only for a call of a prompt
+   * running in one of its sessions, after the floor let hs read or write the file itself.
+   */
+  #editorFiles(): EditorFiles | undefined {
+    const { methods } = this.#sdk;
+    const running = (dir: string) =>
+      [...this.#sessions.values()].find((s) => s.dir === dir && s.running);
+    return {
+      read: async (path, dir) => {
+        const s = running(dir);
+        if (!s?.running || !this.#clientFs.readTextFile) return undefined;
+        const r = await s.running.client.request(methods.client.fs.readTextFile, {
+          sessionId: s.id,
+          path,
+        });
+        return r.content;
+      },
+      wrote: async (path, content, dir) => {
+        const s = running(dir);
+        if (!s?.running || !this.#clientFs.writeTextFile) return;
+        await s.running.client.request(methods.client.fs.writeTextFile, {
+          sessionId: s.id,
+          path,
+          content,
+        });
+      },
+    };
   }
 
   /**

@@ -37,7 +37,7 @@ export async function serveAcp(cli: CliContext, flags: AcpFlags, io: AcpIo): Pro
   const { methods } = acp;
   const agent = new AcpAgent(acp, cli, flags);
   const app = acp.agent({ name: "hs" })
-    .onRequest(methods.agent.initialize, () => agent.initialize())
+    .onRequest(methods.agent.initialize, ({ params }) => agent.initialize(params))
     .onRequest(methods.agent.session.new, ({ params }) => agent.newSession(params))
     .onRequest(
       methods.agent.session.load,

@@ -134,6 +134,22 @@ export interface ToolEffects {
   fs: ToolFs;
   /** The OS sandbox child processes must be prepared with. */
   sandbox: ChildSandbox;
+  /** The editor's open files, when a front end has one (`hs acp`); see {@link EditorFiles}. */
+  editor?: EditorFiles;
+}
+
+/**
+ * An editor's view of the files it has open (`hs acp` with a client that offers the `fs/*`
+ * methods). The file tools read and write through the floor's own file access first — the
+ * path is allowed and contained, or the call fails — and only then ask the editor: its text of
+ * the file (an open buffer, saved or not) replaces what was read, and it is told what was
+ * written so its buffer follows.
+ */
+export interface EditorFiles {
+  /** The editor's text of `path`; undefined: the disk's stands. */
+  read(path: string, sessionDir: string): Promise<string | undefined>;
+  /** `path` now holds `text` (written by hs). */
+  wrote(path: string, text: string, sessionDir: string): Promise<void>;
 }
 
 /** A request for a child agent loop. */

@@ -6,7 +6,13 @@
  */
 import { basename, dirname, join, resolve } from "node:path";
 import { z } from "zod";
-import { textResult, type ToolContext, type ToolFs, type ToolResult } from "../../core/mod.ts";
+import {
+  type EditorFiles,
+  textResult,
+  type ToolContext,
+  type ToolFs,
+  type ToolResult,
+} from "../../core/mod.ts";
 
 /** An error result whose text starts with `error: ` (the reference's convention). */
 export function errorResult(message: string): ToolResult {
@@ -150,5 +156,27 @@ export const processFs: ToolFs = {
  * worker when a floor is active, else the process's own rights.
  */
 export function toolFs(ctx: ToolContext): ToolFs {
-  return ctx.effects?.fs ?? processFs;
+  const fs = ctx.effects?.fs ?? processFs;
+  const editor = ctx.effects?.editor;
+  return editor ? editorFs(fs, editor, ctx.sessionDir) : fs;
+}
+
+/**
+ * File access through the floor, then the editor's buffers: a read the floor allowed returns
+ * the editor's text of that file when it has one; a write the floor made is told to the editor.
+ */
+function editorFs(fs: ToolFs, editor: EditorFiles, sessionDir: string): ToolFs {
+  return {
+    stat: (path) => fs.stat(path),
+    async readFile(path) {
+      const bytes = await fs.readFile(path);
+      const open = await editor.read(path, sessionDir).catch(() => undefined);
+      return open === undefined ? bytes : new TextEncoder().encode(open);
+    },
+    async writeFileAtomic(path, data) {
+      await fs.writeFileAtomic(path, data);
+      if (looksBinary(data)) return;
+      await editor.wrote(path, new TextDecoder().decode(data), sessionDir).catch(() => {});
+    },
+  };
 }

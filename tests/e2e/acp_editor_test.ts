@@ -111,3 +111,61 @@ Deno.test("hs acp: an MCP server named in session/new is started, its tools pass
     await t.close();
   }
 });
+
+Deno.test("hs acp: with the editor's fs methods, read_file sees the open buffer and the editor is told of a write; the floor still decides first", async () => {
+  const t = await loopbackWorkspace([
+    {
+      text: "r",
+      toolCalls: [
+        { id: "r1", name: "read_file", input: { path: "a.txt" } },
+        { id: "r2", name: "read_file", input: { path: "/etc/hostname" } },
+        { id: "w1", name: "write_file", input: { path: "b.txt", content: "new\n" } },
+        { id: "w2", name: "write_file", input: { path: "/tmp/hs-acp-outside.txt", content: "x" } },
+      ],
+    },
+    { text: "done" },
+  ]);
+  try {
+    await Deno.writeTextFile(join(t.w.ws, "a.txt"), "on disk\n");
+    const reads: string[] = [];
+    const writes: { path: string; content: string }[] = [];
+    await editor(
+      t,
+      () => "allow-once",
+      async (ctx) => {
+        await initialize(ctx, { fs: { readTextFile: true, writeTextFile: true } });
+        const created = await ctx.request(acp.methods.agent.session.new, {
+          cwd: t.w.ws,
+          mcpServers: [],
+        });
+        await ctx.request(acp.methods.agent.session.prompt, {
+          sessionId: created.sessionId,
+          prompt: [{ type: "text", text: "read and write" }],
+        });
+      },
+      [],
+      (app) =>
+        app
+          .onRequest(acp.methods.client.fs.readTextFile, ({ params }) => {
+            reads.push(params.path);
+            return { content: "in the unsaved buffer\n" };
+          })
+          .onRequest(acp.methods.client.fs.writeTextFile, ({ params }) => {
+            writes.push({ path: params.path, content: params.content });
+            return {};
+          }),
+    );
+    const results = JSON.stringify(t.server.requests[1]?.body);
+    assert.match(results, /in the unsaved buffer/, "read_file returned the editor's buffer");
+    assert.doesNotMatch(results, /on disk/);
+    // the floor refused the read outside the workspace before the editor was asked
+    assert.deepEqual(reads, [join(t.w.ws, "a.txt")]);
+    assert.match(results, /permission denied/i);
+    // hs wrote b.txt itself, then told the editor; the write outside never reached either
+    assert.equal(await Deno.readTextFile(join(t.w.ws, "b.txt")), "new\n");
+    assert.deepEqual(writes, [{ path: join(t.w.ws, "b.txt"), content: "new\n" }]);
+    assert.equal(await exists("/tmp/hs-acp-outside.txt"), false);
+  } finally {
+    await t.close();
+  }
+});
