@@ -11,6 +11,7 @@ import { join } from "node:path";
 import {
   HarnessError,
   type HarnessEvent,
+  type MessageImage,
   type Paths,
   type ResolvedTool,
   settlesWithin,
@@ -39,7 +40,13 @@ import {
   watchReach,
 } from "./providers/mod.ts";
 import { type LifecycleBus, type Registries, safePromptSources } from "./plugins/mod.ts";
-import { findSessionDir, recordTurn, Session, workspaceSessions } from "./session/mod.ts";
+import {
+  checkedImages,
+  findSessionDir,
+  recordTurn,
+  Session,
+  workspaceSessions,
+} from "./session/mod.ts";
 import type { BoundarySeam } from "./boundaries.ts";
 import type { ChildEnvironment } from "./child_env.ts";
 import type { SkillCatalog } from "./skill_catalog.ts";
@@ -50,6 +57,11 @@ import type { ToolCatalog } from "./tool_catalog.ts";
 export interface RunOptions {
   /** The user message (omit to continue a session without a new message). */
   message?: string;
+  /**
+   * Images sent with the message (PNG, JPEG, GIF, WebP; at most 5 MiB each), kept with the
+   * session and passed to the model in its protocol's image form.
+   */
+  images?: MessageImage[];
   /** Resume this session (id or directory). */
   session?: string;
   /** The provider to use (default: chosen by the `resolve` stage). */
@@ -244,7 +256,7 @@ export class Runs {
     });
     let result: RunResult | undefined;
     try {
-      return result = await turn.run(opts.message);
+      return result = await turn.run(opts.message, checkedImages(opts.images));
     } finally {
       unbind();
       this.#o.lineage.leave(session.id);

@@ -13,7 +13,7 @@ import { errorMessage, HarnessError, permissionDenied, VERSION } from "../../cor
 import type { CliContext } from "../base/mod.ts";
 import { floorRequestOf, type RunFlags } from "../harness/mod.ts";
 import { handleTrust } from "../prompts/mod.ts";
-import { promptText, replayUpdates, text, turnUpdates } from "./describe.ts";
+import { promptImages, promptText, replayUpdates, text, turnUpdates } from "./describe.ts";
 import { editorServers, type ModeId, modeState, parseMode } from "./session_options.ts";
 
 /** Flags of `hs acp`. */
@@ -86,7 +86,7 @@ export class AcpAgent {
       protocolVersion: this.#sdk.PROTOCOL_VERSION,
       agentCapabilities: {
         loadSession: true,
-        promptCapabilities: { image: false, audio: false, embeddedContext: true },
+        promptCapabilities: { image: true, audio: false, embeddedContext: true },
       },
       agentInfo: { name: "hs", title: "Harness", version: VERSION },
       authMethods: [],
@@ -212,6 +212,7 @@ export class AcpAgent {
       await this.#askConsent(s, client);
       const r = await s.h.runs.run({
         message: promptText(params.prompt),
+        images: promptImages(params.prompt),
         session: s.id,
         signal: controller.signal,
         onEvent,

@@ -7,7 +7,7 @@
  */
 import { isAbsolute, resolve } from "node:path";
 import type * as Acp from "@agentclientprotocol/sdk";
-import type { ConversationMessage, HarnessEvent } from "../../core/mod.ts";
+import type { ConversationMessage, HarnessEvent, MessageImage } from "../../core/mod.ts";
 
 type SessionUpdate = Acp.SessionUpdate;
 type ToolKind = Acp.ToolKind;
@@ -59,6 +59,13 @@ export function promptText(blocks: Acp.ContentBlock[]): string {
   return parts.join("\n");
 }
 
+/** A prompt's image blocks, as a run's images (checked by the harness). */
+export function promptImages(blocks: Acp.ContentBlock[]): MessageImage[] {
+  return blocks.flatMap((b) =>
+    b.type === "image" ? [{ mimeType: b.mimeType as MessageImage["mimeType"], data: b.data }] : []
+  );
+}
+
 /** A text content block. */
 export const text = (t: string) => ({ type: "text" as const, text: t });
 
@@ -67,6 +74,12 @@ export function replayUpdates(messages: ConversationMessage[], cwd: string): Ses
   const out: SessionUpdate[] = [];
   for (const m of messages) {
     if (m.role === "user") {
+      for (const i of m.images ?? []) {
+        out.push({
+          sessionUpdate: "user_message_chunk",
+          content: { type: "image", mimeType: i.mimeType, data: i.data },
+        });
+      }
       out.push({ sessionUpdate: "user_message_chunk", content: text(m.text) });
     } else if (m.role === "assistant") {
       for (const b of m.blocks) {

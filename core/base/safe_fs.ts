@@ -242,6 +242,27 @@ export function readOwnFile(path: string, opts: { quiet?: boolean } = {}): OwnTe
   }
 }
 
+/** Reads an own file's bytes; undefined when missing, unreadable or refused (reported unless quiet). */
+export function readOwnBytes(path: string, opts: { quiet?: boolean } = {}): Uint8Array | undefined {
+  let file: Deno.FsFile;
+  let info: Deno.FileInfo;
+  try {
+    const opened = openChecked(path, { read: true });
+    file = opened.file;
+    info = opened.info ?? file.statSync();
+  } catch (err) {
+    if (err instanceof RefusedFileError && !opts.quiet) reportRefused(path, err.why);
+    return undefined;
+  }
+  try {
+    return readAll(file, info.size);
+  } catch {
+    return undefined;
+  } finally {
+    file.close();
+  }
+}
+
 /** Reads an own file's text; undefined when missing, unreadable or refused (reported). */
 export function readOwnText(path: string, opts: { quiet?: boolean } = {}): string | undefined {
   return readOwnFile(path, opts)?.text;

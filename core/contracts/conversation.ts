@@ -11,12 +11,25 @@ export type AssistantBlock =
   | { type: "thinking"; text: string; signature: string }
   | { type: "tool_call"; id: string; name: string; input: unknown };
 
+/** The image types a user message may carry (those the model protocols take). */
+export const IMAGE_TYPES = ["image/png", "image/jpeg", "image/gif", "image/webp"] as const;
+
+/** An image of a user message: its type and its bytes in base64. */
+export interface MessageImage {
+  /** One of {@link IMAGE_TYPES}. */
+  mimeType: typeof IMAGE_TYPES[number];
+  /** The image's bytes, base64. */
+  data: string;
+}
+
 /** One message of a session, provider-neutral. */
 export type ConversationMessage =
   | {
     role: "user";
     seq: number;
     text: string;
+    /** Images sent with the text (kept in the session's `attachments/`). */
+    images?: MessageImage[];
     /** True for the summary a compaction wrote in place of older messages (see docs/sessions.md). */
     summary?: boolean;
     /** The first and last seq a summary stands for (its `summary: NNNN-MMMM`). */

@@ -10,7 +10,7 @@
  *
  * @module
  */
-import type { CompactReason, Usage } from "../base/mod.ts";
+import type { CompactReason, MessageImage, Usage } from "../base/mod.ts";
 import type { ChainResult } from "./chain.ts";
 import { type Compaction, isContextOverflow } from "./compaction.ts";
 import { pendingCalls, unexpectedEnd } from "./loop_end.ts";
@@ -43,13 +43,15 @@ export class Rounds implements TurnObserver {
   }
 
   /** The turn starts: dangling calls repaired, the message saved, the `turn` boundary asked. */
-  async begin(message?: string): Promise<string | undefined> {
+  async begin(message?: string, images?: MessageImage[]): Promise<string | undefined> {
     const s = this.#s;
     await s.detectProtocol();
     s.tools.repairDangling(
       "error: no result was recorded for this call (the previous run was interrupted)",
     );
-    if (message !== undefined && message !== "") s.session.appendUser(message);
+    if ((message !== undefined && message !== "") || images?.length) {
+      s.session.appendUser(message ?? "", images);
+    }
     s.emit({ type: "session", id: s.session.id, dir: s.session.dir });
     s.emit({ type: "turn_start", turn: s.session.count, message: message ?? "" });
     this.#turnNo = s.session.count;

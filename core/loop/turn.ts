@@ -9,7 +9,7 @@
  *
  * @module
  */
-import type { CompactReason, HarnessEvent, Usage } from "../base/mod.ts";
+import type { CompactReason, HarnessEvent, MessageImage, Usage } from "../base/mod.ts";
 import type { ResolvedLimits } from "../providers/mod.ts";
 import type { Session } from "../session/mod.ts";
 import { Compaction, type CompactOutcome } from "./compaction.ts";
@@ -110,7 +110,7 @@ export class Turn {
    * Runs the loop, holding the session's lock (another process's turn in the same
    * session is waited for, up to HARNESS_SESSION_WAIT, then "session busy").
    */
-  async run(message?: string): Promise<RunResult> {
+  async run(message?: string, images?: MessageImage[]): Promise<RunResult> {
     const s = this.services;
     const waitMs = s.host.config.sessionWaitMs;
     await s.session.lock({
@@ -126,14 +126,14 @@ export class Turn {
         this.emit({ type: "notice", message: `${reason}; this turn runs without the lock` }),
     });
     try {
-      return await this.#follow(message);
+      return await this.#follow(message, images);
     } finally {
       s.session.unlock();
     }
   }
 
   /** Follows `next_state` from `start` until no state is left. */
-  async #follow(message?: string): Promise<RunResult> {
+  async #follow(message?: string, images?: MessageImage[]): Promise<RunResult> {
     const s = this.services;
     const o = this.#observer;
     const maxTurns = s.host.config.maxTurns;
@@ -151,7 +151,7 @@ export class Turn {
       ++requests > maxTurns
         ? `stopped after ${maxTurns} model requests (HARNESS_MAX_TURNS=${maxTurns})`
         : undefined;
-    const refused = await o.begin(message);
+    const refused = await o.begin(message, images);
     if (refused) fail(refused);
     while (state) {
       if (s.signal.aborted) {

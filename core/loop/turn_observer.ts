@@ -6,6 +6,7 @@
  *
  * @module
  */
+import type { MessageImage } from "../base/mod.ts";
 import type { ChainResult } from "./chain.ts";
 
 /** What the follower does next. */
@@ -32,7 +33,7 @@ export interface TurnEnd {
 /** What the follower calls; the observer knows the stages' meaning. */
 export interface TurnObserver {
   /** Before the first stage: a refusal text routes the turn to `error`. */
-  begin(message?: string): Promise<string | undefined>;
+  begin(message?: string, images?: MessageImage[]): Promise<string | undefined>;
   /**
    * Before `state` runs. `admit` counts a model request against the cap and returns the
    * failure when the cap is passed.

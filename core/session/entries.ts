@@ -8,6 +8,7 @@
 import {
   type CompactReason,
   type ConversationMessage,
+  type MessageImage,
   splitFrontmatter,
   type Usage,
 } from "../base/mod.ts";
@@ -92,11 +93,19 @@ export interface SessionEntry {
 }
 
 /** One message file as the index knows it; undefined when it is not a message. */
-export function entryOf(name: string, text: string): SessionEntry | undefined {
+export function entryOf(
+  name: string,
+  text: string,
+  images?: (field: string) => MessageImage[],
+): SessionEntry | undefined {
   const parsed = decodedFrontmatter(text);
   const message = messageOf(name, parsed);
   if (!message) return undefined;
   const meta = parsed.meta;
+  if (message.role === "user" && meta.images && images) {
+    const read = images(meta.images);
+    if (read.length) message.images = read;
+  }
   const e: SessionEntry = { name, seq: message.seq, message };
   const compacted = Number.parseInt(meta.compacted ?? "", 10);
   if (Number.isFinite(compacted)) e.compacted = compacted;

@@ -6,7 +6,8 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { readAttachments } from "./attachments.ts";
 import { listDir, MTIME_SLACK_MS, readOwnFile, statOrUndefined } from "../base/mod.ts";
 import { contextView, entryOf, type SessionEntry } from "./entries.ts";
 import { reportRefusedMessage, sameFile } from "./own_files.ts";
@@ -31,6 +32,9 @@ export class MessageIndex {
   #nextSeq = 1;
   /** The messages directory's mtime at the last complete listing (undefined: list again). */
   #listedMtime?: number;
+
+  /** The images a user message's `images:` field names, from the session's `attachments/`. */
+  #images = (field: string) => readAttachments(dirname(this.#mdir), field);
 
   /** The index of the messages directory `mdir` (empty until the first refresh). */
   constructor(mdir: string) {
@@ -87,7 +91,7 @@ export class MessageIndex {
         mtime: read.mtime,
         size: read.size,
         ino: read.ino,
-        entry: entryOf(name, read.text),
+        entry: entryOf(name, read.text, this.#images),
       });
       changed = true;
     }
@@ -145,7 +149,7 @@ export class MessageIndex {
       mtime: info?.mtime?.getTime() ?? 0,
       size: info?.size ?? 0,
       ino: info?.ino ?? 0,
-      entry: entryOf(name, text),
+      entry: entryOf(name, text, this.#images),
     });
     this.#view = undefined;
   }

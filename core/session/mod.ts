@@ -7,6 +7,7 @@
  * @module
  */
 export * from "./session.ts";
+export { checkedImages, MAX_IMAGE_BYTES } from "./attachments.ts";
 export {
   contextView,
   parseMessageFile,

@@ -26,6 +26,7 @@ import {
   atomicWriteSync,
   type ConversationMessage,
   HarnessError,
+  type MessageImage,
   readOwnText,
   type StopReason,
   type Usage,
@@ -35,6 +36,7 @@ import { parseAssistantBody, renderAssistantBody } from "./codec.ts";
 import { type SessionEntry, summaryBody, type SummaryRecord } from "./entries.ts";
 import { acquireLock, type LockOptions, type SessionLock } from "./lock.ts";
 import { MessageIndex } from "./message_index.ts";
+import { writeAttachments } from "./attachments.ts";
 import {
   assistantFields,
   markedText,
@@ -220,14 +222,24 @@ export class Session {
    * into place, which fails when the name exists: nothing is ever overwritten,
    * the next number is tried instead.
    */
-  #append(role: string, fields: MessageFields, body: string): number {
+  #append(
+    role: string,
+    fields: MessageFields,
+    body: string,
+    more?: (seqText: string) => MessageFields,
+  ): number {
     this.refresh(false);
     let seq = this.#index.nextSeq;
     for (let attempt = 0;; attempt++) {
       const seqText = String(seq).padStart(4, "0");
       const name = `${seqText}-${role}.md`;
       const path = join(this.dir, "messages", name);
-      const text = renderMessage(role, seqText, fields, body);
+      const text = renderMessage(
+        role,
+        seqText,
+        more ? [...fields, ...more(seqText)] : fields,
+        body,
+      );
       if (writeNewFile(path, text)) {
         this.#index.wrote(name, path, text);
         this.#index.added(name, seq);
@@ -245,9 +257,12 @@ export class Session {
     }
   }
 
-  /** Appends a user message; returns its seq. */
-  appendUser(text: string): number {
-    return this.#append("user", [], text);
+  /** Appends a user message (its images into `attachments/`); returns its seq. */
+  appendUser(text: string, images?: MessageImage[]): number {
+    if (!images?.length) return this.#append("user", [], text);
+    return this.#append("user", [], text, (seqText) => [
+      ["images", writeAttachments(this.dir, seqText, images).join(" ")],
+    ]);
   }
 
   /** Appends an assistant message; returns its seq. */

@@ -76,7 +76,18 @@ export function anthropicMessages(conversation: ConversationMessage[]): unknown[
     }
     results = undefined;
     if (m.role === "user") {
-      out.push({ role: "user", content: m.text });
+      out.push({
+        role: "user",
+        content: m.images?.length
+          ? [
+            ...m.images.map((i) => ({
+              type: "image",
+              source: { type: "base64", media_type: i.mimeType, data: i.data },
+            })),
+            ...(m.text === "" ? [] : [{ type: "text", text: m.text }]),
+          ]
+          : m.text,
+      });
       continue;
     }
     const blocks: Record<string, unknown>[] = [];

@@ -54,8 +54,20 @@ export function openaiTools(tools: ToolSchema[]): unknown[] {
 export function openaiMessages(conversation: ConversationMessage[]): unknown[] {
   const out: Record<string, unknown>[] = [];
   for (const m of conversation) {
-    if (m.role === "user") out.push({ role: "user", content: m.text });
-    else if (m.role === "tool_result") {
+    if (m.role === "user") {
+      out.push({
+        role: "user",
+        content: m.images?.length
+          ? [
+            ...(m.text === "" ? [] : [{ type: "text", text: m.text }]),
+            ...m.images.map((i) => ({
+              type: "image_url",
+              image_url: { url: `data:${i.mimeType};base64,${i.data}` },
+            })),
+          ]
+          : m.text,
+      });
+    } else if (m.role === "tool_result") {
       out.push({ role: "tool", tool_call_id: m.callId, content: m.text });
     } else {
       const text = m.blocks.filter((b) => b.type === "text").map((b) => b.text).join("");

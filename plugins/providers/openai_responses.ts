@@ -60,7 +60,17 @@ export function responsesInput(conversation: ConversationMessage[]): unknown[] {
   const out: Record<string, unknown>[] = [];
   for (const m of conversation) {
     if (m.role === "user") {
-      out.push({ type: "message", role: "user", content: [{ type: "input_text", text: m.text }] });
+      out.push({
+        type: "message",
+        role: "user",
+        content: [
+          { type: "input_text", text: m.text },
+          ...(m.images ?? []).map((i) => ({
+            type: "input_image",
+            image_url: `data:${i.mimeType};base64,${i.data}`,
+          })),
+        ],
+      });
     } else if (m.role === "tool_result") {
       out.push({ type: "function_call_output", call_id: m.callId, output: m.text });
     } else {
