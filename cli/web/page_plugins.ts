@@ -24,13 +24,14 @@ export interface ConsentItem {
   guards: { guard: string; point: string; loc: string }[];
 }
 
-function stateBadge(state: string): Html {
+/** A state as a badge: good (green), bad (red), wait (amber: usable with a problem, or waiting). */
+export function stateBadge(state: string): Html {
   const good = ["active", "attached", "ready", "no behavior"];
   const cls = good.includes(state)
     ? "good"
     : state === "failed" || state === "not attached"
     ? "bad"
-    : state === "awaiting approval"
+    : state === "awaiting approval" || state === "degraded"
     ? "wait"
     : "";
   return markup`<span class="badge ${cls}">${state}</span>`;

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { escapeHtml, Html, markup, trusted } from "../../../cli/web/html.ts";
 import { renderMessage, streamErrors } from "../../../cli/web/transcript.ts";
 import { view } from "../../../cli/web/data_view.ts";
-import { pluginPageBody } from "../../../cli/web/page_plugins.ts";
+import { pluginPageBody, stateBadge } from "../../../cli/web/page_plugins.ts";
 import { sessionBody } from "../../../cli/web/page_session.ts";
 import { shell } from "../../../cli/web/layout.ts";
 import { ASSET_VERSION } from "../../../cli/web/assets.ts";
@@ -186,4 +186,12 @@ Deno.test("streamErrors reads the error events of a .stream; questionText drops 
     ),
     "The agent wants to run `rm -rf x` (rule bash(rm *)).",
   );
+});
+
+Deno.test("plugin state badges: degraded is amber like a wait, failed red, active green, disabled plain", () => {
+  const cls = (s: string) => stateBadge(s).value.match(/class="badge ?([a-z]*)"/)?.[1];
+  assert.equal(cls("active"), "good");
+  assert.equal(cls("degraded"), "wait");
+  assert.equal(cls("failed"), "bad");
+  assert.equal(cls("disabled"), "");
 });
