@@ -10,11 +10,12 @@ import {
   AuditBus,
   type AuditEvent,
   type RuntimePlugin,
+  setKey,
   textResult,
   type ToolResult,
 } from "../../core/mod.ts";
 import { Harness } from "../../plugins/mod.ts"; // the kernel with its built-in plugins
-import { makeWorkspace, type Workspace, writeFile } from "../support/workspace.ts";
+import { loopbackConf, makeWorkspace, type Workspace, writeFile } from "../support/workspace.ts";
 import { makeRig, modelPlugin, scriptedModel } from "../core/plugins/_helpers.ts";
 
 /** A plugin with one read-only tool `name` whose `execute` is `run`. */
@@ -631,4 +632,155 @@ Deno.test("'Rendre un plugin d'audit obligatoire garantit le démarrage, pas des
   } finally {
     await rig.close();
   }
+});
+
+// --- more of "Interfaces de capacités" and the declarative bundles -----------------------------
+
+Deno.test("'ctx.models.register(provider, models)': 'Implémentation de modèle et ses définitions de modèles, validées de façon atomique'", async () => {
+  const provider = scriptedModel([{ text: "never" }], { name: "half" });
+  const half: RuntimePlugin = {
+    id: "half",
+    version: "1",
+    apiVersion: 1,
+    // its first model is new, its second is a built-in's: nothing of the list may land
+    setup: (ctx) =>
+      ctx.models.register(provider, [{ id: "half-fresh-1" }, { id: "claude-sonnet-4-5" }]),
+  };
+  const rig = await makeRig([], { runtimePlugins: [{ plugin: half, required: false }] });
+  try {
+    assert.equal(stateOf(rig.h)("half"), "failed");
+    const offered = rig.h.registries.models.entries().flatMap((e) =>
+      e.value.models.map((m) => `${e.key}/${m.id}`)
+    );
+    assert.ok(!offered.some((m) => m.startsWith("half/")), offered.join(","));
+    assert.ok(offered.includes("anthropic/claude-sonnet-4-5"), offered.join(","));
+  } finally {
+    await rig.close();
+  }
+});
+
+Deno.test("'ctx.hooks.on(event, handler)': 'avec désabonnement automatique' (a plugin rolled back hears nothing)", async () => {
+  const heard: string[] = [];
+  const listener = (id: string, failStart: boolean): RuntimePlugin => ({
+    id,
+    version: "1",
+    apiVersion: 1,
+    setup(ctx) {
+      ctx.hooks.on("turn_start", () => {
+        heard.push(id);
+      });
+      if (failStart) {
+        ctx.onStart(() => {
+          throw new Error("start fails");
+        });
+      }
+    },
+  });
+  const rig = await makeRig([], {
+    runtimePlugins: [
+      { plugin: modelPlugin(scriptedModel([{ text: "hi" }])) },
+      { plugin: listener("gone", true), required: false },
+      { plugin: listener("here", false) },
+    ],
+  });
+  try {
+    assert.equal(stateOf(rig.h)("gone"), "failed");
+    const r = await rig.h.run({ message: "hello" });
+    assert.equal(r.error, false, r.message);
+    await rig.h.close(); // drains the lifecycle handlers
+    assert.deepEqual(heard, ["here"]);
+  } finally {
+    await rig.close();
+  }
+});
+
+Deno.test("'Retirer une implémentation d'authentification n'efface pas les identifiants.'", async () => {
+  await withWorkspace(async (w) => {
+    const authFile = join(w.home, ".auth.json");
+    await setKey(authFile, "other", "stored-key-0123456789");
+    const before = await Deno.readTextFile(authFile);
+    for (const name of ["vaulted", "other"]) {
+      await writeFile(
+        join(w.ws, `.harness/providers/${name}.conf`),
+        loopbackConf("http://127.0.0.1:9", "anthropic", `auth_env=${name.toUpperCase()}_KEY\n`),
+      );
+    }
+    const vault: RuntimePlugin = {
+      id: "vault",
+      version: "1",
+      apiVersion: 1,
+      setup: (ctx) =>
+        ctx.auth.register({
+          id: "vault",
+          resolve: (p) => Promise.resolve(p === "vaulted" ? "vault-key-abcdef0123" : undefined),
+        }),
+    };
+    const ready = async (h: Awaited<ReturnType<typeof Harness.create>>, name: string) =>
+      await (await h.catalog.providers()).find((p) => p.name === name)!.provider.ready();
+    const withVault = await Harness.create({
+      cwd: w.ws,
+      env: w.env,
+      userPlugins: false,
+      ephemeral: true,
+      log: () => {},
+      runtimePlugins: [{ plugin: vault }],
+    });
+    try {
+      assert.deepEqual(await ready(withVault, "vaulted"), {
+        ready: true,
+        reason: 'auth plugin "vault"',
+      });
+    } finally {
+      await withVault.close(); // the auth implementation is removed with its plugin
+    }
+    assert.equal(await Deno.readTextFile(authFile), before, "the stored credentials are untouched");
+    const without = await Harness.create({
+      cwd: w.ws,
+      env: w.env,
+      userPlugins: false,
+      ephemeral: true,
+      log: () => {},
+    });
+    try {
+      assert.equal((await ready(without, "vaulted")).ready, false, "the plugin's key went with it");
+      const r = await ready(without, "other");
+      assert.equal(r.ready, true, r.reason);
+      assert.match(r.reason, /stored key/);
+    } finally {
+      await without.close();
+    }
+  });
+});
+
+Deno.test("'Les bundles déclaratifs … ne sont jamais importés automatiquement comme modules exécutables.' (a pack's plugins are parsed, never imported)", async () => {
+  await withWorkspace(async (w) => {
+    const marker = join(w.root, "bundle-imported.txt");
+    const pack = join(w.ws, ".harness", "packs", "decl");
+    await writeFile(
+      join(pack, "plugin.json"),
+      JSON.stringify({
+        name: "decl",
+        extensions: {
+          "tools.inhuman": { plugins: ["./plugin.ts"], states: { session: "./s.scm" } },
+        },
+      }),
+    );
+    await writeFile(join(pack, "s.scm"), "");
+    await writeFile(
+      join(pack, "plugin.ts"),
+      `Deno.writeTextFileSync(${JSON.stringify(marker)}, "imported");\n` +
+        `export default { id: "decl", version: "1", apiVersion: 1, setup() {} };\n`,
+    );
+    const h = await Harness.create({ cwd: w.ws, env: w.env, ephemeral: true, log: () => {} });
+    try {
+      await h.packs.load();
+      const decl = h.packs.list().find((p) => p.manifest?.name === "decl");
+      assert.ok(decl, "the pack loaded");
+      assert.deepEqual(decl.manifest?.plugins, ["./plugin.ts"]);
+      assert.equal(stateOf(h)("decl"), undefined, "no runtime plugin came of it");
+      assert.throws(() => Deno.statSync(marker), "its module was never imported");
+    } finally {
+      await h.close();
+    }
+  });
 });
