@@ -1,8 +1,9 @@
 /**
  * Seed 002 ("Plugins", in French) sentences that no other test checked, each test named by the
- * sentence it quotes (the audit sink sentences are in seed002_audit_sentences_test.ts) (issue 27: the sentence table at the end of docs/plugins.md). Plugins are
- * loaded through `Harness.create` (inline, or from a real `plugins.json` with real module files),
- * with the scripted in-process model of tests/core/plugins/_helpers.ts.
+ * sentence it quotes (issue 27: the sentence table at the end of docs/plugins.md; the audit sink
+ * sentences are in seed002_audit_sentences_test.ts). Plugins are loaded through
+ * `Harness.create` (inline, or from a real `plugins.json` with real module files), with the
+ * scripted in-process model of tests/core/plugins/_helpers.ts.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
