@@ -476,3 +476,31 @@ Deno.test("'Les bundles déclaratifs … ne sont jamais importés automatiquemen
     }
   });
 });
+
+Deno.test("'La boucle d'agent, la Session, les permissions et les registres restent dans le moteur.' (configuration cannot reach the kernel's own plugin)", async () => {
+  for (const entry of [{ id: "core", enabled: false }, { id: "core", config: {} }]) {
+    await assert.rejects(
+      makeRig([], { config: { runtimePlugins: [entry] } }),
+      /the "core" plugin is the kernel's loop and cannot be configured/,
+    );
+  }
+});
+
+Deno.test("'Ajoutez au besoin des diagnostics nettoyés avec le logger propre au plugin.' (ctx.logger lines reach the harness log, by plugin)", async () => {
+  const chatty: RuntimePlugin = {
+    id: "chatty",
+    version: "1",
+    apiVersion: 1,
+    setup(ctx) {
+      ctx.logger.info("connected to the vault");
+      ctx.logger.warn("token expires soon");
+    },
+  };
+  const rig = await makeRig([chatty]);
+  try {
+    assert.ok(rig.lines.includes("[chatty] info: connected to the vault"), rig.lines.join("\n"));
+    assert.ok(rig.lines.includes("[chatty] warn: token expires soon"), rig.lines.join("\n"));
+  } finally {
+    await rig.close();
+  }
+});
