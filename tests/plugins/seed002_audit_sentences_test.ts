@@ -237,3 +237,31 @@ Deno.test("'Rendre un plugin d'audit obligatoire garantit le démarrage, pas des
     await rig.close();
   }
 });
+
+Deno.test("'tool_execution : les appels terminés, y compris les erreurs levées par les outils et converties en résultats d'erreur'", async () => {
+  const events: AuditEvent[] = [];
+  const thrower = toolPlugin("thrower", "boom", () => Promise.reject(new Error("kaboom-detail")));
+  const rig = await makeRig([modelPlugin(twoCalls("boom")), thrower, sinkPlugin("probe", events)]);
+  try {
+    const r = await rig.h.run({ message: "go" });
+    assert.equal(r.error, false, r.message);
+    await rig.h.audit.flush();
+    const executions = events.filter((e) => e.type === "tool_execution");
+    assert.deepEqual(
+      executions.map((e) => [e.callId, e.tool, e.owner, e.outcome, typeof e.durationMs]),
+      [["a", "boom", "plugin:thrower", "error", "number"], [
+        "b",
+        "boom",
+        "plugin:thrower",
+        "error",
+        "number",
+      ]],
+    );
+    const results = rig.h.runs.openSession(r.sessionDir).messages().filter((m) =>
+      m.role === "tool_result"
+    );
+    assert.equal(results.length, 2, "each throw became an error result the model saw");
+  } finally {
+    await rig.close();
+  }
+});
