@@ -1,9 +1,10 @@
 /**
  * A guard's consent hash (seed 000 §7): its declaration (id, point, matchers, capability,
  * contract, reentrant depth) and everything its handler can reach in the pack — the guard's
- * top-level form and, transitively, every top-level form defining, assigning or (for a value)
- * touching a name a reached form mentions, in the entry file and in the files it `require`s,
- * each with its file (scheme/analysis). When what it reaches calls `(configuration)`, the
+ * top-level form and, transitively, every top-level form defining a name a reached form
+ * mentions or that may change one (a `set!`, a touch of a value, itself or through what it
+ * calls), in the entry file and in the files it `require`s, each with its file
+ * (scheme/analysis). When what it reaches calls `(configuration)`, the
  * bot's configuration is hashed too; when it can evaluate data (`eval`), the whole program.
  *
  * An edit of a helper the guard calls changes the hash; an edit of a procedure it cannot

@@ -7,9 +7,10 @@
  * data and local names included (a local that shadows a global pulls the global in), so an
  * edit of anything the roots can call is seen. A form is reached when it
  * - defines a reached name (every definition of it, in every file, in load order),
- * - assigns a reached name (`set!` anywhere in it, a callback's body included),
- * - or mentions a reached name bound to a value other than a procedure literal (it may mutate
- *   that value: `vector-set!`, `dict-set!` on a shared table, …).
+ * - or may change one: it assigns it (`set!` anywhere in it, a callback's body included), or
+ *   mentions it while it is bound to a value other than a procedure literal (it may mutate the
+ *   value: `vector-set!` on a shared table, …) — itself or through a definition it calls,
+ *   transitively (a top-level `(swap!)` whose definition `set!`s a reached helper).
  * A top-level use of a macro the program defines may define anything: it is taken to define
  * every symbol it mentions. When a reached form mentions a name that evaluates data as code
  * (`eval`, `interaction-environment` by default), every form is reached.
@@ -178,6 +179,12 @@ export function topLevelFacts(form: unknown, opts: ReachOptions = {}): TopLevelF
   return { defines, assigns, mentions, shared };
 }
 
+function add(m: Map<string, number[]>, k: string, i: number): void {
+  const l = m.get(k);
+  if (l) l.push(i);
+  else m.set(k, [i]);
+}
+
 /** The macros a program's top-level forms define (`define-syntax`, `define-macro`). */
 function macrosOf(forms: unknown[]): Set<string> {
   const out = new Set<string>();
@@ -201,8 +208,8 @@ function macrosOf(forms: unknown[]): Set<string> {
 export class ProgramFacts {
   #facts: TopLevelFacts[];
   #definers = new Map<string, number[]>();
-  #assigners = new Map<string, number[]>();
-  #mentioners = new Map<string, number[]>();
+  /** By name: the forms that may change it (see {@link ProgramFacts.effectsOf}). */
+  #changers = new Map<string, number[]>();
   #values = new Set<string>();
   #dynamic: ReadonlySet<string>;
 
@@ -211,19 +218,42 @@ export class ProgramFacts {
     const o = { ...opts, macros: opts.macros ?? macrosOf(forms) };
     this.#dynamic = opts.dynamic ?? DYNAMIC;
     this.#facts = forms.map((f) => topLevelFacts(f, o));
-    const add = (m: Map<string, number[]>, k: string, i: number) => {
-      const l = m.get(k);
-      if (l) l.push(i);
-      else m.set(k, [i]);
-    };
     this.#facts.forEach((f, i) => {
       for (const [name, b] of f.defines) {
         add(this.#definers, name, i);
         if (b === "value") this.#values.add(name);
       }
-      for (const name of f.assigns) add(this.#assigners, name, i);
-      for (const name of f.mentions) add(this.#mentioners, name, i);
     });
+    this.#facts.forEach((_, i) => {
+      for (const name of this.effectsOf(i)) add(this.#changers, name, i);
+    });
+  }
+
+  /**
+   * The names evaluating form `index` may change: those it or a definition it calls
+   * (transitively: every definition of a name it mentions, and theirs) assigns or touches
+   * while bound to a value. A top-level `(swap!)` whose definition `set!`s a helper changes
+   * the helper.
+   */
+  effectsOf(index: number): Set<string> {
+    const effects = new Set<string>();
+    const seen = new Set<number>();
+    const names = new Set<string>();
+    const forms = [index];
+    while (forms.length) {
+      const i = forms.pop()!;
+      if (seen.has(i)) continue;
+      seen.add(i);
+      const f = this.#facts[i];
+      for (const a of f.assigns) effects.add(a);
+      for (const m of f.mentions) {
+        if (this.#values.has(m)) effects.add(m);
+        if (names.has(m)) continue;
+        names.add(m);
+        for (const j of this.#definers.get(m) ?? []) forms.push(j);
+      }
+    }
+    return effects;
   }
 
   /** The facts of the form at `index`. */
@@ -233,8 +263,8 @@ export class ProgramFacts {
 
   /**
    * The top-level forms the `roots` (indices into the forms) reach: the roots, every form
-   * defining or assigning a name a reached form mentions, every form mentioning a reached
-   * name bound to a value — to a fixed point.
+   * defining a name a reached form mentions, every form that may change one (its effects) —
+   * to a fixed point.
    */
   reach(roots: number[]): Reach {
     const included = new Set<number>();
@@ -250,10 +280,7 @@ export class ProgramFacts {
         reached.add(name);
         if (this.#dynamic.has(name)) dynamic = true;
         for (const j of this.#definers.get(name) ?? []) forms.push(j);
-        for (const j of this.#assigners.get(name) ?? []) forms.push(j);
-        if (this.#values.has(name)) {
-          for (const j of this.#mentioners.get(name) ?? []) forms.push(j);
-        }
+        for (const j of this.#changers.get(name) ?? []) forms.push(j);
       }
     }
     if (dynamic) {

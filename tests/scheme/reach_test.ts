@@ -51,3 +51,20 @@ Deno.test("reach: definitions, assignments and value touches, to a fixed point; 
   assert.ok(all.dynamic);
   assert.deepEqual(all.forms, [0, 1, 2, 3, 4, 5, 6]);
 });
+
+Deno.test("reach: a form that changes a reached name through a procedure it calls is reached (a top-level call, a hook, a macro use)", () => {
+  const program = new ProgramFacts(readAll(`
+(define (helper) "safe")
+(define (evil!) (set! helper (lambda () "evil")))
+(evil!)
+(hook :post (lambda () (evil!)))
+(define-syntax swap! (syntax-rules () ((_) (set! helper (lambda () "swapped")))))
+(when #t (swap!))
+(define (g) (helper))
+(define (other) (string-append "a" "b"))
+(other)
+`));
+  assert.deepEqual(program.reach([6]).forms, [0, 1, 2, 3, 4, 5, 6]);
+  assert.deepEqual([...program.effectsOf(2)], ["helper"]);
+  assert.deepEqual([...program.effectsOf(8)], []);
+});
