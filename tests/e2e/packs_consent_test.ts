@@ -9,7 +9,14 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { readAll, write } from "../../scheme/mod.ts";
 import { sha256Hex } from "../../core/base/sha256.ts";
-import { type LoopbackWorkspace, loopbackWorkspace, runHs } from "../support/workspace.ts";
+import {
+  BWRAP_OK,
+  hsArgs,
+  type LoopbackWorkspace,
+  loopbackWorkspace,
+  runHs,
+} from "../support/workspace.ts";
+import { runInPty } from "../support/pty.ts";
 import { events, type PackFiles, writePack } from "./_packs_kit.ts";
 
 /** A pack whose foreground bot runs `main.scm` (and any other files given). */
@@ -96,6 +103,35 @@ Deno.test("consent is not borrowed: a byte-identical guard of another pack asks,
     const run = await echoTurn(t);
     assert.match(run.stderr, /pack beta\/main is not attached: 1 guard\(s\) wait for approval/);
     assert.equal(run.output, "x +guarded", "only the approved pack's guard rewrote the command");
+    const body = JSON.stringify(t.server.requests[1].body);
+    assert.match(body, /x \+guarded/);
+    assert.doesNotMatch(body, /\+guarded \+guarded/, "beta's guard did not run");
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("on a terminal, the byte-identical guard of the other pack is put to the user; declined, it rewrites nothing", async () => {
+  const program = `(define (suffix) " +guarded")\n${TAGGER}`;
+  const t = await workspace([
+    pack("alpha", { "main.scm": program }),
+    pack("beta", { "main.scm": program }),
+  ], 1);
+  try {
+    assert.equal((await hs(t, "packs", "approve", "alpha")).code, 0);
+    const floor = BWRAP_OK ? [] : ["--unsandboxed"];
+    const out = await runInPty(
+      [Deno.execPath(), ...hsArgs(), "--transcript", ...floor, "go"],
+      [["Approve them? [y/N]", "n\r"], ["done", ""]],
+      { cwd: t.w.ws, env: { ...t.w.env, TERM: "dumb", NO_COLOR: "1" } },
+    );
+    assert.equal(out.code, 0, out.text);
+    assert.match(
+      out.text,
+      /Behavior pack beta\/main declares guards that run on every matching call/,
+    );
+    assert.match(out.text, /tagger \(shell\) at .*main\.scm:\d+:\d+/);
+    assert.doesNotMatch(out.text, /Behavior pack alpha\/main/, "the approved pack does not ask");
     const body = JSON.stringify(t.server.requests[1].body);
     assert.match(body, /x \+guarded/);
     assert.doesNotMatch(body, /\+guarded \+guarded/, "beta's guard did not run");
