@@ -66,3 +66,11 @@ export {
   Values,
 } from "./base/mod.ts";
 export { runSchemeCli, type SchemeCliIO } from "./cli/mod.ts";
+export {
+  type Binding,
+  ProgramFacts,
+  type Reach,
+  type ReachOptions,
+  type TopLevelFacts,
+  topLevelFacts,
+} from "./analysis/mod.ts";

@@ -16,3 +16,4 @@ export * from "./loader.ts";
 export * from "./runtime.ts";
 export * from "./state_module.ts";
 export * from "./commands.ts";
+export * from "./consent_hash.ts";

@@ -7,7 +7,8 @@
  * it runs — and one called from a callback later is refused too.
  *
  * Each guard gets a consent hash over its declaration id, point, matchers,
- * capabilities, contract and the source of its top-level form.
+ * capabilities, contract and everything its handler can reach in the pack
+ * (consent_hash.ts).
  *
  * @module
  */
@@ -42,6 +43,7 @@ import {
   REGISTRATION_FORMS,
   type Registrations,
 } from "./forms.ts";
+import { consentHashes, type ProgramForm } from "./consent_hash.ts";
 import { schemaBindings } from "./schema.ts";
 import { refusal, retry } from "./outcome.ts";
 import { BehaviorRuntime, installRuntime } from "./runtime.ts";
@@ -58,8 +60,10 @@ export const BEHAVIOR_LIMITS: Limits = {
 
 /** A guard with its consent hash. */
 export interface HashedGuard extends GuardDecl {
-  /** SHA-256 (hex) of id, point, matchers, capabilities, contract and handler source. */
+  /** SHA-256 (hex) of the declaration and of what its handler reaches (consent_hash.ts). */
   hash: string;
+  /** Index of the top-level form that declared it, in {@link LoadedProgram.forms}. */
+  form: number;
 }
 
 /** A loaded program. */
@@ -68,6 +72,8 @@ export interface LoadedProgram {
   file: string;
   /** Every file it read (entry and required), in load order. */
   files: string[];
+  /** Every top-level form it evaluated, in load order (what consent hashes reach over). */
+  forms: ProgramForm[];
   registrations: Omit<Registrations, "guards"> & { guards: HashedGuard[] };
   /** The sandboxed interpreter the program lives in. */
   interpreter: Interpreter;
@@ -146,20 +152,22 @@ function checkPlacement(forms: unknown[], file: string): void {
   for (const f of forms) check(f, true);
 }
 
-async function sha256(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
-}
-
 /** Loads a behavior program. Throws a {@link LoadError} (with file:line:col) on any problem. */
 export async function loadProgram(opts: LoadOptions): Promise<LoadedProgram> {
   const root = resolve(opts.root);
   const entry = resolve(opts.file);
   const read = opts.read ?? ((p: string) => Deno.readTextFileSync(p));
   const regs = emptyRegistrations();
-  const sources = new Map<GuardDecl, string>();
+  const guardForms = new Map<GuardDecl, number>();
   const files: string[] = [];
-  const st: LoadState = { phase: "load", currentForm: NIL, currentFile: entry, seq: 0 };
+  const forms: ProgramForm[] = [];
+  const st: LoadState = {
+    phase: "load",
+    currentForm: NIL,
+    currentIndex: -1,
+    currentFile: entry,
+    seq: 0,
+  };
   const runtime = opts.runtime ?? new BehaviorRuntime();
   const interp = new Interpreter({
     limits: opts.limits ?? BEHAVIOR_LIMITS,
@@ -185,7 +193,7 @@ export async function loadProgram(opts: LoadOptions): Promise<LoadedProgram> {
     return fn(...args);
   };
 
-  defineForms(interp, { regs, sources, st, here, isProcedure, registering }, opts.configuration);
+  defineForms(interp, { regs, guardForms, st, here, isProcedure, registering }, opts.configuration);
 
   const loaded = new Set<string>();
   const loadFile = async (path: string, from: string): Promise<void> => {
@@ -202,18 +210,19 @@ export async function loadProgram(opts: LoadOptions): Promise<LoadedProgram> {
       throw new LoadError(`cannot read ${abs} (a missing file)`, from);
     }
     files.push(abs);
-    let forms: unknown[];
+    let fileForms: unknown[];
     try {
-      forms = interp.reader(text, abs).readAll();
+      fileForms = interp.reader(text, abs).readAll();
     } catch (err) {
       throw new LoadError(`cannot read the program: ${(err as Error).message}`, abs);
     }
-    checkPlacement(forms, abs);
-    const outerFile = st.currentFile;
+    checkPlacement(fileForms, abs);
+    const { currentFile: outerFile, currentForm: outerForm, currentIndex: outerIndex } = st;
     st.currentFile = abs;
     try {
-      for (const form of forms) {
+      for (const form of fileForms) {
         st.currentForm = form;
+        st.currentIndex = forms.push({ datum: form, file: relative(root, abs) }) - 1;
         try {
           await interp.evalDatum(form, { file: abs });
         } catch (err) {
@@ -222,6 +231,8 @@ export async function loadProgram(opts: LoadOptions): Promise<LoadedProgram> {
       }
     } finally {
       st.currentFile = outerFile;
+      st.currentForm = outerForm;
+      st.currentIndex = outerIndex;
     }
   };
   interp.definePrimitive(
@@ -239,10 +250,11 @@ export async function loadProgram(opts: LoadOptions): Promise<LoadedProgram> {
   checkModule(regs, opts.kind, entry);
   st.phase = "run";
   st.currentForm = NIL;
-  const guards = await hashedGuards(regs.guards, sources);
+  const guards = await hashedGuards(regs.guards, guardForms, forms, opts.configuration);
   return {
     file: entry,
     files,
+    forms,
     registrations: { ...regs, guards },
     interpreter: interp,
     runtime,
@@ -268,6 +280,8 @@ interface LoadState {
   phase: "load" | "run";
   /** The top-level form being evaluated (its location and source). */
   currentForm: unknown;
+  /** Its index among the program's top-level forms (load order). */
+  currentIndex: number;
   /** The file being loaded (`require` resolves against it). */
   currentFile: string;
   /** Declaration order of guards and hooks. */
@@ -277,7 +291,8 @@ interface LoadState {
 /** What {@link defineForms} binds the forms to. */
 interface FormsContext {
   regs: Registrations;
-  sources: Map<GuardDecl, string>;
+  /** The top-level form (index) that declared each guard. */
+  guardForms: Map<GuardDecl, number>;
   st: LoadState;
   here(): string;
   isProcedure(v: unknown): boolean;
@@ -290,7 +305,7 @@ interface FormsContext {
  * `subscribe`, `validate/configuration`) as host primitives of the program's interpreter.
  */
 function defineForms(interp: Interpreter, c: FormsContext, configuration: unknown): void {
-  const { regs, sources, st, here, isProcedure, registering } = c;
+  const { regs, guardForms, st, here, isProcedure, registering } = c;
   for (const [name, value] of Object.entries(schemaBindings())) {
     if (typeof value === "function") interp.definePrimitive(name, value as () => unknown);
     else interp.define(name, value);
@@ -310,7 +325,7 @@ function defineForms(interp: Interpreter, c: FormsContext, configuration: unknow
           throw new TypeError(`guard/${point}: a guard with :id ${g.id} is already declared`);
         }
         regs.guards.push(g);
-        sources.set(g, write(st.currentForm));
+        guardForms.set(g, st.currentIndex);
       }),
     );
     interp.definePrimitive(
@@ -417,22 +432,16 @@ function checkModule(regs: Registrations, kind: LoadOptions["kind"], entry: stri
   }
 }
 
-/** Each guard with its consent hash (its declaration and the source of its top-level form). */
-function hashedGuards(
-  guards: GuardDecl[],
-  sources: Map<GuardDecl, string>,
+/** Each guard with its consent hash and the index of its top-level form. */
+async function hashedGuards(
+  decls: GuardDecl[],
+  guardForms: Map<GuardDecl, number>,
+  forms: ProgramForm[],
+  configuration: Json | undefined,
 ): Promise<HashedGuard[]> {
-  return Promise.all(guards.map(async (g) => ({
-    ...g,
-    hash: await sha256(JSON.stringify({
-      id: g.id,
-      point: g.point,
-      match: g.match,
-      capabilities: g.capabilities,
-      contract: g.contract ?? null,
-      source: sources.get(g) ?? "",
-    })),
-  })));
+  const declared = decls.map((decl) => ({ decl, form: guardForms.get(decl)! }));
+  const hashes = await consentHashes(forms, declared, configuration ?? {});
+  return declared.map((g, i) => ({ ...g.decl, hash: hashes[i], form: g.form }));
 }
 
 /** True for a Scheme dict (what JSON objects become). */

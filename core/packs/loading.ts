@@ -161,8 +161,8 @@ export async function loadBot(b: BotState, inputs: BotLoadInputs): Promise<boole
     return false;
   }
   b.pending = program.consent
-    .filter((c) => !inputs.approvals.isApproved(c.hash))
-    .map((c) => ({ ...c, pack: b.pack.name, bot: b.spec.name }));
+    .map((c) => ({ ...c, pack: b.pack.name, bot: b.spec.name }))
+    .filter((c) => !inputs.approvals.isApproved(c));
   b.program = program;
   if (b.pending.length) {
     b.status = "awaiting approval";

@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { PackError, readBot, readPack } from "../../core/mod.ts";
+import { GuardApprovals, PackError, readBot, readPack } from "../../core/mod.ts";
 
 async function pack(files: Record<string, string>, fn: (root: string) => void | Promise<void>) {
   const root = await Deno.makeTempDir({ prefix: "hs-packm-" });
@@ -165,4 +165,36 @@ Deno.test("bots: 'Template holes cannot replace program, environment, or binding
       /template holes cannot replace bindings/,
     );
   });
+});
+
+Deno.test("'Unchanged hashes do not prompt.' — an approval is one pack's, bot's and guard's; the old format grants nothing", async () => {
+  const home = await Deno.makeTempDir({ prefix: "hs-approvals-" });
+  try {
+    const g = { pack: "a", bot: "main", guard: "g", point: "shell", loc: "main.scm:1:1" };
+    const file = join(home, "guard-approvals.json");
+    // the first format, keyed by the hash alone
+    await Deno.writeTextFile(
+      file,
+      JSON.stringify({ version: 1, approved: { h1: { pack: "a", bot: "main", guard: "g" } } }),
+    );
+    const old = new GuardApprovals(home);
+    assert.equal(old.isApproved({ ...g, hash: "h1" }), false, "an old-format approval asks once");
+    old.approve([{ ...g, hash: "h1" }]);
+    const store = new GuardApprovals(home);
+    assert.equal(store.isApproved({ ...g, hash: "h1" }), true);
+    assert.equal(store.isApproved({ ...g, hash: "h2" }), false, "a changed hash asks");
+    for (const other of [{ pack: "b" }, { bot: "helper" }, { guard: "g2" }]) {
+      assert.equal(store.isApproved({ ...g, ...other, hash: "h1" }), false, JSON.stringify(other));
+    }
+    const data = JSON.parse(await Deno.readTextFile(file));
+    assert.equal(data.version, 2);
+    assert.deepEqual(
+      data.approved.map((e: { pack: string; hash: string }) => [e.pack, e.hash]),
+      [["a", "h1"]],
+    );
+    await Deno.writeTextFile(file, JSON.stringify({ version: 2, approved: {} }));
+    assert.throws(() => new GuardApprovals(home), /guard-approvals\.json is not valid/);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
 });
