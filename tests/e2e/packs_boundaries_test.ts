@@ -69,6 +69,8 @@ Deno.test("'Turn and round hooks receive the boundary record'; a guard/turn refu
       refused.stderr,
       /refused by guard bounds\/bot\/no-secrets-talk: this bot does not discuss passwords/,
     );
+    // the error display adds its prefix once
+    assert.match(refused.stderr, /^hs: error: refused by guard bounds\/bot\/no-secrets-talk/m);
     assert.equal(t.server.requests.length, 2, "the refused turn sent no request");
   } finally {
     await t.close();
