@@ -133,7 +133,8 @@ export class Packs {
       services: botServices(b, this.#wiring()),
     });
     const state = b.program?.state;
-    if (attached && state) {
+    // a named bot's own state lives at its scope (wiring.ts), opened when it is first called
+    if (attached && state && b.spec.attach === "foreground") {
       const key = `${b.pack.name}/${b.spec.name}`;
       this.#private.set(key, this.states.privateState(b.pack.name, b.spec.name, state));
     }
