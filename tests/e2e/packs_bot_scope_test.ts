@@ -7,7 +7,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { call, results } from "./_packs_kit.ts";
-import { loopbackWorkspace, runHs, writeFile } from "../support/workspace.ts";
+import { hsArgs, loopbackWorkspace, runHs, writeFile } from "../support/workspace.ts";
+import { runInPty } from "../support/pty.ts";
 
 /** A bot program whose `count` tool bumps the program's own state and answers the count. */
 const COUNTER = `
@@ -136,6 +137,66 @@ Deno.test("'validate/configuration — a pure predicate over configuration': an 
       /notifier\.prompt: configuration: validate\/configuration failed: .*validate\/configuration is pure: no self\/notify/,
     );
     assert.match(line("fine"), /: ready|: attached/, list.stdout);
+  } finally {
+    await t.close();
+  }
+});
+
+/** A program with a top-level variable (its instance's) and its own reducer (its state). */
+const VISITS = `${COUNTER}
+(define visits 0)
+(define/tool 'visit :kind 'tool :description "visit" :input (z/object (dict))
+  :handler (lambda (i)
+             (set! visits (+ visits 1))
+             (string-append "instance " (number->string visits)
+                            " state " (number->string (call/method 'self 'bump (dict))))))
+`;
+
+Deno.test("a session-scope bot has one instance per conversation session in one process (the REPL's /new)", async () => {
+  const child = (id: string) => [call(id, "visit", {}), { text: `child ${id} done` }];
+  const t = await loopbackWorkspace([
+    call("a1", "agent", { prompt: "visit", bot: "sess" }),
+    ...child("v1"),
+    call("a2", "agent", { prompt: "visit", bot: "sess" }),
+    ...child("v2"),
+    { text: "first session done" },
+    call("a3", "agent", { prompt: "visit", bot: "sess" }),
+    ...child("v3"),
+    { text: "second session done" },
+  ]);
+  try {
+    const root = join(t.w.ws, ".harness/packs/visits");
+    await writeFile(
+      join(root, "plugin.json"),
+      JSON.stringify({
+        name: "visits",
+        extensions: { "tools.inhuman": { bots: ["./sess.prompt"] } },
+      }),
+    );
+    await writeFile(join(root, "visits.scm"), VISITS);
+    await writeFile(
+      join(root, "sess.prompt"),
+      "---\ntools: [visit]\nbehavior:\n  program: ./visits.scm\n---\nA visitor.\n",
+    );
+    const out = await runInPty([Deno.execPath(), ...hsArgs(), "repl"], [
+      ["›", "one\r"],
+      ["first session done", ""],
+      ["›", "/new\r"],
+      ["new session", ""],
+      ["›", "two\r"],
+      ["second session done", ""],
+      ["›", "/quit\r"],
+    ], { cwd: t.w.ws, env: { ...t.w.env, TERM: "xterm", HARNESS_NO_TRUST_PROMPT: "1" } });
+    assert.equal(out.code, 0, out.text);
+    // what each child's visit answered, as the model got it
+    const perRequest = t.server.requests.map((r) =>
+      [...JSON.stringify(r.body).matchAll(/instance \d+ state \d+/g)].map((m) => m[0]).at(-1)
+    );
+    assert.deepEqual(
+      perRequest.filter((x, i) => x !== undefined && x !== perRequest[i - 1]),
+      ["instance 1 state 1", "instance 2 state 2", "instance 1 state 1"],
+      out.text,
+    );
   } finally {
     await t.close();
   }
