@@ -254,7 +254,9 @@ export async function loadProgram(opts: LoadOptions): Promise<LoadedProgram> {
           // a pure predicate: no I/O, no call/method, no self/notify, no state/propose
           ok = await runtime.within({ kind: "validate" }, () => interp.call(pred, config));
         } catch (err) {
-          return `validate/configuration failed: ${(err as Error).message}`;
+          return `validate/configuration failed: ${
+            (err as Error).message.replace(/^host error: /, "")
+          }`;
         }
         if (ok === false) return "validate/configuration rejected the configuration";
       }

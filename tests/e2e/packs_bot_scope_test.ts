@@ -126,15 +126,15 @@ Deno.test("'validate/configuration — a pure predicate over configuration': an 
     const lines = list.stdout;
     assert.match(
       lines,
-      /loud\.prompt: configuration: validate\/configuration failed: .*validate\/configuration is pure: no I\/O/,
+      /loud\.prompt: configuration: validate\/configuration failed: validate\/configuration is pure: no I\/O/,
     );
     assert.match(
       lines,
-      /caller\.prompt: configuration: validate\/configuration failed: .*validate\/configuration is pure: no call\/method/,
+      /caller\.prompt: configuration: validate\/configuration failed: validate\/configuration is pure: no call\/method/,
     );
     assert.match(
       lines,
-      /notifier\.prompt: configuration: validate\/configuration failed: .*validate\/configuration is pure: no self\/notify/,
+      /notifier\.prompt: configuration: validate\/configuration failed: validate\/configuration is pure: no self\/notify/,
     );
     assert.match(line("fine"), /: ready|: attached/, list.stdout);
   } finally {
