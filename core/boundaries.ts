@@ -9,8 +9,8 @@
  * the same semantics: the guards in order (a refusal's text, `guard/retry`,
  * a failing guard refuses), the hooks in parallel (fail open).
  *
- * - start: the guards of the point around the `:pre` hooks; the refusal text
- *   stops the turn (or round).
+ * - start: the guards of the point around the `:pre` hooks; the refusal's
+ *   reason stops the turn (or round).
  * - end: the `:post` hooks (`:post-fail` when the turn or round ended in an
  *   error); guards do not gate an end.
  *
@@ -77,7 +77,11 @@ export class BoundarySeam {
     this.#o = init;
   }
 
-  /** A turn or a round starts: resolves to the refusal text when a guard refuses it. */
+  /**
+   * A turn or a round starts: resolves to the refusal when a guard refuses it — the reason the
+   * turn (or round) fails with, without the `error: ` of a tool result (the turn's error display
+   * adds it).
+   */
   async start(
     kind: BoundaryKind,
     record: Record<string, unknown>,
@@ -94,7 +98,7 @@ export class BoundarySeam {
         return textResult("");
       },
     );
-    return result.isError ? resultText(result) : undefined;
+    return result.isError ? resultText(result).replace(/^error: /, "") : undefined;
   }
 
   /** A turn or a round ended: its hooks observe the outcome (fail open; notes they leave stay). */

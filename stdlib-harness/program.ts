@@ -263,9 +263,12 @@ export async function loadProgram(opts: LoadOptions): Promise<LoadedProgram> {
       for (const pred of regs.validators) {
         let ok: unknown;
         try {
-          ok = await interp.call(pred, config);
+          // a pure predicate: no I/O, no call/method, no self/notify, no state/propose
+          ok = await runtime.within({ kind: "validate" }, () => interp.call(pred, config));
         } catch (err) {
-          return `validate/configuration failed: ${(err as Error).message}`;
+          return `validate/configuration failed: ${
+            (err as Error).message.replace(/^host error: /, "")
+          }`;
         }
         if (ok === false) return "validate/configuration rejected the configuration";
       }

@@ -38,8 +38,21 @@ export type Frame =
     /** States already in the call chain. */
     chain: ReadonlySet<string>;
   }
+  /** A reducer (`:initial`, `:reduce`, `:host-only`): pure. */
   | { kind: "reduce" }
+  /** A `validate/configuration` predicate: pure. */
+  | { kind: "validate" }
   | { kind: "command" };
+
+/** Why an effectful primitive fails in a pure frame, or undefined when the frame is not pure. */
+function impurity(f: Frame | undefined, what: string): string | undefined {
+  if (f?.kind === "reduce") return `reducing is pure: no ${what} in a reducer`;
+  if (f?.kind === "validate") {
+    return `validate/configuration is pure: no ${what} in a configuration predicate (it ` +
+      "only looks at the configuration it is given)";
+  }
+  return undefined;
+}
 
 /** The runtime of one program's interpreter. */
 export class BehaviorRuntime {
@@ -77,9 +90,8 @@ export class BehaviorRuntime {
   /** An output sink that refuses output while a reducer runs (reducing does no I/O). */
   sink(out: ((text: string) => void) | undefined): (text: string) => void {
     return (text) => {
-      if (this.current?.kind === "reduce") {
-        throw new Error("reducing is pure: no I/O (no display or write in a reducer)");
-      }
+      const impure = impurity(this.current, "I/O (display, write)");
+      if (impure) throw new Error(impure);
       out?.(text);
     };
   }
@@ -109,7 +121,8 @@ export function installRuntime(interp: Interpreter, rt: BehaviorRuntime): void {
     maxArgs: 1,
     fn: (action: unknown) => {
       const f = rt.current;
-      if (f?.kind === "reduce") throw new Error("reducing is pure: no state/propose in a reducer");
+      const impure = impurity(f, "state/propose");
+      if (impure) throw new Error(impure);
       if (f?.kind !== "method") {
         throw new Error(
           "state/propose outside a command's handler (a program reaches a state through call/method)",
@@ -127,8 +140,9 @@ export function installRuntime(interp: Interpreter, rt: BehaviorRuntime): void {
     fn: (binding: unknown, method: unknown, input: unknown, ...rest: unknown[]) => {
       // checked before anything is awaited: a reducer's synchronous evaluation sees the error
       const f = rt.current;
-      if (f?.kind === "reduce") throw new Error("reducing is pure: no call/method in a reducer");
-      if (!f || f.kind === "command") {
+      const impure = impurity(f, "call/method");
+      if (impure) throw new Error(impure);
+      if (!f || f.kind === "command" || f.kind === "reduce" || f.kind === "validate") {
         throw new Error("call/method outside a callback (bodies do not run at load)");
       }
       if (!rt.services) throw new Error("call/method: this program has no host services");
@@ -183,11 +197,12 @@ export function installRuntime(interp: Interpreter, rt: BehaviorRuntime): void {
     maxArgs: 2,
     fn: (a: unknown, b?: unknown) => {
       const f = rt.current;
-      if (f?.kind === "reduce") throw new Error("reducing is pure: no self/notify in a reducer");
+      const impure = impurity(f, "self/notify");
+      if (impure) throw new Error(impure);
       if (f?.kind === "method") {
         throw new Error("self/notify in a method: a method call has no notification destination");
       }
-      if (!f || f.kind === "command") {
+      if (!f || f.kind === "command" || f.kind === "reduce" || f.kind === "validate") {
         throw new Error("self/notify outside a callback (bodies do not run at load)");
       }
       let kind: NoteKind = "origin";

@@ -43,7 +43,7 @@ export interface SeamScope {
   runtime?: BehaviorRuntime;
 }
 
-/** Turn and round boundaries are dispatched at their start and at their end. */
+/** Which end of a turn or round boundary a call is (its record's `phase`). */
 function phaseOf(call: EffectCall): "start" | "end" | undefined {
   if (call.point !== "turn" && call.point !== "round") return undefined;
   return (call.input as { phase?: unknown } | undefined)?.phase === "end" ? "end" : "start";
@@ -165,8 +165,8 @@ export function seamGuard(interp: Interpreter, decl: GuardDecl, scope: SeamScope
     point: decl.point,
     replace: decl.contract && decl.capabilities.includes("replace") ? decl.contract : undefined,
     reentrantDepth: decl.reentrantDepth,
-    // guards gate the start of a boundary; its end is observed by hooks only
-    match: (call) => scope.appliesTo(call.principal) && phaseOf(call) !== "end" && match(call),
+    // the boundary seam (core/boundaries.ts) asks guards at a boundary's start only
+    match: (call) => scope.appliesTo(call.principal) && match(call),
     async middleware(raw, invoke, call) {
       const frame: Frame = { kind: "callback", scope: callbackScope(call) };
       const invokeProc = interp.procedure("invoke", {
@@ -195,29 +195,23 @@ export function seamGuard(interp: Interpreter, decl: GuardDecl, scope: SeamScope
 export function seamHook(interp: Interpreter, decl: HookDecl, scope: SeamScope): Hook {
   const match = matcher(decl.point, decl.match, scope.places);
   const rt = scope.runtime ?? new BehaviorRuntime();
-  // a boundary's :pre runs at its start, :post and :post-fail at its end
-  const applies = (call: EffectCall, when: "pre" | "post") => {
-    const phase = phaseOf(call);
-    if (phase && (phase === "start") !== (when === "pre")) return false;
-    return scope.appliesTo(call.principal) && match(call);
-  };
+  // a boundary's :pre runs at its start, :post and :post-fail at its end (core/boundaries.ts)
+  const applies = (call: EffectCall) => scope.appliesTo(call.principal) && match(call);
   const run = (call: EffectCall, fn: unknown, ...args: unknown[]) =>
     rt.within({ kind: "callback", scope: callbackScope(call) }, () => interp.call(fn, ...args));
   return {
     id: `${scope.owner}/${decl.id}`,
     point: decl.point,
     pre: decl.pre
-      ? (value, call) => applies(call, "pre") ? run(call, decl.pre, toScheme(value)) : undefined
+      ? (value, call) => applies(call) ? run(call, decl.pre, toScheme(value)) : undefined
       : undefined,
     post: decl.post
       ? (value, result, call) =>
-        applies(call, "post")
-          ? run(call, decl.post, toScheme(value), resultToScheme(result))
-          : undefined
+        applies(call) ? run(call, decl.post, toScheme(value), resultToScheme(result)) : undefined
       : undefined,
     postFail: decl.postFail
       ? (value, failure, call) =>
-        applies(call, "post") ? run(call, decl.postFail, toScheme(value), failure) : undefined
+        applies(call) ? run(call, decl.postFail, toScheme(value), failure) : undefined
       : undefined,
   };
 }

@@ -24,7 +24,8 @@ import {
 
 /**
  * Thrown by a chain's inner step to refuse the whole call (the floor's denial, a fail-closed
- * audit): it passes every guard unchanged and the chain ends refused with its message.
+ * audit): it passes every guard unchanged — whatever a guard's middleware does with the
+ * failed `invoke` — and the chain ends refused with its message.
  */
 export class ChainRefused extends Error {}
 
@@ -151,10 +152,19 @@ export class SeamChains {
       }
       let used = false;
       let coreResult: ToolResult | undefined;
+      // what the rest of the chain ended the call with (a refusal past the guards, a retry of
+      // the whole chain): it passes this guard whatever the middleware makes of it — a Scheme
+      // program sees it as an error it may not swallow
+      let signal: ChainRefused | RetryRequested | undefined;
       const invoke: Invoke = async (v) => {
         if (used) throw new Error(`guard ${g.id}: invoke called twice`);
         used = true;
-        coreResult = await inner(v);
+        try {
+          coreResult = await inner(v);
+        } catch (err) {
+          if (err instanceof ChainRefused || err instanceof RetryRequested) signal = err;
+          throw err;
+        }
         return coreResult;
       };
       let out: ToolResult | Refusal | Retry;
@@ -162,6 +172,7 @@ export class SeamChains {
       try {
         out = await g.middleware(value, invoke, call);
       } catch (err) {
+        if (signal) throw signal;
         if (err instanceof ChainRefused) throw err;
         if (coreResult) {
           this.#onHookError?.(g.id, `guard failed after invoke: ${(err as Error)?.message ?? err}`);
@@ -172,6 +183,7 @@ export class SeamChains {
         if (entered === 0) this.#active.delete(g.id);
         else this.#active.set(g.id, entered);
       }
+      if (signal) throw signal;
       return this.#settle(g, out, coreResult, marks, withMarks);
     };
   }

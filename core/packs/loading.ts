@@ -93,12 +93,13 @@ function readBotState(
   return {
     spec,
     pack: m,
+    // the opt-out holds for the foreground bot with or without behavior (its prompt, its ceiling)
     status: spec.problem
       ? "not attached"
-      : !spec.behavior
-      ? "no behavior"
       : foreground && foregroundOff.has(m.name)
       ? "disabled"
+      : !spec.behavior
+      ? "no behavior"
       : "ready",
     reason: spec.problem,
     pending: [],

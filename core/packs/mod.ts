@@ -16,3 +16,4 @@ export * from "./commands.ts";
 export * from "./state.ts";
 export * from "./states.ts";
 export { PackPublisher, type PackRegistries, type PublishedBot } from "./publish.ts";
+export { type ConversationOf, perConversation } from "./instances.ts";

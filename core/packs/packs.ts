@@ -29,7 +29,8 @@ import type { CommandEvaluator, CommandView, PackCommand, SessionAction } from "
 import type { GuardApprovals } from "./consent.ts";
 import { HarnessError } from "../base/mod.ts";
 import { loadBot, readPackStates } from "./loading.ts";
-import type { BotState, PackState, ProgramLoader } from "./program.ts";
+import { perConversation } from "./instances.ts";
+import type { BotState, PackState, ProgramLoader, ProgramRequest } from "./program.ts";
 import { PackPublisher, type PackRegistries } from "./publish.ts";
 import type { StateInstance } from "./state.ts";
 import { type SessionRef, StateHost, type StateModuleLoader } from "./states.ts";
@@ -124,16 +125,28 @@ export class Packs {
 
   /** Loads a bot's program and checks its configuration and guard approvals. */
   async #load(b: BotState): Promise<void> {
+    let request: ProgramRequest | undefined;
+    const loader = this.#o.loader;
     const attached = await loadBot(b, {
-      loader: this.#o.loader,
+      loader: loader && ((req) => loader(request = req)),
       approvals: this.#o.approvals,
       places: this.#o.places,
       behaviorOf: this.#o.behaviorOf,
       log: (line) => this.#o.log(line),
       services: botServices(b, this.#wiring()),
     });
+    if (attached && b.program && loader && request && b.spec.scope === "session") {
+      // one instance per conversation session (instances.ts)
+      const again = request;
+      b.program = perConversation(
+        b.program,
+        (session, dir) => this.runs.find(session, dir)?.conversation.id,
+        () => loader(again),
+      );
+    }
     const state = b.program?.state;
-    if (attached && state) {
+    // a named bot's own state lives at its scope (wiring.ts), opened when it is first called
+    if (attached && state && b.spec.attach === "foreground") {
       const key = `${b.pack.name}/${b.spec.name}`;
       this.#private.set(key, this.states.privateState(b.pack.name, b.spec.name, state));
     }

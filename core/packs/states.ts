@@ -11,7 +11,9 @@
  *   back;
  * - global: `$HARNESS_HOME/plugin-state/<pack>/global/` — shared by every
  *   project that binds it explicitly;
- * - private: a bot program's own reducer, in memory.
+ * - a named bot's own reducer: a state of the bot's scope named `<pack>+<bot>`
+ *   (one instance per session, project or home: whose state the bot sees);
+ * - private: the foreground bot program's own reducer, in memory.
  *
  * @module
  */
@@ -97,10 +99,34 @@ export class StateHost {
     scope: "session" | "project" | "global",
     session?: SessionRef,
   ): Promise<StateInstance> {
+    return this.#instance(pack, scope, session, () => this.#module(pack, scope));
+  }
+
+  /**
+   * A named bot's own state (its program's reducer, `call/method 'self`) at the bot's scope:
+   * one instance per session, project or home, stored where the pack states of that scope
+   * live, under the name `<pack>+<bot>` (a pack name has no `+`).
+   */
+  botState(
+    pack: string,
+    bot: string,
+    scope: "session" | "project" | "global",
+    module: StateModule,
+    session?: SessionRef,
+  ): Promise<StateInstance> {
+    return this.#instance(`${pack}+${bot}`, scope, session, () => Promise.resolve(module));
+  }
+
+  #instance(
+    name: string,
+    scope: "session" | "project" | "global",
+    session: SessionRef | undefined,
+    module: () => Promise<StateModule>,
+  ): Promise<StateInstance> {
     if (scope === "session" && !session) {
       return Promise.reject(
         new HarnessError(
-          `the session state of ${pack} needs a session (none is running)`,
+          `the session state of ${name} needs a session (none is running)`,
           "give the session: --session <id>",
         ),
       );
@@ -110,22 +136,18 @@ export class StateHost {
       : scope === "project"
       ? this.#o.project
       : "global";
-    const id = `${pack}\0${scope}\0${key}`;
+    const id = `${name}\0${scope}\0${key}`;
     let p = this.#instances.get(id);
     if (!p) {
-      p = this.#load(pack, scope, key, session);
+      p = module().then((m) => this.#open(name, m, scope, key, session));
       this.#instances.set(id, p);
       p.catch(() => this.#instances.delete(id));
     }
     return p;
   }
 
-  async #load(
-    pack: string,
-    scope: "session" | "project" | "global",
-    key: string,
-    session?: SessionRef,
-  ): Promise<StateInstance> {
+  /** A pack's `states` module of a scope. */
+  async #module(pack: string, scope: "session" | "project" | "global"): Promise<StateModule> {
     const m = this.#o.manifest(pack);
     if (!m) {
       throw new HarnessError(`no pack named "${pack}"`, "list the packs: hs packs");
@@ -140,14 +162,24 @@ export class StateHost {
     if (!this.#o.loader) {
       throw new HarnessError("this build has no state-module loader (stdlib-harness)");
     }
-    const module = await this.#o.loader({
+    return await this.#o.loader({
       file,
       root: m.root,
       pack,
       scope,
       log: (t) => this.#o.log(`[pack ${pack} ${scope} state] ${t}`),
     });
-    const dir = scope === "session" ? sessionLogDir(session!.dir, pack) : this.logDir(pack, scope);
+  }
+
+  /** Opens a state over its log (`name`: a pack, or `<pack>+<bot>` for a bot's own). */
+  #open(
+    name: string,
+    module: StateModule,
+    scope: "session" | "project" | "global",
+    key: string,
+    session?: SessionRef,
+  ): StateInstance {
+    const dir = scope === "session" ? sessionLogDir(session!.dir, name) : this.logDir(name, scope);
     const log = FileStateLog.open(dir, { durable: scope !== "session" });
     if (scope === "project" && !isOwnFile(join(dir, "project.txt"))) {
       try {
@@ -156,7 +188,7 @@ export class StateHost {
       } catch { /* informative only */ }
     }
     return StateInstance.open(
-      { pack, scope, key: scope === "session" ? session!.id : key },
+      { pack: name, scope, key: scope === "session" ? session!.id : key },
       module,
       log,
       (c) => this.#o.onCommit?.(c),

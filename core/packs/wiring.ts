@@ -72,9 +72,8 @@ export async function methodReceiver(
     );
   }
   if (req.binding === "self") {
-    const own = w.privateStates.get(`${b.pack.name}/${b.spec.name}`);
-    if (!own) throw new MethodError(`${what}: the program declares no reducer of its own`);
-    return { instance: own, grant: { pack: own.pack, scope: "private", methods: "all" } };
+    const own = await ownState(b, what, scope, w);
+    return { instance: own, grant: { pack: own.pack, scope: own.scope, methods: "all" } };
   }
   const binding = b.spec.behavior?.bindings[req.binding];
   if (!binding) {
@@ -84,17 +83,44 @@ export async function methodReceiver(
       `its bindings: ${names.join(", ") || "none"} (declare them under behavior.bindings)`,
     );
   }
-  let session: SessionRef | undefined;
-  if (binding.scope === "session") {
-    const run = w.runs.find(scope.session, scope.sessionDir);
-    session = run?.conversation;
-    if (!session) throw new MethodError(`${what}: a session binding needs a running session`);
-  }
+  const session = binding.scope === "session"
+    ? conversation(scope, w, `${what}: a session binding needs a running session`)
+    : undefined;
   const instance = await w.states.instance(binding.plugin, binding.scope, session);
   return {
     instance,
     grant: { pack: binding.plugin, scope: binding.scope, methods: new Set(binding.methods) },
   };
+}
+
+/** The conversation session of the run a callback runs in (a helper keeps its caller's). */
+function conversation(scope: CallbackScope, w: BotWiring, missing: string): SessionRef {
+  const session = w.runs.find(scope.session, scope.sessionDir)?.conversation;
+  if (!session) throw new MethodError(missing);
+  return session;
+}
+
+/**
+ * A bot program's own state: a named bot's lives at its scope (one per session, project or
+ * home: whose state it sees); the foreground bot's is private (in memory).
+ */
+async function ownState(
+  b: BotState,
+  what: string,
+  scope: CallbackScope,
+  w: BotWiring,
+): Promise<StateInstance> {
+  const module = b.program?.state;
+  const at = b.spec.attach === "named" ? b.spec.scope ?? "session" : undefined;
+  if (module && at) {
+    const session = at === "session"
+      ? conversation(scope, w, `${what}: a session-scope bot's state needs a running session`)
+      : undefined;
+    return await w.states.botState(b.pack.name, b.spec.name, at, module, session);
+  }
+  const own = w.privateStates.get(`${b.pack.name}/${b.spec.name}`);
+  if (!own) throw new MethodError(`${what}: the program declares no reducer of its own`);
+  return own;
 }
 
 /** Emits a state commit as a `state` event to the runs it concerns (observers fail open). */

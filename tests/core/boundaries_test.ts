@@ -111,8 +111,8 @@ Deno.test("a guard/round refusing a round stops the turn with its text; no bound
       "pre round 1",
       "post round 1 end tool_calls",
       "guard round 2 start",
-      // the turn's output is the error display of the refusal
-      "turn end: error: error: refused by guard pack/bot/one-round: one round is enough",
+      // the turn's output is the error display of the refusal (one prefix)
+      "turn end: error: refused by guard pack/bot/one-round: one round is enough",
     ]);
   });
 });
@@ -154,11 +154,11 @@ Deno.test("a boundary's guards keep the dispatcher's semantics: fail closed, gua
   const b = s.seam.boundaries;
   assert.equal(
     await b.start("turn", { message: "fail" }, "main"),
-    "error: refused by guard g/fails (it failed; guards fail closed)",
+    "refused by guard g/fails (it failed; guards fail closed)",
   );
   assert.equal(
     await b.start("turn", { message: "retry" }, "main"),
-    "error: refused by guard g/retries: retry budget of 3 exhausted (try 4)",
+    "refused by guard g/retries: retry budget of 3 exhausted (try 4)",
   );
   assert.equal(await b.start("turn", { message: "hello" }, "main"), undefined);
   // an end is observed by hooks only: the guards (which would refuse) are not asked

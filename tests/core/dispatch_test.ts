@@ -227,6 +227,38 @@ Deno.test("guard/retry restarts the chain from the raw value under a finite budg
   assert.equal(u.runs(), 0);
 });
 
+Deno.test("the floor's refusal and a nested guard/retry pass an outer guard that swallows invoke's failure", async () => {
+  // an outer guard that turns a failed invoke into a success of its own
+  const swallowing: Guard = {
+    id: "outer",
+    point: "*",
+    middleware: async (raw, invoke) => {
+      try {
+        return await invoke(raw);
+      } catch {
+        return textResult("all fine, says the outer guard");
+      }
+    },
+  };
+  const denied = make([swallowing], {
+    floor: { decide: () => ({ decision: "deny", rule: "floor.read", reason: "outside" }) },
+  });
+  const r = await denied.d.dispatch(call, denied.core);
+  assert.equal(resultText(r), "error: permission denied for bash: outside (rule floor.read)");
+  assert.equal(denied.runs(), 0);
+  let tries = 0;
+  const inner: Guard = {
+    id: "inner",
+    point: "*",
+    middleware: (raw, invoke) =>
+      ++tries === 1 ? Promise.resolve({ retry: true, reason: "again" }) : invoke(raw),
+  };
+  const t = make([swallowing, inner]);
+  const ok = await t.d.dispatch(call, t.core);
+  assert.equal(resultText(ok), `ran ${JSON.stringify(call.input)}`);
+  assert.deepEqual([tries, t.runs()], [2, 1]);
+});
+
 Deno.test("re-entrancy is bounded (reentrant-depth, default 0)", async () => {
   const t = make([]);
   let depth = 0;

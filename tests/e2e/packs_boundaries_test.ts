@@ -69,6 +69,8 @@ Deno.test("'Turn and round hooks receive the boundary record'; a guard/turn refu
       refused.stderr,
       /refused by guard bounds\/bot\/no-secrets-talk: this bot does not discuss passwords/,
     );
+    // the error display adds its prefix once
+    assert.match(refused.stderr, /^hs: error: refused by guard bounds\/bot\/no-secrets-talk/m);
     assert.equal(t.server.requests.length, 2, "the refused turn sent no request");
   } finally {
     await t.close();
@@ -110,6 +112,41 @@ Deno.test("'The host config opts one plugin out with plugins.<name>.foreground: 
     const body = plainBody<{ system: string; tools: unknown[] }>(t.server.requests[0].body);
     assert.doesNotMatch(body.system, /Bounded bot/);
     assert.ok(body.tools.length > 2, "no ceiling: the host's tools");
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("'plugins.<name>.foreground: false' opts out a foreground bot without behavior too", async () => {
+  const t = await loopbackWorkspace([{ text: "one" }, { text: "two" }]);
+  try {
+    const dir = join(t.w.ws, ".harness/packs/plain");
+    await writeFile(
+      join(dir, "plugin.json"),
+      JSON.stringify({ name: "plain", extensions: { "tools.inhuman": { bots: ["bot.prompt"] } } }),
+    );
+    await writeFile(
+      join(dir, "bot.prompt"),
+      "---\nattach: foreground\ntools: [read_file]\n---\nPlain bot prompt.\n",
+    );
+    const on = await runHs(["hi"], { cwd: t.w.ws, env: t.w.env });
+    assert.equal(on.code, 0, on.stderr);
+    const first = plainBody<{ system: string; tools: { name: string }[] }>(
+      t.server.requests[0].body,
+    );
+    assert.match(first.system, /Plain bot prompt/, "in: its prompt and its ceiling apply");
+    assert.deepEqual(first.tools.map((x) => x.name), ["read_file"]);
+    await writeFile(
+      join(t.w.home, "plugins.json"),
+      JSON.stringify({ plugins: { plain: { foreground: false } } }),
+    );
+    const list = await runHs(["packs"], { cwd: t.w.ws, env: t.w.env });
+    assert.match(list.stdout, /bot bot \(foreground\).*: disabled/);
+    const off = await runHs(["hi"], { cwd: t.w.ws, env: t.w.env });
+    assert.equal(off.code, 0, off.stderr);
+    const second = plainBody<{ system: string; tools: unknown[] }>(t.server.requests[1].body);
+    assert.doesNotMatch(second.system, /Plain bot prompt/);
+    assert.ok(second.tools.length > 2, "no ceiling: the host's tools");
   } finally {
     await t.close();
   }
