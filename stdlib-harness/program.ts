@@ -258,22 +258,32 @@ export async function loadProgram(opts: LoadOptions): Promise<LoadedProgram> {
     registrations: { ...regs, guards },
     interpreter: interp,
     runtime,
-    async validateConfiguration() {
-      const config = fromJson((opts.configuration ?? {}) as Json);
-      for (const pred of regs.validators) {
-        let ok: unknown;
-        try {
-          // a pure predicate: no I/O, no call/method, no self/notify, no state/propose
-          ok = await runtime.within({ kind: "validate" }, () => interp.call(pred, config));
-        } catch (err) {
-          return `validate/configuration failed: ${
-            (err as Error).message.replace(/^host error: /, "")
-          }`;
-        }
-        if (ok === false) return "validate/configuration rejected the configuration";
+    validateConfiguration: configurationValidator(regs.validators, runtime, interp, opts),
+  };
+}
+
+/** The program's `validate/configuration` predicates run, pure, on the bot's configuration. */
+function configurationValidator(
+  validators: unknown[],
+  runtime: BehaviorRuntime,
+  interp: Interpreter,
+  opts: LoadOptions,
+): () => Promise<string | undefined> {
+  return async () => {
+    const config = fromJson((opts.configuration ?? {}) as Json);
+    for (const pred of validators) {
+      let ok: unknown;
+      try {
+        // a pure predicate: no I/O, no call/method, no self/notify, no state/propose
+        ok = await runtime.within({ kind: "validate" }, () => interp.call(pred, config));
+      } catch (err) {
+        return `validate/configuration failed: ${
+          (err as Error).message.replace(/^host error: /, "")
+        }`;
       }
-      return undefined;
-    },
+      if (ok === false) return "validate/configuration rejected the configuration";
+    }
+    return undefined;
   };
 }
 
