@@ -1,12 +1,12 @@
 /**
  * `hs session list | show <id> | dir [id] | turns <id> | rewind <id> <turn> |
- * fork <id> [turn] | export <id> | import <file>`: the sessions of this workspace (`HARNESS_SESSIONS`, a trusted
+ * fork <id> [turn] | export [id] | import <file>`: the sessions of this workspace (`HARNESS_SESSIONS`, a trusted
  * `.harness/sessions`, else this workspace's group in `$HARNESS_HOME/sessions`:
  * core/session/groups.ts); `list --all` lists every workspace's. A rewind restores a
  * session's messages and session-scope pack states to a turn's record and
  * keeps everything after it under `<session>/rewound/` (`--undo` puts it
  * back); project and global states are never rolled back. A fork copies a
- * session as it stood at a turn into a new one. `export <id>` writes a session as one
+ * session as it stood at a turn into a new one. `export [id]` writes a session (the latest by default) as one
  * archive and `import <file>` verifies one whole and adds it as a new session
  * (docs/fleet.md "Collecting sessions").
  *
@@ -112,13 +112,15 @@ function registerArchive(session: Command, ctx: CommandContext, sessions: () => 
   const cli = ctx.cli;
   session.command("export")
     .description("write a session as one archive file (every file with its SHA-256)")
-    .argument("<id>")
+    .argument("[id]", "the session, an id or a directory (default: this workspace's latest)")
     .option(
       "-o, --output <file>",
       "where to write it (- for stdout; default: <id>.hs-session.json)",
     )
     .action(async (id, o) => {
-      const a = await sessions().exportText(id);
+      const sid = id ?? sessions().list()[0]?.id;
+      if (!sid) throw new HarnessError("no sessions yet", "start one with: hs <message>");
+      const a = await sessions().exportText(sid);
       const out = o.output ?? archiveFileName(a.id);
       if (out === "-") cli.stdout(a.text);
       else atomicWriteSync(resolve(cli.cwd, out), a.text);
