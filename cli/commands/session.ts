@@ -1,13 +1,13 @@
 /**
  * `hs session list | show <id> | dir [id] | turns <id> | rewind <id> <turn> |
- * fork <id> [turn] | export [id] | import <file>`: the sessions of this workspace (`HARNESS_SESSIONS`, a trusted
+ * fork <id> [turn] | export [id] | import <files…>`: the sessions of this workspace (`HARNESS_SESSIONS`, a trusted
  * `.harness/sessions`, else this workspace's group in `$HARNESS_HOME/sessions`:
  * core/session/groups.ts); `list --all` lists every workspace's. A rewind restores a
  * session's messages and session-scope pack states to a turn's record and
  * keeps everything after it under `<session>/rewound/` (`--undo` puts it
  * back); project and global states are never rolled back. A fork copies a
  * session as it stood at a turn into a new one. `export [id]` writes a session (the latest by default) as one
- * archive and `import <file>` verifies one whole and adds it as a new session
+ * archive and `import <files…>` verifies each whole and adds it as a new session
  * (docs/fleet.md "Collecting sessions").
  *
  * @module
@@ -131,18 +131,29 @@ function registerArchive(session: Command, ctx: CommandContext, sessions: () => 
       ctx.done(0);
     });
   session.command("import")
-    .description("add a session from an archive, verified whole first (- reads stdin)")
-    .argument("<file>")
-    .option("--as <id>", "import it under this id (the archive's id is taken)")
-    .action(async (file, o) => {
-      const text = file === "-"
-        ? await new Response(Deno.stdin.readable).text()
-        : readArchive(resolve(cli.cwd, file));
-      const r = sessions().importText(text, file === "-" ? "stdin" : file, o.as);
-      cli.stdout(`${r.id}\n`);
-      cli.stderr(
-        `imported ${r.id} into ${safe(r.dir)}: review it with hs web or hs session show ${r.id}\n`,
-      );
+    .description("add sessions from archives, each verified whole first (- reads stdin)")
+    .argument("<files...>")
+    .option("--as <id>", "import it under this id (the archive's id is taken; one file)")
+    .action(async (files, o) => {
+      if (o.as !== undefined && files.length > 1) {
+        throw new HarnessError(
+          "--as names one session: give one file",
+          "drop --as or the other files",
+          2,
+        );
+      }
+      for (const file of files) {
+        const text = file === "-"
+          ? await new Response(Deno.stdin.readable).text()
+          : readArchive(resolve(cli.cwd, file));
+        const r = sessions().importText(text, file === "-" ? "stdin" : file, o.as);
+        cli.stdout(`${r.id}\n`);
+        cli.stderr(
+          `imported ${r.id} into ${
+            safe(r.dir)
+          }: review it with hs web or hs session show ${r.id}\n`,
+        );
+      }
       ctx.done(0);
     });
 }

@@ -89,6 +89,28 @@ Deno.test("a session exported on one machine imports on another: show, web, --as
     assert.match(copied, new RegExp(`^imported_from=${session}$`, "m"));
     assert.match((await show(other, "review-1")).stdout, /the answer from the job/);
 
+    // several archives at once (what a fleet brings home); --as only with one
+    const out2 = join(other.root, "collected", "review-1.hs-session.json");
+    const exp2 = await runHs(["session", "export", "review-1", "-o", out2], {
+      cwd: other.ws,
+      env: other.env,
+    });
+    assert.equal(exp2.code, 0, exp2.stderr);
+    const third = await makeWorkspace();
+    try {
+      const both = await runHs(["session", "import", out, out2], { cwd: third.ws, env: third.env });
+      assert.equal(both.code, 0, both.stderr);
+      assert.equal(both.stdout, `${session}\nreview-1\n`);
+      const usage = await runHs(["session", "import", out, out2, "--as", "x"], {
+        cwd: third.ws,
+        env: third.env,
+      });
+      assert.equal(usage.code, 2);
+      assert.match(usage.stderr, /--as names one session/);
+    } finally {
+      await third.cleanup();
+    }
+
     // a damaged archive: refused, nothing written
     const bad = join(other.root, "bad.hs-session.json");
     const tampered = JSON.parse(await Deno.readTextFile(out)) as {
