@@ -12,6 +12,7 @@ import { HarnessError, setRefusalSink } from "../../core/base/mod.ts";
 import {
   archiveText,
   exportSession,
+  forkSession,
   importSession,
   parseArchive,
   type SessionArchive,
@@ -259,6 +260,35 @@ Deno.test("an import never overwrites a session: the id is refused, --as takes a
     const r = importSession(a, files, { sessionsDir: sessions, as: "copy-1", exists: () => false });
     assert.match(await Deno.readTextFile(join(r.dir, "session.conf")), /^id=copy-1$/m);
     assert.deepEqual(tree(sessions).filter((p) => !p.includes("/")), ["copy-1", ID].sort());
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("an imported turn record naming paths cannot make a fork read or write outside", async () => {
+  const root = await tempRoot();
+  try {
+    await Deno.writeTextFile(join(root, "secret"), "SECRET-KEY");
+    const record = (messages: string[], logs: Record<string, number> = {}) =>
+      enc(JSON.stringify({ turn: 1, at: "x", messages, logs }));
+    const hostile: [string, Uint8Array][] = [
+      ["a message path", record(["0001-user.md", "../../../secret"])],
+      ["a pack path", record(["0001-user.md"], { "../../..": 1 })],
+    ];
+    for (const [what, bytes] of hostile) {
+      const text = archiveOf([
+        entry("messages/0001-user.md", enc("hello")),
+        entry("turns/0001.json", bytes),
+      ], ID);
+      const a = parseArchive(text, "x");
+      const sessions = join(root, what.replace(/ /g, "-"));
+      const r = importSession(a, verifyArchive(a, "x"), {
+        sessionsDir: sessions,
+        exists: () => false,
+      });
+      assert.throws(() => forkSession(r.dir, 1, sessions), /is not a turn record/, what);
+      assert.deepEqual(tree(sessions).filter((p) => !p.startsWith(ID)), [], what);
+    }
   } finally {
     await Deno.remove(root, { recursive: true });
   }

@@ -147,6 +147,16 @@ Deno.test("docs/fleet.md: the Kubernetes manifest is an Indexed batch/v1 Job act
   );
 });
 
+Deno.test("docs/fleet.md's event table names every type of the --events stream", async () => {
+  const page = await read("docs/fleet.md");
+  const section = page.split("## The job's log")[1].split("\n## ")[0];
+  const documented = new Set([...section.matchAll(/`([a-z_]+)`/g)].map((m) => m[1]));
+  const events = await read("core/contracts/events.ts");
+  const types = [...events.matchAll(/\btype: "([a-z_]+)"/g)].map((m) => m[1]);
+  assert.ok(types.length > 15, types.join());
+  for (const t of types) assert.ok(documented.has(t), `event ${t} is in fleet.md's table`);
+});
+
 Deno.test("docs/fleet.md's exit-code table names every code hs sets; the README links both pages", async () => {
   const page = await read("docs/fleet.md");
   const section = page.split("## Exit codes")[1].split("\n## ")[0];
