@@ -45,7 +45,7 @@ export const BUILTINS: readonly BuiltinCommand[] = [
     "resume [options] [words...]",
     "continue this workspace's latest session (REPL, or one message)",
   ),
-  c("session", "session", "list and inspect sessions; export one as an archive, import one", [
+  c("session", "session", "list and inspect sessions; export and import them as archives", [
     "list",
     "show",
     "dir",

@@ -36,7 +36,7 @@ export function register(program: Command, ctx: CommandContext): void {
   // no harness: the sessions of the paths alone
   const sessions = () => new Sessions(resolvePaths(cli.env, cli.cwd));
   const session = program.command("session").description(
-    "list and inspect sessions; export one as an archive, import one",
+    "list and inspect sessions; export and import them as archives",
   );
   session.command("list").description("list this workspace's sessions, newest first")
     .option("-n, --limit <n>", "how many", "20")
@@ -133,7 +133,7 @@ function registerArchive(session: Command, ctx: CommandContext, sessions: () => 
   session.command("import")
     .description("add sessions from archives, each verified whole first (- reads stdin)")
     .argument("<files...>")
-    .option("--as <id>", "import it under this id (the archive's id is taken; one file)")
+    .option("--as <id>", "import it under this id instead of the archive's (one file only)")
     .action(async (files, o) => {
       if (o.as !== undefined && files.length > 1) {
         throw new HarnessError(
