@@ -45,13 +45,15 @@ export const BUILTINS: readonly BuiltinCommand[] = [
     "resume [options] [words...]",
     "continue this workspace's latest session (REPL, or one message)",
   ),
-  c("session", "session", "list and inspect sessions", [
+  c("session", "session", "list and inspect sessions; export and import them as archives", [
     "list",
     "show",
     "dir",
     "turns",
     "rewind",
     "fork",
+    "export",
+    "import",
   ]),
   c("tools", "tools [options]", "list the tools the model can call, and rejected ones"),
   c("hooks", "hooks [options] [stage]", "list hooks per stage (built-in and executable)"),

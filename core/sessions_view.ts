@@ -2,17 +2,23 @@
  * The sessions a front end lists, shows and opens: this workspace's (or every workspace's)
  * sessions, a session's directory, a new session. A view over the places of
  * `core/session/groups.ts`, built from the paths alone — `hs session` and `hs resume` use it
- * without starting a harness.
+ * without starting a harness. A session also leaves and enters as one archive
+ * (`core/session/archive.ts`: `hs session export` / `import`).
  *
  * @module
  */
 import { join } from "node:path";
 import { HarnessError, type Paths } from "./base/mod.ts";
 import {
+  archiveText,
   everySession,
+  exportSession,
   findSessionDir,
+  importSession,
+  parseArchive,
   Session,
   type StoredSession,
+  verifyArchive,
   workspaceSessions,
 } from "./session/mod.ts";
 
@@ -76,6 +82,30 @@ export class Sessions {
       cwd: init.cwd ?? this.#paths.cwd,
       provider: init.provider,
       model: init.model,
+    });
+  }
+
+  /**
+   * The archive text of a session (an id or a directory), read under its lock: a
+   * HarnessError with exit code 75 while a turn runs in it.
+   */
+  async exportText(idOrDir: string): Promise<{ id: string; text: string; files: number }> {
+    const a = await exportSession(this.dirOf(idOrDir));
+    return { id: a.id, text: archiveText(a), files: a.files.length };
+  }
+
+  /**
+   * Imports an archive's text (from `source`, named in errors) into this workspace's sessions
+   * directory, verified whole first; `as` imports it under a new id. An id that exists in any
+   * workspace's group is refused.
+   */
+  importText(text: string, source: string, as?: string): { id: string; dir: string } {
+    const a = parseArchive(text, source);
+    const files = verifyArchive(a, source);
+    return importSession(a, files, {
+      sessionsDir: this.#paths.sessions,
+      as,
+      exists: (id) => this.find(id) !== undefined,
     });
   }
 }

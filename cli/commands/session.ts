@@ -1,18 +1,22 @@
 /**
  * `hs session list | show <id> | dir [id] | turns <id> | rewind <id> <turn> |
- * fork <id> [turn]`: the sessions of this workspace (`HARNESS_SESSIONS`, a trusted
+ * fork <id> [turn] | export [id] | import <files…>`: the sessions of this workspace (`HARNESS_SESSIONS`, a trusted
  * `.harness/sessions`, else this workspace's group in `$HARNESS_HOME/sessions`:
  * core/session/groups.ts); `list --all` lists every workspace's. A rewind restores a
  * session's messages and session-scope pack states to a turn's record and
  * keeps everything after it under `<session>/rewound/` (`--undo` puts it
  * back); project and global states are never rolled back. A fork copies a
- * session as it stood at a turn into a new one.
+ * session as it stood at a turn into a new one. `export [id]` writes a session (the latest by default) as one
+ * archive and `import <files…>` verifies each whole and adds it as a new session
+ * (docs/fleet.md "Collecting sessions").
  *
  * @module
  */
 import type { Command } from "@commander-js/extra-typings";
-import { HarnessError, resolvePaths } from "../../core/base/mod.ts";
+import { resolve } from "node:path";
+import { atomicWriteSync, HarnessError, resolvePaths } from "../../core/base/mod.ts";
 import {
+  archiveFileName,
   forkSession,
   formatTokens,
   rewindSession,
@@ -31,7 +35,9 @@ export function register(program: Command, ctx: CommandContext): void {
   const cli = ctx.cli;
   // no harness: the sessions of the paths alone
   const sessions = () => new Sessions(resolvePaths(cli.env, cli.cwd));
-  const session = program.command("session").description("list and inspect sessions");
+  const session = program.command("session").description(
+    "list and inspect sessions; export and import them as archives",
+  );
   session.command("list").description("list this workspace's sessions, newest first")
     .option("-n, --limit <n>", "how many", "20")
     .option("--all", "every workspace's sessions, each with its workspace")
@@ -98,6 +104,69 @@ export function register(program: Command, ctx: CommandContext): void {
       cli.stderr(`forked ${id} at turn ${t}: resume it with: hs ${s.id} <message>\n`);
       ctx.done(0);
     });
+  registerArchive(session, ctx, sessions);
+}
+
+/** `hs session export <id>` and `hs session import <file>`. */
+function registerArchive(session: Command, ctx: CommandContext, sessions: () => Sessions): void {
+  const cli = ctx.cli;
+  session.command("export")
+    .description("write a session as one archive file (every file with its SHA-256)")
+    .argument("[id]", "the session, an id or a directory (default: this workspace's latest)")
+    .option(
+      "-o, --output <file>",
+      "where to write it (- for stdout; default: <id>.hs-session.json)",
+    )
+    .action(async (id, o) => {
+      const sid = id ?? sessions().list()[0]?.id;
+      if (!sid) throw new HarnessError("no sessions yet", "start one with: hs <message>");
+      const a = await sessions().exportText(sid);
+      const out = o.output ?? archiveFileName(a.id);
+      if (out === "-") cli.stdout(a.text);
+      else atomicWriteSync(resolve(cli.cwd, out), a.text);
+      cli.stderr(
+        `exported ${a.id} (${a.files} files)${out === "-" ? "" : ` to ${safe(out)}`}: ` +
+          `import it with: hs session import ${out === "-" ? "<file>" : safe(out)}\n`,
+      );
+      ctx.done(0);
+    });
+  session.command("import")
+    .description("add sessions from archives, each verified whole first (- reads stdin)")
+    .argument("<files...>")
+    .option("--as <id>", "import it under this id instead of the archive's (one file only)")
+    .action(async (files, o) => {
+      if (o.as !== undefined && files.length > 1) {
+        throw new HarnessError(
+          "--as names one session: give one file",
+          "drop --as or the other files",
+          2,
+        );
+      }
+      for (const file of files) {
+        const text = file === "-"
+          ? await new Response(Deno.stdin.readable).text()
+          : readArchive(resolve(cli.cwd, file));
+        const r = sessions().importText(text, file === "-" ? "stdin" : file, o.as);
+        cli.stdout(`${r.id}\n`);
+        cli.stderr(
+          `imported ${r.id} into ${
+            safe(r.dir)
+          }: review it with hs web or hs session show ${r.id}\n`,
+        );
+      }
+      ctx.done(0);
+    });
+}
+
+function readArchive(path: string): string {
+  try {
+    return Deno.readTextFileSync(path);
+  } catch (err) {
+    throw new HarnessError(
+      `cannot read ${path}: ${(err as Error).message}`,
+      "name a file hs session export wrote",
+    );
+  }
 }
 
 function turnNumber(text: string): number {

@@ -405,8 +405,8 @@ function floorNeeds(
 }
 
 /**
- * What the command line names: the paths of `hs scheme FILE`, `hs trust PATH` and
- * `hs session show DIR`; the project `.harness/` `hs auth set --local` writes; the
+ * What the command line names: the paths of `hs scheme FILE`, `hs trust PATH`,
+ * `hs session show DIR` and `hs session import FILE`, the folder `hs session export -o` writes; the project `.harness/` `hs auth set --local` writes; the
  * address `hs web` listens on (and the opener of `--open`).
  */
 function commandLineNeeds(
@@ -424,6 +424,11 @@ function commandLineNeeds(
       if (statOrUndefined(p)) n.read.add(p);
     }
   }
+  // `hs session export ID -o FILE` writes FILE's directory (temp file + rename)
+  const output = word === "session" && rest[0] === "export"
+    ? flagValue(rest, "-o", "--output")
+    : undefined;
+  if (output && output !== "-") n.write.add(dirname(resolve(cwd, output)));
   // `hs auth set --local` writes the nearest project .harness/ (temp file + rename)
   if (word === "auth") {
     const project = walkHarnessDirs(cwd, home).filter((d) => d.kind === "project").at(-1);

@@ -2,7 +2,8 @@
  * Sessions as files (PROTOCOLS "Sessions"): `session.conf`, one markdown
  * file per message, `.stream` events; exclusive message writes, a per-turn
  * session lock, the body encoding that keeps text text, and an in-memory index;
- * compaction marks and the context view; token accounting.
+ * compaction marks and the context view; token accounting; a session as one portable
+ * archive (export, verified import).
  *
  * @module
  */
@@ -29,3 +30,20 @@ export * from "./budget.ts";
 export * from "./state_log.ts";
 export * from "./turns.ts";
 export * from "./groups.ts";
+export {
+  ARCHIVE_FORMAT,
+  ARCHIVE_VERSION,
+  type ArchiveFile,
+  archiveFileName,
+  archiveText,
+  exportSession,
+  type SessionArchive,
+  SessionArchiveSchema,
+  sha256Hex,
+} from "./archive.ts";
+export {
+  type ImportOptions,
+  importSession,
+  parseArchive,
+  verifyArchive,
+} from "./archive_import.ts";

@@ -80,6 +80,17 @@ function messageFiles(sessionDir: string): string[] {
   return listDir(join(sessionDir, "messages")).filter((n) => !n.startsWith("."));
 }
 
+const plainName = (n: unknown) =>
+  typeof n === "string" && n !== "" && n !== "." && n !== ".." && !/[/\\\0]/.test(n);
+
+/** True when a record's message files and packs are plain names (no path, no `..`). */
+function plainNames(r: TurnRecord): boolean {
+  return typeof r === "object" && r !== null && Number.isInteger(r.turn) &&
+    Array.isArray(r.messages) && r.messages.every(plainName) &&
+    (r.logs === undefined ||
+      (typeof r.logs === "object" && r.logs !== null && Object.keys(r.logs).every(plainName)));
+}
+
 /** The recorded turns of a session, oldest first. */
 export function turnRecords(sessionDir: string): TurnRecord[] {
   const dir = join(sessionDir, "turns");
@@ -88,14 +99,19 @@ export function turnRecords(sessionDir: string): TurnRecord[] {
     if (!TURN_FILE.test(name)) continue;
     const text = readOwnText(join(dir, name));
     if (text === undefined) continue; // refused (a link) or gone: reported, skipped
+    let record: TurnRecord | undefined;
     try {
-      out.push(JSON.parse(text) as TurnRecord);
-    } catch {
+      record = JSON.parse(text) as TurnRecord;
+    } catch { /* reported below */ }
+    // the names a record holds are joined to the session's folders: plain names only (a
+    // record from an imported archive may not make a fork read or write outside the session)
+    if (!record || !plainNames(record)) {
       throw new HarnessError(
         `${join(dir, name)} is not a turn record`,
         "move it aside; the turns before it stay usable",
       );
     }
+    out.push(record);
   }
   return out.sort((a, b) => a.turn - b.turn);
 }
