@@ -22,6 +22,7 @@ import {
   locations,
   NIL,
   Pair,
+  ReadError,
   SchemeError,
   SchemeLimitError,
   Sym,
@@ -185,7 +186,12 @@ export async function loadProgram(opts: LoadOptions): Promise<LoadedProgram> {
     return fn(...args);
   };
 
-  defineForms(interp, { regs, sources, st, here, isProcedure, registering }, opts.configuration);
+  const validatorLocs = new Map<object, string>();
+  defineForms(
+    interp,
+    { regs, sources, st, here, isProcedure, registering, validatorLocs },
+    opts.configuration,
+  );
 
   const loaded = new Set<string>();
   const loadFile = async (path: string, from: string): Promise<void> => {
@@ -206,7 +212,7 @@ export async function loadProgram(opts: LoadOptions): Promise<LoadedProgram> {
     try {
       forms = interp.reader(text, abs).readAll();
     } catch (err) {
-      throw new LoadError(`cannot read the program: ${(err as Error).message}`, abs);
+      throw readErrorOf(err, abs);
     }
     checkPlacement(forms, abs);
     const outerFile = st.currentFile;
@@ -249,13 +255,18 @@ export async function loadProgram(opts: LoadOptions): Promise<LoadedProgram> {
     async validateConfiguration() {
       const config = fromJson((opts.configuration ?? {}) as Json);
       for (const pred of regs.validators) {
+        const at = validatorLocs.get(pred as object) ?? entry;
         let ok: unknown;
         try {
           ok = await interp.call(pred, config);
         } catch (err) {
-          return `validate/configuration failed: ${(err as Error).message}`;
+          return `${at}: validate/configuration failed (a failing predicate blocks ` +
+            `activation, like #f): ${(err as Error).message}`;
         }
-        if (ok === false) return "validate/configuration rejected the configuration";
+        if (ok === false) {
+          return `${at}: validate/configuration returned #f for the bot's configuration ` +
+            "(#f blocks activation: give the configuration the predicate expects)";
+        }
       }
       return undefined;
     },
@@ -282,6 +293,8 @@ interface FormsContext {
   here(): string;
   isProcedure(v: unknown): boolean;
   registering(form: string, fn: (...args: unknown[]) => unknown): (...args: unknown[]) => unknown;
+  /** Where each `validate/configuration` predicate was declared (`file:line:col`). */
+  validatorLocs: Map<object, string>;
 }
 
 /**
@@ -290,6 +303,7 @@ interface FormsContext {
  * `subscribe`, `validate/configuration`) as host primitives of the program's interpreter.
  */
 function defineForms(interp: Interpreter, c: FormsContext, configuration: unknown): void {
+  const validatorLocs = c.validatorLocs;
   const { regs, sources, st, here, isProcedure, registering } = c;
   for (const [name, value] of Object.entries(schemaBindings())) {
     if (typeof value === "function") interp.definePrimitive(name, value as () => unknown);
@@ -375,8 +389,30 @@ function defineForms(interp: Interpreter, c: FormsContext, configuration: unknow
         throw new TypeError("validate/configuration: expected a predicate procedure");
       }
       regs.validators.push(pred);
+      validatorLocs.set(pred as object, here());
     }),
   );
+}
+
+/** What a reader error means and what was expected instead. */
+const READ_HINTS: [RegExp, string][] = [
+  [
+    /^unexpected end of input in list/,
+    "this list is never closed: expected ')' before the end of the file",
+  ],
+  [/^mismatched parenthesis/, "this bracket does not close the list it ends (expected ')')"],
+  [/^unexpected '\)'/, "a ')' with no open list: expected a datum or the end of the file"],
+  [/^unterminated string/, "this string is never closed: expected '\"'"],
+  [/^unterminated block comment/, "this #| comment is never closed: expected '|#'"],
+  [/^unexpected end of input/, "the file ends inside a datum: expected the rest of it"],
+];
+
+/** A reader error as a load error at the place it names, saying what was expected. */
+function readErrorOf(err: unknown, file: string): LoadError {
+  const msg = (err as Error).message;
+  const loc = err instanceof ReadError && err.loc ? formatLoc(err.loc) : file;
+  const hint = READ_HINTS.find(([re]) => re.test(msg))?.[1];
+  return new LoadError(`cannot read the program: ${hint ? `${hint} (${msg})` : msg}`, loc);
 }
 
 /** A failure of one top-level form as a load error at its location. */

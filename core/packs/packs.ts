@@ -30,6 +30,7 @@ import type { GuardApprovals } from "./consent.ts";
 import { HarnessError } from "../base/mod.ts";
 import { loadBot, readPackStates } from "./loading.ts";
 import type { BotState, PackState, ProgramLoader } from "./program.ts";
+import { foregroundRefusal, type PackLoadError } from "./refusal.ts";
 import { PackPublisher, type PackRegistries } from "./publish.ts";
 import type { StateInstance } from "./state.ts";
 import { type SessionRef, StateHost, type StateModuleLoader } from "./states.ts";
@@ -247,6 +248,14 @@ export class Packs {
     for (const b of this.bots()) {
       if (b.spec.attach === "named" && b.status === "ready") await this.#attach(b);
     }
+  }
+
+  /**
+   * Why the main agent may not run: a foreground pack that did not load (refusal.ts), or
+   * undefined. Runs of the main agent throw it.
+   */
+  refusal(): PackLoadError | undefined {
+    return foregroundRefusal(this.#packs, this.#o.foregroundOff);
   }
 
   /** Every pack, with its bots and problems. */

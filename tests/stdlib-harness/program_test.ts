@@ -185,7 +185,7 @@ Deno.test("'configuration is JSON data, validated by validate/configuration befo
     );
     assert.match(
       (await (await load(root, "main.scm", { other: 1 })).validateConfiguration())!,
-      /rejected the configuration/,
+      /main\.scm:1:1: validate\/configuration returned #f/,
     );
   });
 });
