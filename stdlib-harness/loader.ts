@@ -17,6 +17,7 @@ import { type LoadedProgram, loadProgram } from "./program.ts";
 import { BehaviorRuntime } from "./runtime.ts";
 import { problemOf, toJsonSchema } from "./schema.ts";
 import { seamGuard, seamHook } from "./seam.ts";
+import { reportedGuard, reportedHook } from "./reported.ts";
 import { stateModuleOf } from "./state_module.ts";
 
 function toolsOf(p: LoadedProgram, principal: string): ToolDefinition[] {
@@ -63,8 +64,12 @@ export const programLoader: ProgramLoader = async (req): Promise<BehaviorProgram
   };
   const subscribers = p.registrations.subscribers;
   return {
-    guards: p.registrations.guards.map((g) => seamGuard(p.interpreter, g, scope)),
-    hooks: p.registrations.hooks.map((h) => seamHook(p.interpreter, h, scope)),
+    guards: p.registrations.guards.map((g) =>
+      reportedGuard(seamGuard(p.interpreter, g, scope), `guard ${g.id} (${g.point})`, req.log)
+    ),
+    hooks: p.registrations.hooks.map((h) =>
+      reportedHook(seamHook(p.interpreter, h, scope), `hook ${h.id} (${h.point})`, req.log)
+    ),
     tools: toolsOf(p, req.principal ?? ""),
     state: p.registrations.reducer ? stateModuleOf(p) : undefined,
     subscribers: subscribers.map((s) => s.name),

@@ -30,7 +30,7 @@ import type { GuardApprovals } from "./consent.ts";
 import { HarnessError } from "../base/mod.ts";
 import { loadBot, readPackStates } from "./loading.ts";
 import type { BotState, PackState, ProgramLoader } from "./program.ts";
-import { foregroundRefusal, type PackLoadError } from "./refusal.ts";
+import { checkStates, foregroundRefusal, type PackLoadError } from "./refusal.ts";
 import { PackPublisher, type PackRegistries } from "./publish.ts";
 import type { StateInstance } from "./state.ts";
 import { type SessionRef, StateHost, type StateModuleLoader } from "./states.ts";
@@ -243,10 +243,18 @@ export class Packs {
     await this.#attach(b);
   }
 
-  /** Loads every named bot too (for listings and approvals; runs load them on first use). */
+  /**
+   * Loads every named bot and checks every `states` module too (for listings and approvals;
+   * runs load them on first use): a state module's load error (a second reducer, `JSON.parse`
+   * in a reducer, no reducer) is recorded on its pack.
+   */
   async loadNamed(): Promise<void> {
     for (const b of this.bots()) {
       if (b.spec.attach === "named" && b.status === "ready") await this.#attach(b);
+    }
+    const load = this.#o.runtime?.loadState;
+    for (const p of this.#packs) {
+      if (load && p.manifest) p.stateErrors = await checkStates(p.manifest, load);
     }
   }
 

@@ -11,7 +11,9 @@
  */
 import { basename } from "node:path";
 import { HarnessError } from "../base/mod.ts";
+import type { PackManifest } from "./manifest.ts";
 import type { PackState } from "./program.ts";
+import type { StateModuleLoader } from "./states.ts";
 
 /** Where a load error points: `file`, and `line:col` when known. */
 export interface LoadLocation {
@@ -75,4 +77,30 @@ export function foregroundRefusal(
     }
   }
   return undefined;
+}
+
+/**
+ * Loads each `states` module of a pack once (no log is opened): the load errors, each
+ * `file:line:col: message`, the module's file when the error names no place.
+ */
+export async function checkStates(m: PackManifest, load: StateModuleLoader): Promise<string[]> {
+  const errors: string[] = [];
+  const seen = new Set<string>();
+  for (const [scope, file] of Object.entries(m.states)) {
+    if (seen.has(file)) continue;
+    seen.add(file);
+    try {
+      await load({
+        file,
+        root: m.root,
+        pack: m.name,
+        scope: scope as "session" | "project" | "global",
+        log: () => {},
+      });
+    } catch (err) {
+      const msg = (err as Error).message;
+      errors.push(msg.startsWith(file) ? msg : `${file}: ${msg}`);
+    }
+  }
+  return errors;
 }

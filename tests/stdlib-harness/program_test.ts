@@ -118,7 +118,7 @@ Deno.test("':replace is a guard capability and needs :contract redaction or summ
   );
   await loadError(
     `(guard/shell :capabilities 'short-circuit :middleware (lambda (r i) (i r)))`,
-    /there is no short-circuit capability/,
+    /there is no short-circuit/,
   );
 });
 
