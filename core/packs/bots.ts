@@ -91,9 +91,12 @@ function yamlError(file: string, err: unknown): PackError {
   const e = err as Error & { linePos?: { line: number; col: number }[] };
   const first = e.message.split("\n")[0].replace(/ at line \d+, column \d+:?$/, "");
   const at = e.linePos?.[0];
+  const expected = /expected|must/i.test(first)
+    ? ""
+    : ' (expected "key: value" lines between the --- fences)';
   return new PackError(
     file,
-    `frontmatter is not valid YAML: ${first} (expected "key: value" lines between the --- fences)`,
+    `frontmatter is not valid YAML: ${first}${expected}`,
     belowFence(at && { line: at.line, col: at.col }),
   );
 }

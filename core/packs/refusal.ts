@@ -7,6 +7,10 @@
  * shows it and answers non-zero. A pack the user opted out of (`plugins.<name>.foreground:
  * false`) is not the main agent's behavior and refuses nothing.
  *
+ * The listing's side of the same rule: {@link checkStates} loads a pack's `states` modules so
+ * that their load errors (a second reducer, `JSON.parse` in a reducer, no reducer) are shown
+ * by `hs packs` (which then exits non-zero) before a method is ever called.
+ *
  * @module
  */
 import { basename } from "node:path";
