@@ -58,6 +58,10 @@ Deno.test("a parse error in the foreground bot's program stops a headless run: r
     assert.match(r.stderr, /fc\/main/);
     assert.match(r.stderr, /main\.scm:2:1: .*expected '\)'/);
     assertNothingRan(t);
+    const list = await runHs(["packs"], { cwd: t.w.ws, env: t.w.env });
+    assert.equal(list.code, 1, list.stdout);
+    assert.match(list.stdout, /bot main \(foreground\) main\.scm: not attached\n.*main\.scm:2:1/);
+    assert.match(list.stdout, /the main agent does not run: a foreground pack did not load/);
     const agent = await runHs(["agent", "write", "out.txt"], { cwd: t.w.ws, env: t.w.env });
     assert.notEqual(agent.code, 0, agent.stdout);
     assert.match(agent.stderr, /main\.scm:2:1/);

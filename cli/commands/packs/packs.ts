@@ -94,6 +94,13 @@ function listPacks(h: FrontEnd, cli: CliContext): number {
     for (const r of m?.mcp ?? []) cli.stdout(safe(`  mcp: ${r.name} (${r.visibility})\n`));
     for (const n of m?.notices ?? []) cli.stdout(`  ${st.yellow("notice")} ${safe(n)}\n`);
   }
+  const refused = h.runs.refusal();
+  if (refused) {
+    cli.stdout(
+      `${st.red("the main agent does not run")}: a foreground pack did not load (it fails ` +
+        `closed) — ${safe(refused.hint)}\n`,
+    );
+  }
   return broken ? 1 : 0;
 }
 
