@@ -71,8 +71,9 @@ export const BUILTINS: readonly BuiltinCommand[] = [
   c(
     "packs",
     "packs [options]",
-    "list behavior packs, their bots and load errors; approve their guards",
-    ["approve", "state", "call", "propose", "command"],
+    "list behavior packs, their bots and load errors (exits 1 when a pack has a load error); " +
+      "approve their guards",
+    ["approve", "state", "call", "propose", "command", "log"],
     "./commands/packs/mod.ts",
   ),
   c("auth", "auth", "store API keys for providers (0600 .auth.json; never printed)", [

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import type { Paths, ToolResult } from "./base/mod.ts";
+import type { HarnessError, Paths, ToolResult } from "./base/mod.ts";
 import type { HarnessConfig } from "./config/mod.ts";
 import type { Dispatcher, EffectCall } from "./guards/mod.ts";
 import type { RunResult } from "./loop/mod.ts";
@@ -28,6 +28,12 @@ export interface RunsView {
   compact: Runs["compact"];
   /** True once the harness was closed: runs are refused. */
   readonly closed: boolean;
+  /**
+   * Why the main agent's runs are refused before they start (a foreground pack that did not
+   * load: see core/packs/refusal.ts), or undefined. A front end that waits for input (the
+   * REPL) checks it first; `run` throws it.
+   */
+  refusal(): HarnessError | undefined;
   /**
    * One call through the effect seam as the main agent's tool call would pass it (ceiling,
    * guards, the floor, hooks around it); `core` is the call's own work. Never throws.
@@ -90,6 +96,7 @@ export function frontEndOf(p: FrontEndParts): FrontEnd {
     run: (o) => p.runs.run(o),
     contextReport: (o) => p.runs.contextReport(o),
     compact: (o) => p.runs.compact(o),
+    refusal: () => p.packs.refusal(),
     get closed() {
       return p.runs.closed;
     },

@@ -338,6 +338,9 @@ export class Runs {
     parent?: SubAgentLink,
   ): Promise<Turn> {
     const o = this.#o;
+    // a broken foreground pack fails closed: the main agent does not run without it
+    const refused = mode === "run" && depth === 0 && !opts.bot ? o.packs.refusal() : undefined;
+    if (refused) throw refused;
     const principal = await this.#principal(opts);
     const opened = opts.session ? this.openSession(opts.session) : undefined;
     const resolved = await o.resolve(

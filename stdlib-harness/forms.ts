@@ -146,6 +146,10 @@ export function names(v: unknown): string[] | undefined {
   return out;
 }
 
+/** What `:short-circuit`, in any form and as a capability, is told (seed 000 §3). */
+export const NO_SHORT_CIRCUIT = "there is no short-circuit: only the core originates success " +
+  '(a guard that does not invoke returns (refuse "…"); one that invokes returns its result)';
+
 /**
  * Splits `(:k v :k2 v2 …)` into a keyword map, checking every keyword against those the
  * form accepts. `explain(k)` may say why a keyword does not belong (e.g. a hook keyword on
@@ -163,6 +167,7 @@ export function keywordArgs(
     if (!(k instanceof Keyword)) {
       throw new TypeError(`${form}: expected a keyword, got ${describe(k)}`);
     }
+    if (k.name === "short-circuit") throw new TypeError(`${form}: ${NO_SHORT_CIRCUIT}`);
     if (!allowed.includes(k.name)) {
       throw new TypeError(
         explain(k.name) ??
@@ -217,9 +222,7 @@ export function parseGuard(
   }
   for (const c of capabilities) {
     if (c === "short-circuit") {
-      throw new TypeError(
-        `${form}: there is no short-circuit capability: only the core originates success`,
-      );
+      throw new TypeError(`${form}: ${NO_SHORT_CIRCUIT} ('short-circuit is no capability)`);
     }
     if (c !== "replace") throw new TypeError(`${form}: unknown capability '${c} (known: replace)`);
   }

@@ -17,9 +17,14 @@ import { type LoadedProgram, loadProgram } from "./program.ts";
 import { BehaviorRuntime } from "./runtime.ts";
 import { problemOf, toJsonSchema } from "./schema.ts";
 import { seamGuard, seamHook } from "./seam.ts";
+import { failureReport, reportedGuard, reportedHook } from "./reported.ts";
 import { stateModuleOf } from "./state_module.ts";
 
-function toolsOf(p: LoadedProgram, principal: string): ToolDefinition[] {
+function toolsOf(
+  p: LoadedProgram,
+  principal: string,
+  log: (text: string) => void,
+): ToolDefinition[] {
   return p.registrations.tools.filter((t) => t.kind !== "procedure").map((t) => ({
     name: t.name,
     description: t.description ?? "",
@@ -39,6 +44,7 @@ function toolsOf(p: LoadedProgram, principal: string): ToolDefinition[] {
         if (out instanceof MString) return textResult(out.s);
         return textResult(JSON.stringify(toJson(out)));
       } catch (err) {
+        log(failureReport(`tool ${t.name}`, err));
         return textResult(`error: ${t.name} failed: ${(err as Error).message}`, true);
       }
     },
@@ -63,9 +69,13 @@ export const programLoader: ProgramLoader = async (req): Promise<BehaviorProgram
   };
   const subscribers = p.registrations.subscribers;
   return {
-    guards: p.registrations.guards.map((g) => seamGuard(p.interpreter, g, scope)),
-    hooks: p.registrations.hooks.map((h) => seamHook(p.interpreter, h, scope)),
-    tools: toolsOf(p, req.principal ?? ""),
+    guards: p.registrations.guards.map((g) =>
+      reportedGuard(seamGuard(p.interpreter, g, scope), `guard ${g.id} (${g.point})`, req.log)
+    ),
+    hooks: p.registrations.hooks.map((h) =>
+      reportedHook(seamHook(p.interpreter, h, scope), `hook ${h.id} (${h.point})`, req.log)
+    ),
+    tools: toolsOf(p, req.principal ?? "", req.log),
     state: p.registrations.reducer ? stateModuleOf(p) : undefined,
     subscribers: subscribers.map((s) => s.name),
     async deliver(event, where) {
@@ -78,7 +88,7 @@ export const programLoader: ProgramLoader = async (req): Promise<BehaviorProgram
             () => p.interpreter.call(s.handler, fromJson(event)),
           );
         } catch (err) {
-          req.log(`subscriber ${s.name} failed: ${(err as Error).message}\n`);
+          req.log(failureReport(`subscriber ${s.name}`, err));
         }
       }
     },

@@ -23,6 +23,7 @@ import {
   locations,
   NIL,
   Pair,
+  ReadError,
   SchemeError,
   SchemeLimitError,
   Sym,
@@ -193,7 +194,12 @@ export async function loadProgram(opts: LoadOptions): Promise<LoadedProgram> {
     return fn(...args);
   };
 
-  defineForms(interp, { regs, guardForms, st, here, isProcedure, registering }, opts.configuration);
+  const validatorLocs = new Map<object, string>();
+  defineForms(
+    interp,
+    { regs, guardForms, st, here, isProcedure, registering, validatorLocs },
+    opts.configuration,
+  );
 
   const loaded = new Set<string>();
   const loadFile = async (path: string, from: string): Promise<void> => {
@@ -214,7 +220,7 @@ export async function loadProgram(opts: LoadOptions): Promise<LoadedProgram> {
     try {
       fileForms = interp.reader(text, abs).readAll();
     } catch (err) {
-      throw new LoadError(`cannot read the program: ${(err as Error).message}`, abs);
+      throw readErrorOf(err, abs);
     }
     checkPlacement(fileForms, abs);
     const { currentFile: outerFile, currentForm: outerForm, currentIndex: outerIndex } = st;
@@ -258,30 +264,37 @@ export async function loadProgram(opts: LoadOptions): Promise<LoadedProgram> {
     registrations: { ...regs, guards },
     interpreter: interp,
     runtime,
-    validateConfiguration: configurationValidator(regs.validators, runtime, interp, opts),
+    validateConfiguration: configurationValidator(regs.validators, validatorLocs, {
+      runtime,
+      interp,
+      opts,
+      entry,
+    }),
   };
 }
 
 /** The program's `validate/configuration` predicates run, pure, on the bot's configuration. */
 function configurationValidator(
   validators: unknown[],
-  runtime: BehaviorRuntime,
-  interp: Interpreter,
-  opts: LoadOptions,
+  locs: Map<object, string>,
+  c: { runtime: BehaviorRuntime; interp: Interpreter; opts: LoadOptions; entry: string },
 ): () => Promise<string | undefined> {
   return async () => {
-    const config = fromJson((opts.configuration ?? {}) as Json);
+    const config = fromJson((c.opts.configuration ?? {}) as Json);
     for (const pred of validators) {
+      const at = locs.get(pred as object) ?? c.entry;
       let ok: unknown;
       try {
         // a pure predicate: no I/O, no call/method, no self/notify, no state/propose
-        ok = await runtime.within({ kind: "validate" }, () => interp.call(pred, config));
+        ok = await c.runtime.within({ kind: "validate" }, () => c.interp.call(pred, config));
       } catch (err) {
-        return `validate/configuration failed: ${
-          (err as Error).message.replace(/^host error: /, "")
-        }`;
+        return `${at}: validate/configuration failed (a failing predicate blocks ` +
+          `activation, like #f): ${(err as Error).message.replace(/^host error: /, "")}`;
       }
-      if (ok === false) return "validate/configuration rejected the configuration";
+      if (ok === false) {
+        return `${at}: validate/configuration returned #f for the bot's configuration ` +
+          "(#f blocks activation: give the configuration the predicate expects)";
+      }
     }
     return undefined;
   };
@@ -310,6 +323,8 @@ interface FormsContext {
   here(): string;
   isProcedure(v: unknown): boolean;
   registering(form: string, fn: (...args: unknown[]) => unknown): (...args: unknown[]) => unknown;
+  /** Where each `validate/configuration` predicate was declared (`file:line:col`). */
+  validatorLocs: Map<object, string>;
 }
 
 /**
@@ -318,6 +333,7 @@ interface FormsContext {
  * `subscribe`, `validate/configuration`) as host primitives of the program's interpreter.
  */
 function defineForms(interp: Interpreter, c: FormsContext, configuration: unknown): void {
+  const validatorLocs = c.validatorLocs;
   const { regs, guardForms, st, here, isProcedure, registering } = c;
   for (const [name, value] of Object.entries(schemaBindings())) {
     if (typeof value === "function") interp.definePrimitive(name, value as () => unknown);
@@ -403,8 +419,30 @@ function defineForms(interp: Interpreter, c: FormsContext, configuration: unknow
         throw new TypeError("validate/configuration: expected a predicate procedure");
       }
       regs.validators.push(pred);
+      validatorLocs.set(pred as object, here());
     }),
   );
+}
+
+/** What a reader error means and what was expected instead. */
+const READ_HINTS: [RegExp, string][] = [
+  [
+    /^unexpected end of input in list/,
+    "this list is never closed: expected ')' before the end of the file",
+  ],
+  [/^mismatched parenthesis/, "this bracket does not close the list it ends (expected ')')"],
+  [/^unexpected '\)'/, "a ')' with no open list: expected a datum or the end of the file"],
+  [/^unterminated string/, "this string is never closed: expected '\"'"],
+  [/^unterminated block comment/, "this #| comment is never closed: expected '|#'"],
+  [/^unexpected end of input/, "the file ends inside a datum: expected the rest of it"],
+];
+
+/** A reader error as a load error at the place it names, saying what was expected. */
+function readErrorOf(err: unknown, file: string): LoadError {
+  const msg = (err as Error).message;
+  const loc = err instanceof ReadError && err.loc ? formatLoc(err.loc) : file;
+  const hint = READ_HINTS.find(([re]) => re.test(msg))?.[1];
+  return new LoadError(`cannot read the program: ${hint ? `${hint} (${msg})` : msg}`, loc);
 }
 
 /** A failure of one top-level form as a load error at its location. */

@@ -138,6 +138,9 @@ export async function runRepl(
   cli: CliContext,
   opts: { session?: string; provider?: string; model?: string; plain?: boolean },
 ): Promise<number> {
+  // a broken foreground pack fails closed: the REPL does not wait for a message it cannot run
+  const refused = h.runs.refusal();
+  if (refused) throw refused;
   const color = colorEnabled(cli.stdoutIsTerminal);
   const st = styles(color);
   const markdown = color && !opts.plain;

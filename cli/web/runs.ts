@@ -117,7 +117,8 @@ export class WebRuns {
           provider: this.#o.provider,
           model: this.#o.model,
           signal: controller.signal,
-          principal: "web",
+          // the browser drives the main agent: its foreground bot and ceiling apply
+          principal: "main",
           onEvent: (e) => {
             if (e.type === "session") claim(e.id);
           },

@@ -14,6 +14,7 @@ import YAML from "yaml";
 import { z } from "zod";
 import type { Json } from "../base/mod.ts";
 import { insideRoot, PackError } from "./manifest.ts";
+import { describeIssue, nodePosition, type Position } from "./positions.ts";
 
 /** Where a named agent's instance lives. */
 export type BotScope = "session" | "project" | "global";
@@ -74,6 +75,32 @@ const frontmatterSchema = z.object({
   }).strict().optional(),
 }).passthrough();
 
+/** What leaving a key out means, added to "expected …" (issue 27 point 5). */
+const FRONTMATTER_HINTS: Record<string, string> = {
+  attach: "(or no attach: a named bot)",
+  scope: "(a named bot's scope; session when left out)",
+};
+
+/** A frontmatter position as a position in the bot file (the YAML starts below `---`). */
+function belowFence(p: Position | undefined): Position | undefined {
+  return p && { line: p.line + 1, col: p.col };
+}
+
+/** A YAML parse error at its place in the bot file. */
+function yamlError(file: string, err: unknown): PackError {
+  const e = err as Error & { linePos?: { line: number; col: number }[] };
+  const first = e.message.split("\n")[0].replace(/ at line \d+, column \d+:?$/, "");
+  const at = e.linePos?.[0];
+  const expected = /expected|must/i.test(first)
+    ? ""
+    : ' (expected "key: value" lines between the --- fences)';
+  return new PackError(
+    file,
+    `frontmatter is not valid YAML: ${first}${expected}`,
+    belowFence(at && { line: at.line, col: at.col }),
+  );
+}
+
 /** Splits `---\nyaml\n---\nbody`. */
 function split(text: string): { yaml: string; body: string } | undefined {
   const t = text.replace(/^\uFEFF/, "");
@@ -95,15 +122,12 @@ export function readBot(file: string, root: string): BotSpec {
   try {
     data = YAML.parse(parts.yaml) ?? {};
   } catch (err) {
-    throw new PackError(
-      file,
-      `frontmatter is not valid YAML: ${(err as Error).message.split("\n")[0]}`,
-    );
+    throw yamlError(file, err);
   }
   const r = frontmatterSchema.safeParse(data);
   if (!r.success) {
-    const issue = r.error.issues[0];
-    throw new PackError(file, `${issue.path.join(".") || "frontmatter"}: ${issue.message}`);
+    const d = describeIssue(r.error.issues[0], data, frontmatterSchema, FRONTMATTER_HINTS);
+    throw new PackError(file, d.message, belowFence(nodePosition(parts.yaml, d.path, d.key)));
   }
   const fm = r.data;
   if (fm.attach === "foreground" && fm.scope) {

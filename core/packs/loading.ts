@@ -75,18 +75,21 @@ function readBotState(
     spec = readBot(file, m.root);
   } catch (err) {
     const e = err as PackError;
+    // a bot that says it is foreground fails closed even when the rest of it does not parse
+    const foreground = saysForeground(file);
     return {
       spec: {
         file,
         name: file.split("/").pop()!.replace(/\.prompt$/, ""),
         prompt: "",
-        attach: "named",
+        attach: foreground ? "foreground" : "named",
+        scope: foreground ? undefined : "session",
       },
       pack: m,
       status: "not attached",
       reason: e.message,
       pending: [],
-      principal: "",
+      principal: foreground ? "main" : "",
     };
   }
   const foreground = spec.attach === "foreground";
@@ -105,6 +108,17 @@ function readBotState(
     pending: [],
     principal: foreground ? "main" : botPrincipal(spec.name),
   };
+}
+
+/** True when a bot file's frontmatter has an `attach: foreground` line (read without YAML). */
+function saysForeground(file: string): boolean {
+  try {
+    const text = Deno.readTextFileSync(file);
+    const end = text.indexOf("\n---", 3);
+    return /^attach:\s*["']?foreground\b/m.test(end < 0 ? text : text.slice(0, end));
+  } catch {
+    return false;
+  }
 }
 
 /** What {@link loadBot} loads with. */
@@ -158,7 +172,9 @@ export async function loadBot(b: BotState, inputs: BotLoadInputs): Promise<boole
   const invalid = await program.validateConfiguration();
   if (invalid) {
     b.status = "not attached";
-    b.reason = `${b.spec.file}: configuration: ${invalid}`;
+    // the predicate's place first (file:line:col), then where the configuration is
+    b.reason = `${invalid} (the configuration of ${b.spec.file})`;
+    inputs.log(`[packs] ${b.pack.name}/${b.spec.name}: ${b.reason}`);
     return false;
   }
   b.pending = program.consent

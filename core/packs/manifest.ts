@@ -14,6 +14,7 @@
 import { isAbsolute, join, relative, resolve } from "node:path";
 import { z } from "zod";
 import { readTextOrUndefined, statOrUndefined } from "../base/mod.ts";
+import { describeIssue, jsonProblem, nodePosition, type Position } from "./positions.ts";
 
 /** The namespace of the harness's data in `extensions`. */
 export const EXTENSION = "tools.inhuman";
@@ -79,9 +80,9 @@ export interface PackManifest {
 export class PackError extends Error {
   /** The file at fault. */
   readonly file: string;
-  /** A pack load error naming its file. */
-  constructor(file: string, message: string) {
-    super(`${file}: ${message}`);
+  /** A pack load error naming its file (and its `line:col` when known). */
+  constructor(file: string, message: string, at?: Position) {
+    super(`${file}${at ? `:${at.line}:${at.col}` : ""}: ${message}`);
     this.name = "PackError";
     this.file = file;
   }
@@ -138,8 +139,9 @@ export function readPack(dir: string, dataDir: string): PackManifest {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
-  } catch {
-    throw new PackError(file, "not valid JSON");
+  } catch (err) {
+    const problem = jsonProblem(text, err);
+    throw new PackError(file, problem.message, problem.at);
   }
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
     throw new PackError(file, "must be a JSON object");
@@ -172,11 +174,9 @@ export function readPack(dir: string, dataDir: string): PackManifest {
   }
   const parsed = inhumanSchema().safeParse(ext[EXTENSION] ?? {});
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new PackError(
-      file,
-      `extensions["${EXTENSION}"].${issue.path.join(".")}: ${issue.message}`,
-    );
+    const d = describeIssue(parsed.error.issues[0], ext[EXTENSION], inhumanSchema());
+    const at = nodePosition(text, ["extensions", EXTENSION, ...d.path], d.key);
+    throw new PackError(file, `extensions["${EXTENSION}"].${d.message}`, at);
   }
   const x = parsed.data;
   for (const dropped of ["interceptingHooks", "notifyingHooks"] as const) {

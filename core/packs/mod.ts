@@ -9,6 +9,7 @@ export * from "./bots.ts";
 export * from "./consent.ts";
 export * from "./packs.ts";
 export * from "./program.ts";
+export { foregroundRefusal, type LoadLocation, locationOf, PackLoadError } from "./refusal.ts";
 export { botPrincipal, packDirsIn } from "./loading.ts";
 export { RESERVED_COMMANDS } from "./command_calls.ts";
 export * from "./behavior.ts";

@@ -31,6 +31,7 @@ import { HarnessError } from "../base/mod.ts";
 import { loadBot, readPackStates } from "./loading.ts";
 import { perConversation } from "./instances.ts";
 import type { BotState, PackState, ProgramLoader, ProgramRequest } from "./program.ts";
+import { checkStates, foregroundRefusal, type PackLoadError } from "./refusal.ts";
 import { PackPublisher, type PackRegistries } from "./publish.ts";
 import type { StateInstance } from "./state.ts";
 import { type SessionRef, StateHost, type StateModuleLoader } from "./states.ts";
@@ -255,11 +256,27 @@ export class Packs {
     await this.#attach(b);
   }
 
-  /** Loads every named bot too (for listings and approvals; runs load them on first use). */
+  /**
+   * Loads every named bot and checks every `states` module too (for listings and approvals;
+   * runs load them on first use): a state module's load error (a second reducer, `JSON.parse`
+   * in a reducer, no reducer) is recorded on its pack.
+   */
   async loadNamed(): Promise<void> {
     for (const b of this.bots()) {
       if (b.spec.attach === "named" && b.status === "ready") await this.#attach(b);
     }
+    const load = this.#o.runtime?.loadState;
+    for (const p of this.#packs) {
+      if (load && p.manifest) p.stateErrors = await checkStates(p.manifest, load);
+    }
+  }
+
+  /**
+   * Why the main agent may not run: a foreground pack that did not load (refusal.ts), or
+   * undefined. Runs of the main agent throw it.
+   */
+  refusal(): PackLoadError | undefined {
+    return foregroundRefusal(this.#packs, this.#o.foregroundOff);
   }
 
   /** Every pack, with its bots and problems. */

@@ -97,6 +97,8 @@ export interface PackState {
   manifest?: PackManifest;
   /** Why the pack did not load. */
   error?: string;
+  /** Load errors of its `states` modules (`file:line:col: message`), once they were checked. */
+  stateErrors?: string[];
   /** The pack's bots, with their status. */
   bots: BotState[];
 }

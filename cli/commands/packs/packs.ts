@@ -13,12 +13,14 @@ import type { BotState, FrontEnd } from "../../../core/mod.ts";
 import type { CliContext } from "../../base/mod.ts";
 import type { CommandContext } from "../../harness/mod.ts";
 import { colorEnabled, sanitizeForTerminal as safe, styles } from "../../view/mod.ts";
+import { registerLogCommand } from "./log.ts";
 import { registerStateCommands } from "./state.ts";
 
 /** Registers `hs packs`. */
 export function register(program: Command, ctx: CommandContext): void {
   const packs = program.command("packs").description(
-    "list behavior packs, their bots and load errors; approve their guards",
+    "list behavior packs, their bots and load errors (exits 1 when a pack has a load error); " +
+      "approve their guards",
   )
     .option("--trust-workspace", "include this workspace's packs")
     .action(async (o) => {
@@ -55,6 +57,7 @@ export function register(program: Command, ctx: CommandContext): void {
       });
     });
   registerStateCommands(packs as unknown as Command, ctx);
+  registerLogCommand(packs as unknown as Command, ctx);
 }
 
 function listPacks(h: FrontEnd, cli: CliContext): number {
@@ -64,6 +67,7 @@ function listPacks(h: FrontEnd, cli: CliContext): number {
     cli.stdout(`no packs (put them in ${h.where.home}/packs/ or .harness/packs/)\n`);
     return 0;
   }
+  let broken = false;
   for (const p of all) {
     const m = p.manifest;
     cli.stdout(
@@ -71,8 +75,11 @@ function listPacks(h: FrontEnd, cli: CliContext): number {
     );
     if (p.error) {
       cli.stdout(`  ${st.red("load error")} ${safe(p.error)}\n`);
+      broken = true;
       continue;
     }
+    for (const e of p.stateErrors ?? []) cli.stdout(`  ${st.red("load error")} ${safe(e)}\n`);
+    broken ||= !!p.stateErrors?.length || p.bots.some((b) => b.status === "not attached");
     if (m?.description) cli.stdout(`  ${safe(m.description)}\n`);
     for (const b of p.bots) cli.stdout(botLine(b, st));
     for (const [scope, file] of Object.entries(m?.states ?? {})) {
@@ -87,7 +94,14 @@ function listPacks(h: FrontEnd, cli: CliContext): number {
     for (const r of m?.mcp ?? []) cli.stdout(safe(`  mcp: ${r.name} (${r.visibility})\n`));
     for (const n of m?.notices ?? []) cli.stdout(`  ${st.yellow("notice")} ${safe(n)}\n`);
   }
-  return 0;
+  const refused = h.runs.refusal();
+  if (refused) {
+    cli.stdout(
+      `${st.red("the main agent does not run")}: a foreground pack did not load (it fails ` +
+        `closed) — ${safe(refused.hint)}\n`,
+    );
+  }
+  return broken ? 1 : 0;
 }
 
 function botLine(b: BotState, st: ReturnType<typeof styles>): string {
