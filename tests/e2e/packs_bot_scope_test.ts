@@ -120,21 +120,22 @@ Deno.test("'validate/configuration — a pure predicate over configuration': an 
       );
     }
     const list = await runHs(["packs"], { cwd: t.w.ws, env: t.w.env });
-    assert.equal(list.code, 0, list.stderr);
+    // a bot that does not attach is a load error: `hs packs` says so by its exit code
+    assert.equal(list.code, 1, list.stderr);
     const line = (name: string) =>
       list.stdout.split("\n").find((l) => l.includes(`bot ${name} `)) ?? "";
     const lines = list.stdout;
     assert.match(
       lines,
-      /loud\.prompt: configuration: validate\/configuration failed: validate\/configuration is pure: no I\/O/,
+      /loud\.scm:\d+:\d+: validate\/configuration failed \(a failing predicate blocks activation, like #f\): validate\/configuration is pure: no I\/O/,
     );
     assert.match(
       lines,
-      /caller\.prompt: configuration: validate\/configuration failed: validate\/configuration is pure: no call\/method/,
+      /caller\.scm:\d+:\d+: validate\/configuration failed \(a failing predicate blocks activation, like #f\): validate\/configuration is pure: no call\/method/,
     );
     assert.match(
       lines,
-      /notifier\.prompt: configuration: validate\/configuration failed: validate\/configuration is pure: no self\/notify/,
+      /notifier\.scm:\d+:\d+: validate\/configuration failed \(a failing predicate blocks activation, like #f\): validate\/configuration is pure: no self\/notify/,
     );
     assert.match(line("fine"), /: ready|: attached/, list.stdout);
   } finally {
