@@ -70,7 +70,7 @@ export const BUILTINS: readonly BuiltinCommand[] = [
     "packs",
     "packs [options]",
     "list behavior packs, their bots and load errors; approve their guards",
-    ["approve", "state", "call", "propose", "command"],
+    ["approve", "state", "call", "propose", "command", "test"],
     "./commands/packs/mod.ts",
   ),
   c("auth", "auth", "store API keys for providers (0600 .auth.json; never printed)", [

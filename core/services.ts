@@ -142,6 +142,7 @@ export function wireServices(
   const { dispatcher, boundaries } = effectSeam({
     guards: opts.guards,
     hooks: opts.effectHooks,
+    trace: opts.seamTrace,
     registries,
     floor: opts.floor ?? k.effectFloor,
     audit: k.audit,

@@ -14,6 +14,7 @@ import type { CliContext } from "../../base/mod.ts";
 import type { CommandContext } from "../../harness/mod.ts";
 import { colorEnabled, sanitizeForTerminal as safe, styles } from "../../view/mod.ts";
 import { registerStateCommands } from "./state.ts";
+import { registerTestCommand } from "./test.ts";
 
 /** Registers `hs packs`. */
 export function register(program: Command, ctx: CommandContext): void {
@@ -55,6 +56,7 @@ export function register(program: Command, ctx: CommandContext): void {
       });
     });
   registerStateCommands(packs as unknown as Command, ctx);
+  registerTestCommand(packs as unknown as Command, ctx);
 }
 
 function listPacks(h: FrontEnd, cli: CliContext): number {
