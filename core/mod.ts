@@ -44,7 +44,6 @@ export {
   readExpectations,
   readSessionCassette,
   readTestScript,
-  runPackTest,
 } from "./pack_test.ts";
 export {
   type Checked,

@@ -11,9 +11,10 @@
  */
 import { basename, join } from "node:path";
 import { HarnessError } from "./base/mod.ts";
-import type { FrontEnd } from "./front_end.ts";
 import type { HarnessOptions } from "./harness_options.ts";
-import type { BotState } from "./packs/mod.ts";
+import type { RunResult } from "./loop/mod.ts";
+import type { BotState, PackState } from "./packs/mod.ts";
+import type { RunOptions } from "./runs.ts";
 import {
   AnswerQueue,
   type Cassette,
@@ -29,6 +30,18 @@ import {
   type TraceStep,
 } from "./packtest/mod.ts";
 import { Session } from "./session/mod.ts";
+
+/** What a pack test uses of its harness (a FrontEnd: `CliContext.createHarness`'s). */
+export interface TestHarness {
+  packs: {
+    loadNamed(): Promise<void>;
+    list(): PackState[];
+    bots(): BotState[];
+    approve(b: BotState): Promise<void>;
+  };
+  runs: { run(opts: RunOptions): Promise<RunResult> };
+  close(): Promise<void>;
+}
 
 /** What a pack test runs. */
 export interface PackTestRequest {
@@ -52,7 +65,7 @@ export interface PackTestRequest {
   /** Keep the throwaway directory (its path is in the report). */
   keep?: boolean;
   /** Makes the test's harness (`CliContext.createHarness`). */
-  create(opts: HarnessOptions): Promise<FrontEnd>;
+  create(opts: HarnessOptions): Promise<TestHarness>;
   /** The options the test's harness is created with besides its own (the floor flags). */
   options?: HarnessOptions;
 }
@@ -141,7 +154,7 @@ async function copyPack(from: string, to: string): Promise<void> {
 }
 
 /** The bot a test runs as, approved and attached; an error says why it cannot. */
-async function forceOn(h: FrontEnd, pack: string, wanted?: string): Promise<BotState> {
+async function forceOn(h: TestHarness, pack: string, wanted?: string): Promise<BotState> {
   await h.packs.loadNamed();
   const p = h.packs.list().find((s) => s.manifest?.name === pack);
   if (!p) throw new HarnessError(`pack ${pack} did not load in the test's harness`);
@@ -233,7 +246,7 @@ export async function runPackTest(req: PackTestRequest): Promise<PackTestReport>
 
 /** Runs every user turn of the cassette in one session, the queue loaded with its answers. */
 async function runTurns(
-  h: FrontEnd,
+  h: TestHarness,
   cassette: Cassette,
   queue: AnswerQueue,
   tracer: Tracer,

@@ -10,12 +10,10 @@
 import type { Command } from "@commander-js/extra-typings";
 import { resolve } from "node:path";
 import {
-  type FrontEnd,
   HarnessError,
   readExpectations,
   readSessionCassette,
   readTestScript,
-  runPackTest,
 } from "../../../core/mod.ts";
 import {
   addFloorFlags,
@@ -59,18 +57,6 @@ type TestFlags = FloorFlags & {
   trustWorkspace?: boolean;
 };
 
-function packDir(h: FrontEnd, name: string): string {
-  const p = h.packs.list().find((s) => (s.manifest?.name ?? s.dir.split("/").at(-1)) === name);
-  if (!p) {
-    const names = h.packs.list().map((s) => s.manifest?.name ?? s.dir).join(", ") || "none";
-    throw new HarnessError(
-      `no pack named ${name}`,
-      `packs found: ${names} (a workspace's packs need --trust-workspace or a trusted workspace)`,
-    );
-  }
-  return p.dir;
-}
-
 /** Registers `hs packs test`. */
 export function registerTestCommand(packs: Command, ctx: CommandContext): void {
   const cmd = packs.command("test").description(
@@ -99,14 +85,12 @@ export function registerTestCommand(packs: Command, ctx: CommandContext): void {
       const cassette = o.script
         ? await readTestScript(resolve(ctx.cli.cwd, o.script))
         : readSessionCassette(h.sessions.dirOf(o.session!));
-      const report = await runPackTest({
-        pack: { name: pack, dir: packDir(h, pack) },
+      const report = await h.packs.test(pack, {
         cassette,
         expect: o.expect ? await readExpectations(resolve(ctx.cli.cwd, o.expect)) : [],
         workspace: resolve(ctx.cli.cwd, o.workspace ?? "."),
         env: ctx.cli.env,
         bot: o.bot,
-        scratch: h.where.home,
         keep: o.keep,
         create: (opts) => ctx.cli.createHarness(opts),
         options: { floorRequest: floorRequestOf(o, ctx.cli, false) },
