@@ -111,7 +111,7 @@ export function frontEndOf(p: FrontEndParts): FrontEnd {
       return sessions ??= new Sessions(p.paths);
     },
     get packs() {
-      return packs ??= new PacksView(p.packs, p.paths.home);
+      return packs ??= new PacksView(p.packs);
     },
     admin: p.admin,
     where,

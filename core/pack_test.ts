@@ -57,11 +57,8 @@ export interface PackTestRequest {
   env: Record<string, string | undefined>;
   /** Run as this named bot of the pack (default: its foreground bot, or its only bot). */
   bot?: string;
-  /**
-   * Where the throwaway directory is made: the user's HARNESS_HOME (a narrowed run may write
-   * there; the test's own HARNESS_HOME and workspace are `packs-test/<dir>/home` and `ws`).
-   */
-  scratch: string;
+  /** Where the throwaway directory is made (default: the system's temporary directory). */
+  scratch?: string;
   /** Keep the throwaway directory (its path is in the report). */
   keep?: boolean;
   /** Makes the test's harness (`CliContext.createHarness`). */
@@ -184,9 +181,10 @@ async function forceOn(h: TestHarness, pack: string, wanted?: string): Promise<B
 
 /** Runs a pack test (see the module); never writes outside its throwaway directory. */
 export async function runPackTest(req: PackTestRequest): Promise<PackTestReport> {
-  const parent = join(req.scratch, "packs-test");
-  await Deno.mkdir(parent, { recursive: true });
-  const root = await Deno.makeTempDir({ dir: parent, prefix: `${req.pack.name}-` });
+  const root = await Deno.makeTempDir({
+    prefix: `hs-packs-test-${req.pack.name}-`,
+    ...(req.scratch ? { dir: req.scratch } : {}),
+  });
   const home = join(root, "home"), ws = join(root, "ws"), log = join(root, "harness.log");
   let keep = req.keep === true;
   try {

@@ -30,21 +30,19 @@ type Evaluated = Awaited<ReturnType<Packs["evaluateCommand"]>>;
 /** The packs of a harness, as front ends list, approve and command them. */
 export class PacksView {
   #p: Packs;
-  #home: string;
 
-  /** The view over `packs` of a harness whose HARNESS_HOME is `home`. */
-  constructor(packs: Packs, home: string) {
+  /** The view over `packs`. */
+  constructor(packs: Packs) {
     this.#p = packs;
-    this.#home = home;
   }
 
   /**
    * Tests pack `pack` (its name) against recorded model turns in a throwaway HARNESS_HOME and
-   * workspace copy made under this one's (see core/pack_test.ts); writes nothing else.
+   * workspace copy (see core/pack_test.ts); writes nothing else.
    */
   test(
     pack: string,
-    req: Omit<PackTestRequest, "pack" | "scratch">,
+    req: Omit<PackTestRequest, "pack">,
   ): Promise<PackTestReport> {
     const all = this.#p.list();
     const p = all.find((s) => (s.manifest?.name ?? s.dir.split("/").at(-1)) === pack);
@@ -55,7 +53,7 @@ export class PacksView {
         `packs found: ${names} (a workspace's packs need a trusted workspace or --trust-workspace)`,
       );
     }
-    return runPackTest({ ...req, pack: { name: pack, dir: p.dir }, scratch: this.#home });
+    return runPackTest({ ...req, pack: { name: pack, dir: p.dir } });
   }
 
   /** Every pack, with its bots and problems. */

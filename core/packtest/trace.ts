@@ -107,9 +107,15 @@ export class Tracer implements SeamTrace {
         this.#step(call).guards.push(d);
         let passed: { value: unknown } | undefined;
         let core: ToolResult | undefined;
+        let innerFailed = false;
         const inv: Invoke = async (v) => {
           passed = { value: v };
-          core = await invoke(v);
+          try {
+            core = await invoke(v);
+          } catch (err) {
+            innerFailed = true; // the floor (or the audit) refused past this guard
+            throw err;
+          }
           return core;
         };
         try {
@@ -117,8 +123,15 @@ export class Tracer implements SeamTrace {
           settle(d, out, raw, passed, core, g);
           return out;
         } catch (err) {
-          d.decision = "error";
-          d.reason = (err as Error)?.message ?? String(err);
+          if (innerFailed) {
+            // the guard passed the call on; what refused it is further in (the result says)
+            if (!same(passed!.value, raw)) {
+              Object.assign(d, { decision: "rewrite", value: passed!.value });
+            }
+          } else {
+            d.decision = "error";
+            d.reason = (err as Error)?.message ?? String(err);
+          }
           throw err;
         }
       },

@@ -93,10 +93,10 @@ Deno.test("hs packs test: each guard's decision per call, hooks and methods; the
   const w = await gateWorkspace();
   try {
     await writeFile(join(w.ws, "t.json"), JSON.stringify(SCRIPT));
-    const r = await runHs(["packs", "test", "gate", "--script", "t.json"], {
-      cwd: w.ws,
-      env: w.env,
-    });
+    const tmp = join(w.root, "tmp");
+    await Deno.mkdir(tmp);
+    const env = { ...w.env, TMPDIR: tmp };
+    const r = await runHs(["packs", "test", "gate", "--script", "t.json"], { cwd: w.ws, env });
     assert.equal(r.code, 0, r.stdout + r.stderr);
     const out = r.stdout;
     assert.match(out, /call 1 bash \{"command":"git push --force origin main"\}/);
@@ -118,12 +118,12 @@ Deno.test("hs packs test: each guard's decision per call, hooks and methods; the
     // the throwaway copy took the write; the workspace, its sessions and approvals did not
     assert.deepEqual(await listing(w.ws), [".harness", "README.md", "t.json"]);
     assert.deepEqual(await listing(join(w.home, "sessions")), []);
-    assert.deepEqual(await listing(join(w.home, "packs-test")), []);
+    assert.deepEqual(await listing(tmp), [], "the throwaway directory is removed");
     assert.ok(!(await listing(w.home)).includes("guard-approvals.json"), "no approval stored");
 
-    const j = await runHs(["packs", "test", "gate", "--script", "t.json", "--json"], {
+    const j = await runHs(["packs", "test", "gate", "--script", "t.json", "--json", "--keep"], {
       cwd: w.ws,
-      env: w.env,
+      env,
     });
     assert.equal(j.code, 0, j.stderr);
     const report = JSON.parse(j.stdout);
@@ -135,6 +135,8 @@ Deno.test("hs packs test: each guard's decision per call, hooks and methods; the
       value: { command: "echo rewritten" },
     }]);
     assert.deepEqual(calls[4].methods, ["gate.add"]);
+    // --keep: the copy took call 4's write
+    assert.equal(await Deno.readTextFile(join(report.kept, "ws/made.txt")), "x");
   } finally {
     await w.cleanup();
   }

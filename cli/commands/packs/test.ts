@@ -39,7 +39,7 @@ Example:
   hs packs test reviewer --script tests/force_push.json
   hs packs test reviewer --session 20260101-120000-ab12 --expect expect.json --json
 
-It runs in a throwaway HARNESS_HOME ($HARNESS_HOME/packs-test/<dir>/home) (only this pack, its guards approved there) and a copy of
+It runs in a throwaway HARNESS_HOME (in the system's temporary directory) (only this pack, its guards approved there) and a copy of
 the workspace (without .git, node_modules and .harness): your files, sessions and approvals
 are never written. Outcomes: allowed, rewritten (input: the fields the floor got), refused
 (reason), failed (a guard threw). Exit 1 when a guard fails or an expectation does not hold.
