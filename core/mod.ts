@@ -50,6 +50,7 @@ export {
   type Expectation,
   type GuardDecision,
   type HookFire,
+  labelOf,
   outcomeOf,
   reachedInput,
   type TraceStep,

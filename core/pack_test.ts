@@ -213,7 +213,7 @@ export async function runPackTest(req: PackTestRequest): Promise<PackTestReport>
       const bot = await forceOn(h, req.pack.name, req.bot);
       const out = await runTurns(h, req.cassette, queue, tracer, bot);
       const checks = [...req.cassette.expect, ...(req.expect ?? [])].map((e) =>
-        check(e, tracer.calls())
+        check(e, tracer.steps)
       );
       const guardErrors = tracer.steps.flatMap((s) => s.guards)
         .filter((d) => d.decision === "error").length;

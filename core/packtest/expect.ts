@@ -50,15 +50,43 @@ export function reachedInput(s: TraceStep): unknown {
   return rewrites.length ? rewrites.at(-1)!.value : s.input;
 }
 
-/** Checks one expectation against the calls of a test. */
-export function check(e: Expectation, calls: TraceStep[]): Checked {
-  const s = typeof e.call === "number" ? calls[e.call - 1] : calls.find((c) => c.id === e.call);
-  const label = typeof e.call === "number" ? `call ${e.call}` : `call ${e.call}`;
+/** The label of what an expectation names (`call 2`, `call c1`, `turn 1`). */
+export function labelOf(e: Expectation): string {
+  return e.turn !== undefined ? `turn ${e.turn}` : `call ${e.call}`;
+}
+
+/** The start of user turn `n` as the guards saw it (a step of its own when one decided). */
+function turnStep(steps: TraceStep[], n: number): TraceStep {
+  const seen = steps.find((s) => {
+    const r = s.input as { turn?: unknown; phase?: unknown } | null;
+    return s.kind === "turn" && r?.turn === n && r?.phase === "start";
+  });
+  return seen ??
+    {
+      kind: "turn",
+      id: `turn-${n}`,
+      tool: "turn",
+      input: {},
+      guards: [],
+      hooks: [],
+      methods: [],
+      notes: [],
+    };
+}
+
+/** Checks one expectation against the steps of a test. */
+export function check(e: Expectation, steps: TraceStep[]): Checked {
+  const calls = steps.filter((c) => c.kind === "call");
+  const s = e.turn !== undefined
+    ? turnStep(steps, e.turn)
+    : typeof e.call === "number"
+    ? calls[e.call - 1]
+    : calls.find((c) => c.id === e.call);
   if (!s) {
     return {
       expectation: e,
       ok: false,
-      problems: [`${label} was never made (the test made ${calls.length} tool call(s))`],
+      problems: [`${labelOf(e)} was never made (the test made ${calls.length} tool call(s))`],
     };
   }
   const problems: string[] = [];

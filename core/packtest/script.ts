@@ -22,10 +22,12 @@ export interface CassetteTurn {
   answers: CassetteAnswer[];
 }
 
-/** An expectation on one tool call (see docs/packs.md, "Testing a pack"). */
+/** An expectation on one tool call or one turn (see docs/packs.md, "Testing a pack"). */
 export interface Expectation {
   /** The call: its 1-based number over the whole test, or the model's call id. */
-  call: number | string;
+  call?: number | string;
+  /** Or the user turn (1-based): whether its start was refused, by which guard, why. */
+  turn?: number;
   tool?: string;
   outcome?: "allowed" | "rewritten" | "refused" | "failed";
   /** The guard that decided it (its id, or its id's last part). */
@@ -65,7 +67,8 @@ const scriptedTurn = z.object({
 }).strict();
 
 const expectation = z.object({
-  call: z.union([z.number().int().min(1), z.string().min(1)]),
+  call: z.union([z.number().int().min(1), z.string().min(1)]).optional(),
+  turn: z.number().int().min(1).optional(),
   tool: z.string().optional(),
   outcome: z.enum(["allowed", "rewritten", "refused", "failed"]).optional(),
   guard: z.string().optional(),
@@ -73,7 +76,9 @@ const expectation = z.object({
   input: z.record(z.string(), z.unknown()).optional(),
   result: z.string().optional(),
   hooks: z.array(z.string()).optional(),
-}).strict();
+}).strict().refine((e) => (e.call === undefined) !== (e.turn === undefined), {
+  message: 'an expectation names one "call" (a number or a call id) or one "turn" (a number)',
+});
 
 const testFile = z.union([
   z.array(scriptedTurn),

@@ -19,6 +19,8 @@ const GATE = `
   :middleware (lambda (raw invoke) (invoke (dict-set raw :command "echo rewritten"))))
 (guard/write :id 'no-env :match "**/.env"
   :middleware (lambda (raw invoke) (refuse "no .env files")))
+(guard/turn :id 'topic :match "*password*"
+  :middleware (lambda (record invoke) (refuse "this bot does not discuss passwords")))
 (hook/shell :id 'count :post (lambda (command result) (display "saw a shell call\\n")))
 (define/tool 'jot :kind 'tool :description "jot a note" :input (z/object (dict :text z/string))
   :handler (lambda (input) (call/method 'notes 'add (dict :text (:text input)))))
@@ -169,6 +171,35 @@ Deno.test("hs packs test: an expectation that does not hold exits 1 and says wha
       /FAIL call 7: .*\n\s+call 7 was never made \(the test made 2 tool call\(s\)\)/,
     );
     assert.match(r.stdout, /0\/3 expectation\(s\) held: FAILED/);
+  } finally {
+    await w.cleanup();
+  }
+});
+
+Deno.test("hs packs test: a turn guard's refusal is a step of its own, and an expectation on the turn", async () => {
+  const w = await gateWorkspace();
+  try {
+    const script = {
+      message: "what is the password?",
+      turns: [bash("c1", "ls")],
+      expect: [{ turn: 1, outcome: "refused", guard: "topic", reason: "passwords" }],
+    };
+    await writeFile(join(w.ws, "t.json"), JSON.stringify(script));
+    const r = await runHs(["packs", "test", "gate", "--script", "t.json"], {
+      cwd: w.ws,
+      env: w.env,
+    });
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.match(
+      r.stdout,
+      /turn \{[^\n]*"message":"what is the password\?"[^\n]*\n {2}guard gate\/main\/topic: refuse — this bot does not discuss passwords/,
+    );
+    assert.match(r.stdout, /turn 1: 1 recorded answer\(s\) were not asked for/);
+    assert.match(r.stdout, /ok {3}turn 1: /);
+    assert.match(
+      r.stdout,
+      /0 tool call\(s\), 1 guard decision\(s\), 1\/1 expectation\(s\) held: passed/,
+    );
   } finally {
     await w.cleanup();
   }

@@ -7,6 +7,7 @@
  */
 import {
   type GuardDecision,
+  labelOf,
   outcomeOf,
   type PackTestReport,
   type TraceStep,
@@ -71,7 +72,7 @@ export function renderReport(r: PackTestReport, st: Styles): string[] {
   if (r.log.length) out.push("log:", ...r.log.map((l) => `  ${short(l)}`));
   if (r.checks.length) out.push("expectations:");
   for (const c of r.checks) {
-    const what = safe(`call ${c.expectation.call}: ${JSON.stringify(c.expectation)}`);
+    const what = safe(`${labelOf(c.expectation)}: ${JSON.stringify(c.expectation)}`);
     if (c.ok) out.push(`  ${st.green("ok")}   ${what}`);
     else out.push(`  ${st.red("FAIL")} ${what}`, ...c.problems.map((p) => `       ${safe(p)}`));
   }
