@@ -93,6 +93,8 @@ export interface PackTestReport {
 
 /** Files a workspace copy may hold at most (a larger one asks for `--workspace`). */
 const MAX_COPY_FILES = 5000;
+/** Bytes a workspace copy may hold at most. */
+const MAX_COPY_BYTES = 200 * 1024 * 1024;
 /** What a workspace copy leaves out. */
 const SKIP = new Set([".git", "node_modules", ".harness"]);
 
@@ -124,17 +126,24 @@ export function readSessionCassette(dir: string): Cassette {
   return sessionCassette(Session.open(dir).messages(), dir);
 }
 
-async function copyTree(from: string, to: string, count: { n: number }): Promise<void> {
+async function copyTree(
+  from: string,
+  to: string,
+  count: { n: number; bytes: number },
+): Promise<void> {
   await Deno.mkdir(to, { recursive: true });
   for await (const e of Deno.readDir(from)) {
     if (SKIP.has(e.name)) continue;
-    if (++count.n > MAX_COPY_FILES) {
+    const src = join(from, e.name), dst = join(to, e.name);
+    if (e.isFile) count.bytes += (await Deno.stat(src)).size;
+    if (++count.n > MAX_COPY_FILES || count.bytes > MAX_COPY_BYTES) {
       throw new HarnessError(
-        `the workspace has more than ${MAX_COPY_FILES} files to copy into the test's workspace`,
+        `the workspace is too large to copy into the test's workspace (more than ` +
+          `${MAX_COPY_FILES} files or ${MAX_COPY_BYTES / 1024 / 1024} MB besides .git, ` +
+          "node_modules and .harness)",
         "pass --workspace <dir> with the fixture files the test needs",
       );
     }
-    const src = join(from, e.name), dst = join(to, e.name);
     if (e.isSymlink) await Deno.symlink(await Deno.readLink(src), dst);
     else if (e.isDirectory) await copyTree(src, dst, count);
     else if (e.isFile) await Deno.copyFile(src, dst);
@@ -188,7 +197,7 @@ export async function runPackTest(req: PackTestRequest): Promise<PackTestReport>
   const home = join(root, "home"), ws = join(root, "ws"), log = join(root, "harness.log");
   let keep = req.keep === true;
   try {
-    await copyTree(req.workspace, ws, { n: 0 });
+    await copyTree(req.workspace, ws, { n: 0, bytes: 0 });
     await copyPack(req.pack.dir, join(home, "packs", basename(req.pack.dir)));
     const env: Record<string, string | undefined> = {
       ...req.env,

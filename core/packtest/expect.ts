@@ -26,7 +26,7 @@ export function outcomeOf(s: TraceStep): "allowed" | "rewritten" | "refused" | "
 
 function isRefused(s: TraceStep): boolean {
   return s.result?.error === true &&
-    /^error: (refused|permission denied|tool '.*' is not available)/
+    /^error: (refused|permission denied|tool '.*' (is not available|not found))/
       .test(s.result.text);
 }
 

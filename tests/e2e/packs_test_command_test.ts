@@ -205,6 +205,57 @@ Deno.test("hs packs test: a turn guard's refusal is a step of its own, and an ex
   }
 });
 
+Deno.test("hs packs test --workspace copies a fixture; --bot runs a named bot under its ceiling; an unknown pack is named", async () => {
+  const w = await gateWorkspace();
+  try {
+    await writeFile(
+      join(w.ws, ".harness/packs/gate/bots/helper.prompt"),
+      "---\ntools: [read_file]\n---\nHelper.\n",
+    );
+    const manifest = JSON.parse(gatePack().files["plugin.json"]);
+    manifest.extensions["tools.inhuman"].bots.push("./bots/helper.prompt");
+    await writeFile(join(w.ws, ".harness/packs/gate/plugin.json"), JSON.stringify(manifest));
+    await writeFile(join(w.root, "fixture/f.txt"), "from the fixture\n");
+    const script = {
+      turns: [
+        { toolCalls: [{ id: "r", name: "read_file", input: { path: "f.txt" } }] },
+        bash("b", "ls"),
+      ],
+      expect: [
+        { call: 1, outcome: "allowed", result: "from the fixture" },
+        { call: 2, outcome: "refused" },
+      ],
+    };
+    await writeFile(join(w.ws, "t.json"), JSON.stringify(script));
+    const r = await runHs(
+      [
+        "packs",
+        "test",
+        "gate",
+        "--bot",
+        "helper",
+        "--workspace",
+        "../fixture",
+        "--script",
+        "t.json",
+      ],
+      { cwd: w.ws, env: w.env },
+    );
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.match(r.stdout, /pack gate, bot helper/);
+    assert.match(r.stdout, /2\/2 expectation\(s\) held: passed/);
+    const none = await runHs(["packs", "test", "nope", "--script", "t.json"], {
+      cwd: w.ws,
+      env: w.env,
+    });
+    assert.notEqual(none.code, 0);
+    assert.match(none.stderr, /no pack named nope/);
+    assert.match(none.stderr, /packs found: gate/);
+  } finally {
+    await w.cleanup();
+  }
+});
+
 Deno.test("hs packs test: a failing guard fails closed and fails the test", async () => {
   const broken = `(guard/shell :id 'broken :match "*"
   :middleware (lambda (raw invoke) (vector-ref (vector) 3)))`;
