@@ -118,6 +118,7 @@ export function wireServices(
     runtime: opts.packRuntime,
     registries,
     behaviorOf: (p) => lineage.behaviorOf(p),
+    onMethodCall: opts.seamTrace?.method && ((m) => opts.seamTrace!.method!(m)),
   });
   const skillCatalog = new SkillCatalog({
     snapshot: () => discovery.current(),

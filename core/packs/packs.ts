@@ -33,7 +33,13 @@ import type { BotState, PackState, ProgramLoader } from "./program.ts";
 import { PackPublisher, type PackRegistries } from "./publish.ts";
 import type { StateInstance } from "./state.ts";
 import { type SessionRef, StateHost, type StateModuleLoader } from "./states.ts";
-import { botServices, type BotWiring, emitCommit } from "./wiring.ts";
+import {
+  botServices,
+  type BotWiring,
+  emitCommit,
+  type MethodCallSeen,
+  observedServices,
+} from "./wiring.ts";
 
 /** Options of {@link Packs}. */
 export interface PacksOptions {
@@ -64,6 +70,8 @@ export interface PacksOptions {
   behaviorOf?(principal: string): string;
   /** Where the bots' guards, hooks, tools, prompts and ceilings are published (publish.ts). */
   registries?: PackRegistries;
+  /** Sees every `call/method` of the bots' programs (`hs packs test`). */
+  onMethodCall?(m: MethodCallSeen): void;
 }
 
 /** The Scheme side of states and commands (supplied by stdlib-harness). */
@@ -130,7 +138,11 @@ export class Packs {
       places: this.#o.places,
       behaviorOf: this.#o.behaviorOf,
       log: (line) => this.#o.log(line),
-      services: botServices(b, this.#wiring()),
+      services: observedServices(
+        botServices(b, this.#wiring()),
+        `${b.pack.name}/${b.spec.name}`,
+        this.#o.onMethodCall,
+      ),
     });
     const state = b.program?.state;
     if (attached && state) {

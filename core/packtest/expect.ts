@@ -70,6 +70,7 @@ function turnStep(steps: TraceStep[], n: number): TraceStep {
       guards: [],
       hooks: [],
       methods: [],
+      commits: [],
       notes: [],
     };
 }

@@ -18,6 +18,8 @@ export interface SeamTrace {
   guard(g: Guard): Guard;
   /** The hook as the seam runs it. */
   hook(h: Hook): Hook;
+  /** A `call/method` a bot's program made (`from`: `<pack>/<bot>`; `error` when it failed). */
+  method?(m: { from: string; binding: string; method: string; error?: string }): void;
 }
 
 /** One guard's decision on one pass of a call's chain. */
@@ -49,8 +51,10 @@ export interface TraceStep {
   input: unknown;
   guards: GuardDecision[];
   hooks: HookFire[];
-  /** The state methods that committed while it ran (`pack.method`). */
+  /** The `call/method` calls made while it ran (`binding.method`, a failure with its reason). */
   methods: string[];
+  /** The state entries appended while it ran (`pack scope revision N (method)`). */
+  commits: string[];
   notes: string[];
   result?: { text: string; error: boolean };
 }
@@ -89,6 +93,7 @@ export class Tracer implements SeamTrace {
       guards: [],
       hooks: [],
       methods: [],
+      commits: [],
       notes: [],
     };
     this.#byId.set(call.callId, step);
@@ -179,11 +184,18 @@ export class Tracer implements SeamTrace {
       const s = this.#byId.get(e.id);
       if (s) s.result = { text: e.result, error: e.error };
       this.#current = undefined;
-    } else if (e.type === "state" && e.method) {
-      this.#owner().methods.push(`${e.plugin}.${e.method}`);
+    } else if (e.type === "state") {
+      const by = e.method ? ` (${e.method})` : e.by === "host" ? " (host)" : "";
+      this.#owner().commits.push(`${e.plugin} ${e.scope} revision ${e.revision}${by}`);
     } else if (e.type === "note") {
       this.#owner().notes.push(`${e.from} (${e.kind}): ${e.message}`);
     }
+  }
+
+  /** A `call/method` of a bot's program: it belongs to the call running now, else the turn. */
+  method(m: { from: string; binding: string; method: string; error?: string }): void {
+    const what = `${m.binding}.${m.method}`;
+    this.#owner().methods.push(m.error ? `${what} (failed: ${m.error})` : what);
   }
 
   #owner(): TraceStep {

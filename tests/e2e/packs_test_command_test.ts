@@ -19,6 +19,8 @@ const GATE = `
   :middleware (lambda (raw invoke) (invoke (dict-set raw :command "echo rewritten"))))
 (guard/write :id 'no-env :match "**/.env"
   :middleware (lambda (raw invoke) (refuse "no .env files")))
+(guard/write :id 'peek :match "made.txt"
+  :middleware (lambda (raw invoke) (call/method 'notes 'items (dict)) (invoke raw)))
 (guard/turn :id 'topic :match "*password*"
   :middleware (lambda (record invoke) (refuse "this bot does not discuss passwords")))
 (hook/shell :id 'count :post (lambda (command result) (display "saw a shell call\\n")))
@@ -29,6 +31,8 @@ const GATE = `
 const NOTES = `
 (define/reducer :initial (lambda () (dict :items (vector)))
   :reduce (lambda (s a) (dict-set s :items (vector-append (:items s) (vector (:text a))))))
+(define/method 'items :kind 'query :input (z/object (dict)) :output z/any
+  :handler (lambda (i s) (:items s)))
 (define/method 'add :kind 'command :input (z/object (dict :text z/string)) :output z/integer
   :handler (lambda (i s) (state/propose (dict :type "add" :text (:text i)))
                          (+ 1 (vector-length (:items s)))))
@@ -47,7 +51,7 @@ function gatePack(program = GATE): PackFiles {
       }),
       "notes.scm": NOTES,
       "bots/main.prompt": "---\nattach: foreground\nbehavior:\n  program: ../gate.scm\n" +
-        "  bindings:\n    notes: { plugin: gate, scope: session, methods: [add] }\n---\nGate.\n",
+        "  bindings:\n    notes: { plugin: gate, scope: session, methods: [add, items] }\n---\nGate.\n",
       "gate.scm": program,
     },
   };
@@ -110,7 +114,7 @@ Deno.test("hs packs test: each guard's decision per call, hooks and methods; the
     assert.match(out, /guard gate\/main\/no-env: refuse — no \.env files/);
     assert.match(
       out,
-      /call 5 jot \{"text":"first"\}[^\n]*\n(?: {2}[^\n]*\n)* {2}methods: gate\.add/,
+      /call 5 jot \{"text":"first"\}[^\n]*\n(?: {2}[^\n]*\n)* {2}methods: notes\.add\n {2}state: gate session revision 1 \(add\)/,
     );
     assert.match(out, /\[pack gate\/main\] saw a shell call/);
     assert.match(
@@ -136,7 +140,10 @@ Deno.test("hs packs test: each guard's decision per call, hooks and methods; the
       decision: "rewrite",
       value: { command: "echo rewritten" },
     }]);
-    assert.deepEqual(calls[4].methods, ["gate.add"]);
+    assert.deepEqual(calls[3].methods, ["notes.items"], "a query a guard made");
+    assert.deepEqual(calls[3].guards.map((d: { guard: string }) => d.guard), ["gate/main/peek"]);
+    assert.deepEqual(calls[4].methods, ["notes.add"]);
+    assert.deepEqual(calls[4].commits, ["gate session revision 1 (add)"]);
     // --keep: the copy took call 4's write
     assert.equal(await Deno.readTextFile(join(report.kept, "ws/made.txt")), "x");
   } finally {

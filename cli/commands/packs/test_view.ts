@@ -50,6 +50,7 @@ function stepLines(s: TraceStep, st: Styles): string[] {
   for (const d of s.guards) out.push(decisionLine(d, st));
   for (const h of s.hooks) out.push(`  hook ${safe(h.hook)}: ${h.phase}`);
   if (s.methods.length) out.push(`  methods: ${safe(s.methods.join(", "))}`);
+  if (s.commits.length) out.push(`  state: ${safe(s.commits.join(", "))}`);
   for (const n of s.notes) out.push(`  note ${short(n)}`);
   if (s.result) {
     const tag = s.kind === "call" ? ` ${outcomeOf(s)}` : "";
