@@ -125,6 +125,7 @@ Deno.test("hs packs test: each guard's decision per call, hooks and methods; the
     assert.deepEqual(await listing(w.ws), [".harness", "README.md", "t.json"]);
     assert.deepEqual(await listing(join(w.home, "sessions")), []);
     assert.deepEqual(await listing(tmp), [], "the throwaway directory is removed");
+    assert.doesNotMatch(r.stderr, /wait for approval/, "no consent question for the user's bots");
     assert.ok(!(await listing(w.home)).includes("guard-approvals.json"), "no approval stored");
 
     const j = await runHs(["packs", "test", "gate", "--script", "t.json", "--json", "--keep"], {

@@ -74,7 +74,8 @@ export function registerTestCommand(packs: Command, ctx: CommandContext): void {
     .addHelpText("after", EXAMPLE);
   addFloorFlags(cmd).action(async (pack, flags) => {
     const o = flags as TestFlags;
-    await ctx.run({ trustWorkspace: o.trustWorkspace }, async (h) => {
+    // the user's bots do not run here: no consent question (the test's harness approves its own)
+    await ctx.run({ trustWorkspace: o.trustWorkspace, consent: false }, async (h) => {
       if (!o.script === !o.session) {
         throw new HarnessError(
           "hs packs test needs the model's turns: --script <file> or --session <dir|id>",
