@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { type PackFiles, writePack } from "./_packs_kit.ts";
-import { loopbackWorkspace, makeWorkspace, runHs, writeFile } from "../support/workspace.ts";
+import { loopbackWorkspace, makeWorkspace, REPO, runHs, writeFile } from "../support/workspace.ts";
 
 /** A foreground bot with a refusing guard, a rewriting guard, a hook and a committing tool. */
 const GATE = `
@@ -85,6 +85,14 @@ async function gateWorkspace(program?: string) {
   await writePack(join(w.ws, ".harness/packs"), gatePack(program));
   await writeFile(join(w.ws, "README.md"), "fixture\n");
   return w;
+}
+
+async function copyDir(from: string, to: string): Promise<void> {
+  await Deno.mkdir(to, { recursive: true });
+  for await (const e of Deno.readDir(from)) {
+    if (e.isDirectory) await copyDir(join(from, e.name), join(to, e.name));
+    else await Deno.copyFile(join(from, e.name), join(to, e.name));
+  }
 }
 
 async function listing(dir: string): Promise<string[]> {
@@ -332,6 +340,26 @@ Deno.test("hs packs test: a bad script names the file and what was expected", as
     assert.equal(help.code, 0, help.stderr);
     assert.match(help.stdout, /hs packs test reviewer --script/);
     assert.match(help.stdout, /"expect": \[\{"call": 1, "outcome": "refused"/);
+  } finally {
+    await w.cleanup();
+  }
+});
+
+Deno.test("hs packs test: the reviewer example's test script passes (examples/packs/reviewer/tests)", async () => {
+  const w = await makeWorkspace();
+  try {
+    const script = join(REPO, "examples/packs/reviewer/tests/force_push.json");
+    await copyDir(join(REPO, "examples/packs/reviewer"), join(w.home, "packs/reviewer"));
+    const r = await runHs(["packs", "test", "reviewer", "--script", script], {
+      cwd: w.ws,
+      env: w.env,
+    });
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.match(
+      r.stdout,
+      /guard reviewer\/reviewer\/redact-secrets: allow \(result replaced: redaction\)/,
+    );
+    assert.match(r.stdout, /4\/4 expectation\(s\) held: passed/);
   } finally {
     await w.cleanup();
   }

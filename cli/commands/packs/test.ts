@@ -26,24 +26,26 @@ import { renderReport } from "./test_view.ts";
 
 const EXAMPLE = `
 A test script is the scripted provider's script (a JSON array of model turns) or an object
-with the user's message, the turns, and what to expect of the tool calls (numbered from 1):
+with the user's message, the turns, and what to expect of the tool calls (numbered from 1)
+or of the turns ({"turn": 1, "outcome": "refused"}):
 
   {"message": "tidy up",
    "turns": [{"toolCalls": [{"name": "bash", "input": {"command": "git push --force"}}]},
-             {"toolCalls": [{"name": "bash", "input": {"command": "cat config.txt"}}]},
+             {"toolCalls": [{"name": "bash", "input": {"command": "echo token=sk-live1"}}]},
              {"text": "done"}],
    "expect": [{"call": 1, "outcome": "refused", "guard": "no-force-push"},
               {"call": 2, "outcome": "allowed", "result": "[redacted]"}]}
 
 Example:
-  hs packs test reviewer --script tests/force_push.json
+  hs packs test reviewer --script examples/packs/reviewer/tests/force_push.json
   hs packs test reviewer --session 20260101-120000-ab12 --expect expect.json --json
 
-It runs in a throwaway HARNESS_HOME (in the system's temporary directory) (only this pack, its guards approved there) and a copy of
-the workspace (without .git, node_modules and .harness): your files, sessions and approvals
-are never written. Outcomes: allowed, rewritten (input: the fields the floor got), refused
-(reason), failed (a guard threw). Exit 1 when a guard fails or an expectation does not hold.
-See docs/packs.md, "Testing a pack".
+It runs in a throwaway HARNESS_HOME (only this pack, its guards approved there) and a copy
+of the workspace (without .git, node_modules and .harness), both in the system's temporary
+directory: your files, sessions and approvals are never written. Outcomes: allowed,
+rewritten (input: the fields the floor got), refused (reason), failed (a guard threw).
+Exit 1 when a guard fails or an expectation does not hold. See docs/packs.md, "Testing a
+pack".
 `;
 
 type TestFlags = FloorFlags & {
