@@ -215,7 +215,7 @@ export async function runPackTest(req: PackTestRequest): Promise<PackTestReport>
       userPlugins: false,
       trustWorkspace: false,
       ephemeral: true,
-      runtimePlugins: [{ plugin: cassettePlugin(queue) as never, required: true }],
+      runtimePlugins: [{ plugin: cassettePlugin(queue), required: true }],
       seamTrace: tracer,
     });
     try {

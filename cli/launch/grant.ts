@@ -426,11 +426,11 @@ function commandLineNeeds(
   }
   // `hs packs test` runs in a throwaway directory of the system's temporary directory
   // (core/pack_test.ts) and reads the script, expectations, session or fixture it names
-  if (word === "packs" && rest[0] === "test") {
+  if (word === "packs" && rest.find((a) => !a.startsWith("-")) === "test") {
     const tmp = env.TMPDIR || "/tmp";
     n.read.add(tmp);
     n.write.add(tmp);
-    for (const a of rest.slice(1)) {
+    for (const a of rest) {
       const p = a.startsWith("-") ? undefined : resolve(cwd, a);
       if (p && statOrUndefined(p)) n.read.add(p);
     }

@@ -77,7 +77,10 @@ export function registerTestCommand(packs: Command, ctx: CommandContext): void {
   addFloorFlags(cmd).action(async (pack, flags) => {
     const o = flags as TestFlags;
     // the user's bots do not run here: no consent question (the test's harness approves its own)
-    await ctx.run({ trustWorkspace: o.trustWorkspace, consent: false }, async (h) => {
+    // `hs packs --trust-workspace test …` and `hs packs test --trust-workspace …` alike
+    const trustWorkspace = o.trustWorkspace === true ||
+      (packs.opts() as { trustWorkspace?: boolean }).trustWorkspace === true;
+    await ctx.run({ trustWorkspace, consent: false }, async (h) => {
       if (!o.script === !o.session) {
         throw new HarnessError(
           "hs packs test needs the model's turns: --script <file> or --session <dir|id>",
