@@ -73,7 +73,7 @@ export const BUILTINS: readonly BuiltinCommand[] = [
     "packs [options]",
     "list behavior packs, their bots and load errors (exits 1 when a pack has a load error); " +
       "approve their guards",
-    ["approve", "state", "call", "propose", "command", "log"],
+    ["approve", "state", "call", "propose", "command", "log", "test"],
     "./commands/packs/mod.ts",
   ),
   c("auth", "auth", "store API keys for providers (0600 .auth.json; never printed)", [

@@ -18,6 +18,7 @@ import { corePlugin } from "./core_plugin.ts";
 import type { ProviderFactory } from "./providers/mod.ts";
 import type { PackRuntime, ProgramLoader } from "./packs/mod.ts";
 import type { LoopEndAddendum } from "./runs.ts";
+import type { SeamTrace } from "./packtest/mod.ts";
 import type { TrustStore } from "./trust/mod.ts";
 
 /** Options of `HarnessCore.create`. */
@@ -64,6 +65,8 @@ export interface HarnessOptions {
   guards?: Guard[];
   /** Extra observer hooks of the effect seam. */
   effectHooks?: Hook[];
+  /** Sees every guard and hook of the seam as it runs them (`hs packs test` records decisions). */
+  seamTrace?: SeamTrace;
   /** Disable runtime audit events. */
   audit?: boolean;
   /** `.conf` support (from the providers plugin). */

@@ -38,3 +38,20 @@ export * from "./loop/mod.ts";
 export * from "./guards/mod.ts";
 export * from "./sandbox/mod.ts";
 export * from "./packs/mod.ts";
+export {
+  type PackTestReport,
+  type PackTestRequest,
+  readExpectations,
+  readSessionCassette,
+  readTestScript,
+} from "./pack_test.ts";
+export {
+  type Checked,
+  type Expectation,
+  type GuardDecision,
+  type HookFire,
+  labelOf,
+  outcomeOf,
+  reachedInput,
+  type TraceStep,
+} from "./packtest/mod.ts";

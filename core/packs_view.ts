@@ -6,7 +6,14 @@
  *
  * @module
  */
-import type { Json, Owner, PromptSource, ToolDefinition } from "./base/mod.ts";
+import {
+  HarnessError,
+  type Json,
+  type Owner,
+  type PromptSource,
+  type ToolDefinition,
+} from "./base/mod.ts";
+import { type PackTestReport, type PackTestRequest, runPackTest } from "./pack_test.ts";
 import type {
   BotState,
   PackCommand,
@@ -27,6 +34,26 @@ export class PacksView {
   /** The view over `packs`. */
   constructor(packs: Packs) {
     this.#p = packs;
+  }
+
+  /**
+   * Tests pack `pack` (its name) against recorded model turns in a throwaway HARNESS_HOME and
+   * workspace copy (see core/pack_test.ts); writes nothing else.
+   */
+  test(
+    pack: string,
+    req: Omit<PackTestRequest, "pack">,
+  ): Promise<PackTestReport> {
+    const all = this.#p.list();
+    const p = all.find((s) => (s.manifest?.name ?? s.dir.split("/").at(-1)) === pack);
+    if (!p) {
+      const names = all.map((s) => s.manifest?.name ?? s.dir).join(", ") || "none";
+      throw new HarnessError(
+        `no pack named ${pack}`,
+        `packs found: ${names} (a workspace's packs need a trusted workspace or --trust-workspace)`,
+      );
+    }
+    return runPackTest({ ...req, pack: { name: pack, dir: p.dir } });
   }
 
   /** Every pack, with its bots and problems. */

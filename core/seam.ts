@@ -18,6 +18,7 @@ import {
 } from "./guards/mod.ts";
 import type { AuditBus, Registries } from "./plugins/mod.ts";
 import { BoundarySeam } from "./boundaries.ts";
+import type { SeamTrace } from "./packtest/mod.ts";
 
 /** What the seam is built from. */
 export interface SeamInit {
@@ -35,6 +36,8 @@ export interface SeamInit {
   log(line: string): void;
   /** Who started whom: a sub-agent's ceiling is narrowed by its parent's. */
   lineage: Pick<AgentLineage, "ceilingOf">;
+  /** Sees every guard and hook as the chains run them (`hs packs test`). */
+  trace?: SeamTrace;
 }
 
 /** The effect seam of a harness: tool calls and turn and round boundaries. */
@@ -51,8 +54,11 @@ export function effectSeam(o: SeamInit): EffectSeam {
   const extraHooks = o.hooks ?? [];
   const { registries, audit } = o;
   const { guards, effectHooks, principals } = registries;
-  const allGuards = () => [...extraGuards, ...guards.values()];
-  const allHooks = () => [...extraHooks, ...effectHooks.values()];
+  const all = () => [...extraGuards, ...guards.values()];
+  const allH = () => [...extraHooks, ...effectHooks.values()];
+  const t = o.trace;
+  const allGuards = t ? () => all().map((g) => t.guard(g)) : all;
+  const allHooks = t ? () => allH().map((h) => t.hook(h)) : allH;
   const chains = new SeamChains((id, m) => o.log(`[seam] ${id}: ${m}`));
   const dispatcher = new Dispatcher({
     guards: allGuards,

@@ -118,6 +118,7 @@ export function wireServices(
     runtime: opts.packRuntime,
     registries,
     behaviorOf: (p) => lineage.behaviorOf(p),
+    onMethodCall: opts.seamTrace?.method && ((m) => opts.seamTrace!.method!(m)),
   });
   const skillCatalog = new SkillCatalog({
     snapshot: () => discovery.current(),
@@ -142,6 +143,7 @@ export function wireServices(
   const { dispatcher, boundaries } = effectSeam({
     guards: opts.guards,
     hooks: opts.effectHooks,
+    trace: opts.seamTrace,
     registries,
     floor: opts.floor ?? k.effectFloor,
     audit: k.audit,

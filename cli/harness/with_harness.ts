@@ -16,6 +16,11 @@ export type HarnessFlags = FloorFlags & {
   trustWorkspace?: boolean;
   /** Prompt for the floor's `ask` decisions on this terminal. */
   interactive?: boolean;
+  /**
+   * False: no consent question for waiting guards (a command that runs none of this harness's
+   * bots: `hs packs test` forces its pack on in a throwaway harness of its own).
+   */
+  consent?: boolean;
 };
 
 /** Runs `fn` with a fresh harness; resolves to its exit code. */
@@ -41,7 +46,7 @@ export async function withHarness(
     printSessionsNotice(h.where, cli);
     // a workspace trusted just now may bring `sources` hooks of its own
     await h.catalog.refreshSources();
-    await handleConsent(h, cli);
+    if (flags.consent !== false) await handleConsent(h, cli);
     return await fn(h);
   } finally {
     await h.close();

@@ -429,6 +429,17 @@ function commandLineNeeds(
     ? flagValue(rest, "-o", "--output")
     : undefined;
   if (output && output !== "-") n.write.add(dirname(resolve(cwd, output)));
+  // `hs packs test` runs in a throwaway directory of the system's temporary directory
+  // (core/pack_test.ts) and reads the script, expectations, session or fixture it names
+  if (word === "packs" && rest.find((a) => !a.startsWith("-")) === "test") {
+    const tmp = env.TMPDIR || "/tmp";
+    n.read.add(tmp);
+    n.write.add(tmp);
+    for (const a of rest) {
+      const p = a.startsWith("-") ? undefined : resolve(cwd, a);
+      if (p && statOrUndefined(p)) n.read.add(p);
+    }
+  }
   // `hs auth set --local` writes the nearest project .harness/ (temp file + rename)
   if (word === "auth") {
     const project = walkHarnessDirs(cwd, home).filter((d) => d.kind === "project").at(-1);

@@ -35,7 +35,13 @@ import { checkStates, foregroundRefusal, type PackLoadError } from "./refusal.ts
 import { PackPublisher, type PackRegistries } from "./publish.ts";
 import type { StateInstance } from "./state.ts";
 import { type SessionRef, StateHost, type StateModuleLoader } from "./states.ts";
-import { botServices, type BotWiring, emitCommit } from "./wiring.ts";
+import {
+  botServices,
+  type BotWiring,
+  emitCommit,
+  type MethodCallSeen,
+  observedServices,
+} from "./wiring.ts";
 
 /** Options of {@link Packs}. */
 export interface PacksOptions {
@@ -66,6 +72,8 @@ export interface PacksOptions {
   behaviorOf?(principal: string): string;
   /** Where the bots' guards, hooks, tools, prompts and ceilings are published (publish.ts). */
   registries?: PackRegistries;
+  /** Sees every `call/method` of the bots' programs (`hs packs test`). */
+  onMethodCall?(m: MethodCallSeen): void;
 }
 
 /** The Scheme side of states and commands (supplied by stdlib-harness). */
@@ -134,7 +142,11 @@ export class Packs {
       places: this.#o.places,
       behaviorOf: this.#o.behaviorOf,
       log: (line) => this.#o.log(line),
-      services: botServices(b, this.#wiring()),
+      services: observedServices(
+        botServices(b, this.#wiring()),
+        `${b.pack.name}/${b.spec.name}`,
+        this.#o.onMethodCall,
+      ),
     });
     if (attached && b.program && loader && request && b.spec.scope === "session") {
       // one instance per conversation session (instances.ts)

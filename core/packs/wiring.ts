@@ -145,3 +145,41 @@ export function emitCommit(
     } catch { /* observers fail open */ }
   }
 }
+
+/** A `call/method` a bot's program made, as an observer sees it (`hs packs test`). */
+export interface MethodCallSeen {
+  /** `<pack>/<bot>`. */
+  from: string;
+  binding: string;
+  method: string;
+  /** The failure's message, when the call failed. */
+  error?: string;
+}
+
+/** A program's services whose `call/method` calls are reported to `see` (fail open). */
+export function observedServices(
+  s: BehaviorServices,
+  from: string,
+  see?: (m: MethodCallSeen) => void,
+): BehaviorServices {
+  if (!see) return s;
+  const tell = (m: MethodCallSeen) => {
+    try {
+      see(m);
+    } catch { /* observers fail open */ }
+  };
+  return {
+    ...s,
+    callMethod: async (req, scope) => {
+      const seen = { from, binding: req.binding, method: req.method };
+      try {
+        const out = await s.callMethod(req, scope);
+        tell(seen);
+        return out;
+      } catch (err) {
+        tell({ ...seen, error: (err as Error)?.message ?? String(err) });
+        throw err;
+      }
+    },
+  };
+}

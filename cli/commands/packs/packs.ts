@@ -15,6 +15,7 @@ import type { CommandContext } from "../../harness/mod.ts";
 import { colorEnabled, sanitizeForTerminal as safe, styles } from "../../view/mod.ts";
 import { registerLogCommand } from "./log.ts";
 import { registerStateCommands } from "./state.ts";
+import { registerTestCommand } from "./test.ts";
 
 /** Registers `hs packs`. */
 export function register(program: Command, ctx: CommandContext): void {
@@ -58,6 +59,7 @@ export function register(program: Command, ctx: CommandContext): void {
     });
   registerStateCommands(packs as unknown as Command, ctx);
   registerLogCommand(packs as unknown as Command, ctx);
+  registerTestCommand(packs as unknown as Command, ctx);
 }
 
 function listPacks(h: FrontEnd, cli: CliContext): number {
