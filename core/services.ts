@@ -11,6 +11,7 @@ import { join } from "node:path";
 import type { Paths } from "./base/mod.ts";
 import type { HarnessConfig } from "./config/mod.ts";
 import type { Discovery } from "./discovery/mod.ts";
+import type { ClaudeCompat } from "./compat/mod.ts";
 import { AgentLineage, type Dispatcher, type EffectFloor } from "./guards/mod.ts";
 import type { StageRunner } from "./loop/mod.ts";
 import { GuardApprovals, Packs } from "./packs/mod.ts";
@@ -51,6 +52,8 @@ export interface Kernel {
   readonly trust: TrustStore;
   /** Discovery of the `.harness/` sources. */
   readonly discovery: Discovery;
+  /** A Claude Code project's files as hs sources. */
+  readonly claude: ClaudeCompat;
   /** Runs stage chains. */
   readonly stages: StageRunner;
   /** Tools: registered and executable. */
@@ -125,6 +128,7 @@ export function wireServices(
     packs,
     userHome: k.env.HOME ?? "/",
     harnessHome: home,
+    extraRoots: () => k.claude.skillRoots(),
   });
   const children = extra.children;
   const catalog = new Catalog({
@@ -165,7 +169,7 @@ export function wireServices(
     skills: skillCatalog,
     effects: k.effectFloor?.effects,
     lifecycle: k.host.lifecycle,
-    loopEnd: opts.loopEnd ?? [],
+    loopEnd: [...(opts.loopEnd ?? []), k.claude.stop],
     lineage,
     resolve: (provider, model) => catalog.resolve(provider, model),
     providers: () => catalog.providers(),
@@ -176,7 +180,10 @@ export function wireServices(
       store: k.trust,
       home,
       cwd,
-      invalidate: () => discovery.invalidate(),
+      invalidate: () => {
+        discovery.invalidate();
+        k.claude.layout.invalidate();
+      },
       reloadPacks: () => packs.load(),
       reloadPlugin: (id) => k.host.reload(id),
     },
