@@ -11,7 +11,7 @@ import { join } from "node:path";
 import type { Paths } from "./base/mod.ts";
 import type { HarnessConfig } from "./config/mod.ts";
 import type { Discovery } from "./discovery/mod.ts";
-import type { ClaudeCompat } from "./compat/mod.ts";
+import { type ClaudeCompat, shellThroughSeam } from "./compat/mod.ts";
 import { AgentLineage, type Dispatcher, type EffectFloor } from "./guards/mod.ts";
 import type { StageRunner } from "./loop/mod.ts";
 import { GuardApprovals, Packs } from "./packs/mod.ts";
@@ -142,6 +142,7 @@ export function wireServices(
     stages,
     sources,
     children,
+    claude: k.claude,
   });
   const { dispatcher, boundaries } = effectSeam({
     guards: opts.guards,
@@ -152,6 +153,7 @@ export function wireServices(
     log,
     lineage,
   });
+  k.claude.shell = claudeShell(k, dispatcher, extra.children);
   const runs = new Runs({
     config: k.config,
     paths: k.paths,
@@ -173,6 +175,7 @@ export function wireServices(
     lineage,
     resolve: (provider, model) => catalog.resolve(provider, model),
     providers: () => catalog.providers(),
+    namedAgent: (name) => k.claude.agents().find((a) => a.name === name),
   });
   const admin = new Admin({
     host: k.host,
@@ -194,4 +197,27 @@ export function wireServices(
     hookTimeoutMs: k.config.hookTimeoutMs,
   });
   return { sources, packs, skillCatalog, catalog, admin, dispatcher, runs };
+}
+
+/** `!command` lines of slash commands: the `bash` tool through the seam, outside a turn. */
+function claudeShell(
+  k: Kernel,
+  dispatcher: Dispatcher,
+  children: Pick<ChildEnvironment, "envFor">,
+): (command: string, session?: string) => Promise<string> {
+  const { cwd } = k.paths;
+  return shellThroughSeam({
+    dispatch: (call, core) => dispatcher.dispatch(call, core),
+    bash: () => k.registries.tools.get("bash"),
+    context: (signal, callId) => ({
+      cwd,
+      sessionDir: "", // no session outside a turn: the output is not spilled
+      callId,
+      env: children.envFor({ stage: "tool_exec", cwd, tool: true }),
+      signal,
+      log: (line) => k.log(line),
+      effects: k.effectFloor?.effects,
+      settings: k.config,
+    }),
+  });
 }

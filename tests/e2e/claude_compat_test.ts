@@ -8,7 +8,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { startScriptedServer } from "../../plugins/scripted/mod.ts";
+import { runInPty } from "../support/pty.ts";
 import {
+  hsArgs,
   loopbackConf,
   loopbackWorkspace,
   makeWorkspace,
@@ -126,5 +128,78 @@ Deno.test("an untrusted workspace: none of the Claude Code project loads, and hs
   } finally {
     await server.close();
     await w.cleanup();
+  }
+});
+
+Deno.test("a .claude/agents sub-agent runs by name through the agent tool, with its prompt and its tools only", async () => {
+  const t = await loopbackWorkspace([
+    {
+      toolCalls: [{
+        id: "a1",
+        name: "agent",
+        input: { agent: "reviewer", prompt: "review the diff" },
+      }],
+    },
+    { text: "LGTM from reviewer" }, // the sub-agent's only request
+    { text: "the reviewer is happy" },
+    { text: "summary: reviewed" }, // the Stop hook's extra round
+  ]);
+  try {
+    copyFixture(t.w.ws);
+    const r = await runHs(["get a review"], { cwd: t.w.ws, env: t.w.env });
+    assert.equal(r.code, 0, r.stderr);
+    const parent = plainBody<Body>(t.server.requests[0].body);
+    // the system prompt names the agent with its description
+    assert.match(parent.system, /- reviewer: Reviews a change for bugs \(marker CLAUDE-AGENT\)\./);
+    const child = plainBody<Body & { tools: { name: string }[] }>(t.server.requests[1].body);
+    assert.match(messageText(child), /CLAUDE-AGENT-PROMPT[\s\S]*review the diff/);
+    // `tools: Read, Bash` is its ceiling (within the caller's)
+    assert.deepEqual(child.tools.map((x) => x.name).sort(), ["bash", "read_file"]);
+    // no session, prompt or stop hook ran for the sub-agent
+    assert.doesNotMatch(child.system, /CLAUDE-PROMPT-CONTEXT|CLAUDE-SESSION-START/);
+    const back = messageText(plainBody<Body>(t.server.requests[2].body));
+    assert.match(back, /LGTM from reviewer/);
+    assert.equal(t.server.requests.length, 4, t.server.failures.join("\n"));
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("a .claude/commands slash command in the REPL: /help lists it, arguments and ! lines expand through the seam", async () => {
+  const t = await loopbackWorkspace([
+    { text: "greeted" },
+    { text: "summary: greeted" }, // the Stop hook's extra round
+    { text: "pushed?" },
+    { text: "summary: pushed" },
+  ]);
+  try {
+    copyFixture(t.w.ws);
+    const steps: [string, string][] = [
+      ["›", "/help\r"],
+      ["/greet <name> [mood]", ""],
+      ["›", "/greet Ada happy\r"],
+      ["summary: greeted", ""],
+      ["›", "/ship\r"],
+      ["summary: pushed", ""],
+      ["›", "/quit\r"],
+    ];
+    const out = await runInPty([Deno.execPath(), ...hsArgs(), "repl"], steps, {
+      cwd: t.w.ws,
+      env: { ...t.w.env, TERM: "xterm", HARNESS_NO_TRUST_PROMPT: "1" },
+    });
+    assert.equal(out.code, 0, out.text);
+    assert.match(
+      out.text,
+      /\/greet <name> \[mood\]\s+Greet someone by name \(marker CLAUDE-COMMAND\)/,
+    );
+    const greet = messageText(plainBody<Body>(t.server.requests[0].body));
+    assert.match(greet, /Say hello to Ada, who feels happy\. All arguments: Ada happy\./);
+    // the ! line ran as a bash call: its output replaced the line
+    assert.match(greet, /The shell says:\\nshell-output-from-command\\nInline: inline-output/);
+    // /ship's ! line met the deny rule Bash(git push:*) at the floor: it never ran
+    const ship = messageText(plainBody<Body>(t.server.requests[2].body));
+    assert.match(ship, /The push said:\\nerror: permission denied for bash/);
+  } finally {
+    await t.close();
   }
 });

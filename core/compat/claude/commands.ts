@@ -2,8 +2,8 @@
  * `.claude/commands/<name>.md`: slash commands of the REPL (`/<name> args`). The
  * frontmatter's `description`, `argument-hint` and `allowed-tools` are read; the body
  * is the prompt, with `$ARGUMENTS` (every argument) and `$1`, `$2`… (one each)
- * replaced, and each line starting with `!` replaced by what that shell command
- * printed — run as a `bash` tool call through the seam (guards, floor, sandbox), like
+ * replaced, and each line starting with `!` (and each inline `` !`command` ``) replaced by
+ * what that shell command printed — run as a `bash` tool call through the seam (guards, floor, sandbox), like
  * any other.
  *
  * @module
@@ -83,9 +83,19 @@ export async function commandPrompt(
   const lines = expandArguments(c.body, args).split("\n");
   const out: string[] = [];
   for (const line of lines) {
-    const m = /^!\s*`?(.+?)`?\s*$/.exec(line);
-    if (m) out.push(await run(m[1]));
-    else out.push(line);
+    const whole = /^!\s*([^`].*?)\s*$/.exec(line);
+    if (whole) {
+      out.push(await run(whole[1]));
+      continue;
+    }
+    // inline: !`command` anywhere in a line
+    let done = "";
+    let rest = line;
+    for (let m = /!`([^`]+)`/.exec(rest); m; m = /!`([^`]+)`/.exec(rest)) {
+      done += rest.slice(0, m.index) + (await run(m[1]));
+      rest = rest.slice(m.index + m[0].length);
+    }
+    out.push(done + rest);
   }
   const text = out.join("\n").trim();
   return args.trim() && !/\$ARGUMENTS|\$\d/.test(c.body)

@@ -13,7 +13,7 @@ import type { Json } from "../../base/mod.ts";
 import type { RuntimePlugin } from "../../plugins/mod.ts";
 import type { LoopEndInfo } from "../../loop/mod.ts";
 import { type ClaudeAgent, claudeAgents } from "./agents.ts";
-import { type ClaudeCommand, claudeCommands } from "./commands.ts";
+import { type ClaudeCommand, claudeCommands, commandPrompt } from "./commands.ts";
 import type { HookRunDeps } from "./hook_run.ts";
 import { claudeHooks } from "./hooks.ts";
 import { cachedFile, ClaudeLayout, type ClaudeLayoutOptions } from "./layout.ts";
@@ -36,9 +36,17 @@ export class ClaudeCompat {
 
   /** The `CLAUDE.md` files' text, global → local, joined with blank lines. */
   instructions(): string {
-    return this.layout.current().instructions
+    const parts = this.layout.current().instructions
       .map((f) => cachedFile(f, "claude-md", (t) => t.replace(/\n+$/, "")) ?? "")
-      .filter((t) => t.trim() !== "").join("\n\n");
+      .filter((t) => t.trim() !== "");
+    const agents = this.agents().filter((a) => a.description);
+    if (agents.length) {
+      parts.push(
+        'Named agents you can start with the `agent` tool (`agent: "<name>"`):\n' +
+          agents.map((a) => `- ${a.name}: ${a.description}`).join("\n"),
+      );
+    }
+    return parts.join("\n\n");
   }
 
   /** `.claude/skills` roots, lowest first. */
@@ -49,6 +57,18 @@ export class ClaudeCompat {
   /** The slash commands. */
   commands(): ClaudeCommand[] {
     return claudeCommands(this.layout);
+  }
+
+  /** Runs a `!command` line through the seam (set by the harness once its seam exists). */
+  shell?: (command: string, session?: string) => Promise<string>;
+
+  /** A slash command's prompt (`!` lines run through the seam), or undefined: no such command. */
+  async expandCommand(name: string, args: string, session?: string): Promise<string | undefined> {
+    const c = this.commands().find((x) => x.name === name);
+    if (!c) return undefined;
+    const run = this.shell ??
+      (() => Promise.resolve("error: commands cannot run shell lines here"));
+    return await commandPrompt(c, args, (command) => run(command, session));
   }
 
   /** The named sub-agents. */

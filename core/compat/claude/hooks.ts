@@ -63,6 +63,10 @@ function common(t: TurnApi, cwd: string): Json {
   };
 }
 
+/** A sub-agent's turn (Claude Code runs no session, prompt or stop hooks for those). */
+const subAgent = (principal: unknown) =>
+  typeof principal === "string" && principal.startsWith("agent:");
+
 const note = (t: TurnApi, message: string) =>
   t.continuation.add({ kind: "ambient", from: "claude-code hooks", message, boundary: "round" });
 
@@ -155,6 +159,7 @@ export function claudeHooks(layout: ClaudeLayout, deps: HookRunDeps): {
     name: "20-claude",
     run: async (input, ctx) => {
       const t = ctx.turn;
+      if (subAgent((t as { principal?: unknown }).principal)) return input;
       const cwd = cwdOf(t);
       const where = { cwd, signal: t.signal, stage: "start", session: t.session.dir };
       const msgs = t.session.messages();
@@ -181,7 +186,7 @@ export function claudeHooks(layout: ClaudeLayout, deps: HookRunDeps): {
 
   const stop = async (info: LoopEndInfo): Promise<string | undefined> => {
     const hooks = hooksOf(layout, "Stop");
-    if (hooks.length === 0) return undefined;
+    if (hooks.length === 0 || subAgent(info.principal)) return undefined;
     const times = stopping.get(info.session) ?? 0;
     if (times >= 5) {
       stopping.delete(info.session);

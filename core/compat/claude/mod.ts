@@ -15,3 +15,4 @@ export * from "./agents.ts";
 export * from "./hook_run.ts";
 export * from "./hooks.ts";
 export * from "./tool_names.ts";
+export * from "./shell.ts";
