@@ -2,12 +2,13 @@
  * A Claude Code project works as it is (issue 28 point 1), through `deno task hs`: the
  * fixture `tests/fixtures/claude_project` — CLAUDE.md, a skill, a command, a sub-agent,
  * hooks (a blocking PreToolUse, PostToolUse, UserPromptSubmit, SessionStart, Stop) and
- * permission rules in `.claude/settings.json` — copied into a workspace. In a trusted
+ * permission rules in `.claude/settings.json` — copied into a workspace, with a `.mcp.json`. In a trusted
  * workspace each piece visibly acts in a scripted turn; in an untrusted one none loads.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { startScriptedServer } from "../../plugins/scripted/mod.ts";
+import { mcpServer } from "../support/mcp.ts";
 import { runInPty } from "../support/pty.ts";
 import {
   hsArgs,
@@ -55,6 +56,7 @@ Deno.test("a trusted Claude Code project: CLAUDE.md, skill, hooks and deny rules
         { id: "c2", name: "read_file", input: { path: "secret.txt" } },
         { id: "c3", name: "write_file", input: { path: "notes.txt", content: "hi\n" } },
         { id: "c4", name: "bash", input: { command: "echo allowed-by-hook" } },
+        { id: "c5", name: "mcp__everything__echo", input: { message: "from .mcp.json" } },
       ],
     },
     { text: "done" },
@@ -62,6 +64,13 @@ Deno.test("a trusted Claude Code project: CLAUDE.md, skill, hooks and deny rules
   ]);
   try {
     copyFixture(t.w.ws);
+    // the project's .mcp.json, approved by hs trust like any
+    await writeFile(
+      join(t.w.ws, ".mcp.json"),
+      JSON.stringify({ mcpServers: { everything: mcpServer("server-everything", ["stdio"]) } }),
+    );
+    const trust = await runHs(["trust"], { cwd: t.w.ws, env: t.w.env });
+    assert.equal(trust.code, 0, trust.stderr);
     const r = await runHs(["do the thing"], { cwd: t.w.ws, env: t.w.env });
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stdout.trim(), "summary: done");
@@ -79,6 +88,8 @@ Deno.test("a trusted Claude Code project: CLAUDE.md, skill, hooks and deny rules
       second,
       /blocked by a PreToolUse hook: rm -rf is not allowed in this project \(CLAUDE-HOOK\)/,
     );
+    // the .mcp.json server's tool ran
+    assert.match(second, /Echo: from \.mcp\.json/);
     // another bash call passed the same hook and ran
     assert.match(second, /allowed-by-hook/);
     // the deny rule Read(./secret.txt) narrowed the floor
