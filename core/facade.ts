@@ -52,7 +52,7 @@ export interface CatalogInit {
   /** The environments of children. */
   children: Pick<ChildEnvironment, "envFor">;
   /** A Claude Code project's slash commands. */
-  claude?: Pick<ClaudeCompat, "commands" | "expandCommand">;
+  claude?: Pick<ClaudeCompat, "commands" | "expandCommand" | "untrusted">;
 }
 
 /** A slash command of the REPL from another layout (`.claude/commands/<name>.md`). */
@@ -84,6 +84,11 @@ export class Catalog {
       argumentHint: c.argumentHint,
       path: c.path,
     }));
+  }
+
+  /** Project directories whose Claude Code files are not read (untrusted), with what they hold. */
+  claudeUntrusted(): { dir: string; holds: string[] }[] {
+    return this.#o.claude?.untrusted() ?? [];
   }
 
   /**

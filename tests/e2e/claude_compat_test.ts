@@ -128,6 +128,10 @@ Deno.test("an untrusted workspace: none of the Claude Code project loads, and hs
     const r = await runHs(["hello"], { cwd: w.ws, env: w.env });
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stdout.trim(), "plain answer");
+    assert.match(
+      r.stderr,
+      /hs: not reading the Claude Code files of untrusted \S*ws \(trust it with: hs trust \S*ws\)/,
+    );
     const body = plainBody<Body>(server.requests[0].body);
     for (const marker of ["CLAUDE-PROJECT-INSTRUCTIONS", "CLAUDE-SKILL", "CLAUDE-SESSION-START"]) {
       assert.doesNotMatch(body.system, new RegExp(marker));
@@ -212,5 +216,31 @@ Deno.test("a .claude/commands slash command in the REPL: /help lists it, argumen
     assert.match(ship, /The push said:\\nerror: permission denied for bash/);
   } finally {
     await t.close();
+  }
+});
+
+Deno.test("the trust question lists a Claude Code project's files; trusting it loads them in the same run", async () => {
+  const w = await makeWorkspace({ trusted: false });
+  const server = await startScriptedServer([{ text: "trusted answer" }, { text: "summary" }]);
+  try {
+    await writeFile(join(w.home, "providers/loop.conf"), loopbackConf(server.url));
+    await writeFile(join(w.home, "settings.conf"), "provider=loop\n");
+    copyFixture(w.ws);
+    const out = await runInPty([Deno.execPath(), ...hsArgs(), "hello"], [
+      ["Trust and load them? [y/N]", "y\r"],
+      ["summary", ""],
+    ], { cwd: w.ws, env: { ...w.env, TERM: "xterm" } });
+    assert.equal(out.code, 0, out.text);
+    assert.match(
+      out.text,
+      /ws \(Claude Code\)\s+CLAUDE\.md\s+\.claude\/settings\.json \(5 hooks\)/,
+    );
+    assert.match(out.text, /\.claude\/commands\/ \(2\)\s+\.claude\/agents\/ \(1\)/);
+    const body = plainBody<Body>(server.requests[0].body);
+    assert.match(body.system, /CLAUDE-PROJECT-INSTRUCTIONS/);
+    assert.match(body.system, /CLAUDE-SESSION-START/);
+  } finally {
+    await server.close();
+    await w.cleanup();
   }
 });

@@ -9,7 +9,8 @@
  *
  * @module
  */
-import type { Json } from "../../base/mod.ts";
+import { join } from "node:path";
+import { dirEntries, type Json, statOrUndefined } from "../../base/mod.ts";
 import type { RuntimePlugin } from "../../plugins/mod.ts";
 import type { LoopEndInfo } from "../../loop/mod.ts";
 import { type ClaudeAgent, claudeAgents } from "./agents.ts";
@@ -90,6 +91,11 @@ export class ClaudeCompat {
     this.#hooks = claudeHooks(this.layout, deps);
   }
 
+  /** The untrusted project directories, each with what it would load (for the trust question). */
+  untrusted(): { dir: string; holds: string[] }[] {
+    return this.layout.current().untrusted.map((dir) => ({ dir, holds: holdings(dir) }));
+  }
+
   /** What was found, for `hs doctor` (the plugin's page). */
   listing(): Json {
     const snap = this.layout.current();
@@ -144,4 +150,22 @@ export class ClaudeCompat {
       },
     };
   }
+}
+
+/** What a project directory's Claude Code files would load, one entry per kind. */
+function holdings(dir: string): string[] {
+  const out: string[] = [];
+  if (statOrUndefined(join(dir, "CLAUDE.md"))?.isFile) out.push("CLAUDE.md");
+  const e = dirEntries(join(dir, ".claude"));
+  if (!e) return out;
+  for (const f of ["settings.json", "settings.local.json"]) {
+    if (!e.files.has(f)) continue;
+    const hooks = readSettings(join(dir, ".claude", f))?.hooks.length ?? 0;
+    out.push(`.claude/${f}${hooks ? ` (${hooks} hook${hooks > 1 ? "s" : ""})` : ""}`);
+  }
+  for (const d of ["commands", "agents", "skills"]) {
+    const n = dirEntries(join(dir, ".claude", d))?.names.length ?? 0;
+    if (n) out.push(`.claude/${d}/ (${n})`);
+  }
+  return out;
 }
