@@ -158,14 +158,14 @@ function collect(
     watch(p.claude);
     const e = dirEntries(p.claude);
     if (p.scope === "project") {
-      instruction(join(p.root, "CLAUDE.md"));
-      // an AGENTS.md that CLAUDE.md links to is already in the prompt once
+      // an AGENTS.md hs reads (beside a `.harness/`) that CLAUDE.md links to is there once
       const agents = join(p.root, "AGENTS.md");
-      if (statOrUndefined(agents)?.isFile) {
+      if (childKind(p.root, ".harness") === "dir" && statOrUndefined(agents)?.isFile) {
         try {
           seen.add(Deno.realPathSync(agents));
         } catch { /* unreadable */ }
       }
+      instruction(join(p.root, "CLAUDE.md"));
     }
     if (!e) continue;
     if (e.files.has("CLAUDE.md")) instruction(join(p.claude, "CLAUDE.md"));
