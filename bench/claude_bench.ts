@@ -42,6 +42,13 @@ Deno.writeTextFileSync(
 // mtimes in the past: a stamp taken just after a write is not trusted (MTIME_SLACK_MS)
 await new Promise((r) => setTimeout(r, 20));
 const compat = new ClaudeCompat({ cwd: ws, userHome: join(root, "home"), isTrusted: () => true });
+// as the harness does: the built-in plugin's setup turns the layer on
+await compat.plugin().setup({
+  prompts: { register() {} },
+  hooks: { register() {} },
+  pages: { register() {} },
+  onDispose() {},
+} as never);
 compat.instructions(); // warm: files parsed once
 
 Deno.bench({

@@ -244,3 +244,21 @@ Deno.test("the trust question lists a Claude Code project's files; trusting it l
     await w.cleanup();
   }
 });
+
+Deno.test("plugins.json can turn the claude-code built-in off: the project's files are not read", async () => {
+  const t = await loopbackWorkspace([{ text: "plain" }]);
+  try {
+    copyFixture(t.w.ws);
+    await writeFile(
+      join(t.w.home, "plugins.json"),
+      JSON.stringify({ runtimePlugins: [{ id: "claude-code", enabled: false }] }),
+    );
+    const r = await runHs(["hello"], { cwd: t.w.ws, env: t.w.env });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout.trim(), "plain"); // no Stop hook asked for another round
+    const body = plainBody<Body>(t.server.requests[0].body);
+    assert.doesNotMatch(body.system, /CLAUDE-PROJECT-INSTRUCTIONS|CLAUDE-SKILL|CLAUDE-SESSION/);
+  } finally {
+    await t.close();
+  }
+});

@@ -29,6 +29,8 @@ export class ClaudeCompat {
   /** Where the files are. */
   readonly layout: ClaudeLayout;
   #hooks?: ReturnType<typeof claudeHooks>;
+  /** True while the `claude-code` plugin is set up (plugins.json may disable it). */
+  #active = false;
 
   /** Creates it for a working directory. */
   constructor(opts: ClaudeLayoutOptions) {
@@ -52,12 +54,12 @@ export class ClaudeCompat {
 
   /** `.claude/skills` roots, lowest first. */
   skillRoots(): string[] {
-    return this.layout.current().skillRoots;
+    return this.#active ? this.layout.current().skillRoots : [];
   }
 
   /** The slash commands. */
   commands(): ClaudeCommand[] {
-    return claudeCommands(this.layout);
+    return this.#active ? claudeCommands(this.layout) : [];
   }
 
   /** Runs a `!command` line through the seam (set by the harness once its seam exists). */
@@ -74,7 +76,7 @@ export class ClaudeCompat {
 
   /** The named sub-agents. */
   agents(): ClaudeAgent[] {
-    return claudeAgents(this.layout);
+    return this.#active ? claudeAgents(this.layout) : [];
   }
 
   /** The deny / ask rules for the floor (they only narrow). */
@@ -84,7 +86,7 @@ export class ClaudeCompat {
 
   /** The `Stop` hooks, as a loop-end addendum (attach the hooks first). */
   stop = (info: LoopEndInfo): Promise<string | undefined> =>
-    this.#hooks ? this.#hooks.stop(info) : Promise.resolve(undefined);
+    this.#hooks && this.#active ? this.#hooks.stop(info) : Promise.resolve(undefined);
 
   /** Gives the hooks what they run with (the child environment, the sandbox, the log). */
   attach(deps: HookRunDeps): void {
@@ -93,6 +95,7 @@ export class ClaudeCompat {
 
   /** The untrusted project directories, each with what it would load (for the trust question). */
   untrusted(): { dir: string; holds: string[] }[] {
+    if (!this.#active) return [];
     return this.layout.current().untrusted.map((dir) => ({ dir, holds: holdings(dir) }));
   }
 
@@ -139,6 +142,10 @@ export class ClaudeCompat {
       version: "1.0.0",
       apiVersion: 1,
       setup: (ctx) => {
+        this.#active = true;
+        ctx.onDispose(() => {
+          this.#active = false;
+        });
         ctx.prompts.register({ id: "claude-md", order: 90, render: () => this.instructions() });
         for (const h of this.#hooks?.stageHooks ?? []) ctx.hooks.register(h);
         ctx.pages.register({

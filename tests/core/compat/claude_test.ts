@@ -84,10 +84,10 @@ Deno.test("the layout: trusted projects only, CLAUDE.md once when it links to AG
       join(ws, ".claude/CLAUDE.md"),
     ]);
     assert.equal(trusted.instructions(), "global\n\ninner");
-    assert.deepEqual(trusted.skillRoots(), [join(ws, ".claude/skills")]);
+    assert.deepEqual(trusted.layout.current().skillRoots, [join(ws, ".claude/skills")]);
     const untrusted = new ClaudeCompat({ cwd: ws, userHome: home, isTrusted: () => false });
     assert.deepEqual(untrusted.layout.current().untrusted, [ws]);
-    assert.deepEqual(untrusted.skillRoots(), []);
+    assert.deepEqual(untrusted.layout.current().skillRoots, []);
     assert.equal(untrusted.instructions(), "global");
   } finally {
     await Deno.remove(root, { recursive: true });
