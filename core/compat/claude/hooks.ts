@@ -162,19 +162,24 @@ export function claudeHooks(layout: ClaudeLayout, deps: HookRunDeps): {
       if (subAgent((t as { principal?: unknown }).principal)) return input;
       const cwd = cwdOf(t);
       const where = { cwd, signal: t.signal, stage: "start", session: t.session.dir };
-      const msgs = t.session.messages();
-      if (!started.has(t.session.dir)) {
-        started.add(t.session.dir);
-        const source = msgs.filter((m) => m.role === "user").length > 1 ? "resume" : "startup";
+      const first = !started.has(t.session.dir);
+      started.add(t.session.dir);
+      const submit = hooksOf(layout, "UserPromptSubmit");
+      const starting = first && hooksOf(layout, "SessionStart").length > 0;
+      if (!starting && submit.length === 0) return input;
+      const msgs = t.session.messages(); // read only when a hook needs it
+      const users = msgs.filter((m) => m.role === "user");
+      if (starting) {
+        const source = users.length > 1 ? "resume" : "startup";
         const hooks = hooksOf(layout, "SessionStart", source);
         if (hooks.length) {
           const r = await runAll(hooks, { ...common(t, cwd), source }, deps, where);
           for (const c of r.context) note(t, c);
         }
       }
-      const hooks = hooksOf(layout, "UserPromptSubmit");
+      const hooks = submit;
       if (hooks.length === 0) return input;
-      const last = [...msgs].reverse().find((m) => m.role === "user");
+      const last = users.at(-1);
       const prompt = last && last.role === "user" ? last.text : "";
       const r = await runAll(hooks, { ...common(t, cwd), prompt }, deps, where);
       for (const c of r.context) note(t, c);
