@@ -30,10 +30,15 @@ export interface ClaudeAgent {
   problem?: string;
 }
 
+/** `model:` values that keep the caller's model (`inherit`, and that vendor's aliases). */
+const CALLER_MODEL = new Set(["inherit", "sonnet", "opus", "haiku"]);
+
 /** hs names of Claude Code tool names (`Read, Grep` → `read_file`, …; unknown ones kept). */
 export function hsToolNames(names: string[]): string[] {
   const out = new Set<string>();
-  for (const n of names) for (const h of FROM_CLAUDE[n] ?? [n]) out.add(h);
+  // a sub-agent's `Edit` is the edit tool only (a permission rule's `Edit` covers writes too)
+  const map: Record<string, string[]> = { ...FROM_CLAUDE, Edit: ["edit_file"] };
+  for (const n of names) for (const h of map[n] ?? [n]) out.add(h);
   return [...out];
 }
 
@@ -45,7 +50,7 @@ function parse(file: string, path: string, t: string): ClaudeAgent {
     name: text(fm.meta.name) || file,
     description: text(fm.meta.description),
     tools: tools ? hsToolNames(tools) : undefined,
-    model: model && model !== "inherit" ? model : undefined,
+    model: model && !CALLER_MODEL.has(model) ? model : undefined,
     prompt: fm.body,
     path,
     problem: fm.problem ?? (text(fm.meta.description) ? undefined : "no description"),

@@ -93,3 +93,33 @@ Deno.test("the layout: trusted projects only, CLAUDE.md once when it links to AG
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("agents: tools in Claude Code names become hs names; inherit and aliases keep the caller's model", async () => {
+  const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "hs-claude-" }));
+  try {
+    const dir = join(root, "ws/.claude/agents");
+    await Deno.mkdir(dir, { recursive: true });
+    await Deno.writeTextFile(
+      join(dir, "a.md"),
+      "---\nname: alpha\ndescription: d\ntools: Read, Edit, Bash\nmodel: sonnet\n---\nbody\n",
+    );
+    await Deno.writeTextFile(join(dir, "b.md"), "---\ndescription: e\nmodel: my-model\n---\nB\n");
+    const c = new ClaudeCompat({ cwd: join(root, "ws"), userHome: root, isTrusted: () => true });
+    await c.plugin().setup({
+      prompts: { register() {} },
+      hooks: { register() {} },
+      pages: { register() {} },
+      onDispose() {},
+    } as never);
+    const [a, b] = c.agents();
+    assert.deepEqual([a.name, a.tools, a.model, a.prompt], [
+      "alpha",
+      ["read_file", "edit_file", "bash"],
+      undefined,
+      "body",
+    ]);
+    assert.deepEqual([b.name, b.tools, b.model], ["b", undefined, "my-model"]);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
