@@ -22,6 +22,7 @@ import type { ConfProblem, ProviderCatalog, ProviderInfo } from "./providers/mod
 import type { SkillProblem } from "./skills/mod.ts";
 import type { ExecutableTools } from "./tools/mod.ts";
 import type { ChildEnvironment } from "./child_env.ts";
+import type { ClaudeCompat } from "./compat/mod.ts";
 import { FloorView, TrustAdmin, type TrustAdminInit } from "./admin_views.ts";
 import { resolveModel } from "./resolution.ts";
 import type { SkillCatalog } from "./skill_catalog.ts";
@@ -50,6 +51,20 @@ export interface CatalogInit {
   sources: Sources;
   /** The environments of children. */
   children: Pick<ChildEnvironment, "envFor">;
+  /** A Claude Code project's slash commands. */
+  claude?: Pick<ClaudeCompat, "commands" | "expandCommand" | "untrusted">;
+}
+
+/** A slash command of the REPL from another layout (`.claude/commands/<name>.md`). */
+export interface SlashCommandInfo {
+  /** `/name` without the slash. */
+  name: string;
+  /** One line for `/help`. */
+  description: string;
+  /** What its arguments are (`<name> [mood]`). */
+  argumentHint: string;
+  /** The file. */
+  path: string;
 }
 
 /** Providers, tools, skills, hooks and sources, as a front end lists them. */
@@ -59,6 +74,29 @@ export class Catalog {
   /** Creates the view. */
   constructor(init: CatalogInit) {
     this.#o = init;
+  }
+
+  /** The slash commands of a Claude Code project (`.claude/commands`), by name. */
+  slashCommands(): SlashCommandInfo[] {
+    return (this.#o.claude?.commands() ?? []).map((c) => ({
+      name: c.name,
+      description: c.description,
+      argumentHint: c.argumentHint,
+      path: c.path,
+    }));
+  }
+
+  /** Project directories whose Claude Code files are not read (untrusted), with what they hold. */
+  claudeUntrusted(): { dir: string; holds: string[] }[] {
+    return this.#o.claude?.untrusted() ?? [];
+  }
+
+  /**
+   * The message slash command `name` sends with `args` (its `!` lines run as `bash` calls
+   * through the seam), or undefined when there is no such command.
+   */
+  expandSlashCommand(name: string, args: string, session?: string): Promise<string | undefined> {
+    return this.#o.claude?.expandCommand(name, args, session) ?? Promise.resolve(undefined);
   }
 
   /** The current discovery snapshot. */

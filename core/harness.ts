@@ -32,6 +32,7 @@ import { type ProviderCatalog, SecretIndex } from "./providers/mod.ts";
 import { ExecutableTools } from "./tools/mod.ts";
 import type { Packs } from "./packs/mod.ts";
 import { ChildEnvironment } from "./child_env.ts";
+import { ClaudeCompat } from "./compat/mod.ts";
 import { ensureBuiltinSource } from "./builtin_source.ts";
 import { ensureHarnessRoot } from "./harness_root.ts";
 import { ToolCatalog } from "./tool_catalog.ts";
@@ -63,6 +64,8 @@ export class HarnessCore {
   readonly audit: AuditBus;
   /** Finds the tools, hooks, providers, prompts and skills of the `.harness/` sources. */
   readonly discovery: Discovery;
+  /** A Claude Code project's files (CLAUDE.md, `.claude/`) as hs sources. */
+  readonly claude: ClaudeCompat;
   /** Providers: registered, `.conf`, executable. */
   readonly providerCatalog: ProviderCatalog;
   /** Tools: registered and executable. */
@@ -114,11 +117,13 @@ export class HarnessCore {
     });
     if (opts.trustWorkspace) trust.trustForSession(cwd);
     const discovery = this.discovery = new Discovery({ cwd, home, isTrusted });
+    this.claude = new ClaudeCompat({ cwd, userHome: env.HOME ?? "/", isTrusted });
     if (!opts.floor && opts.floorRequest) {
       const req = opts.floorRequest;
       const preset = req.preset ?? this.config.floor;
       const unsandboxed = req.unsandboxed || this.config.unsandboxed;
-      this.effectFloor = EffectFloor.build({ ...req, preset, unsandboxed }, {
+      const narrowing = [...(req.narrowing ?? []), ...this.claude.permissions().rules];
+      this.effectFloor = EffectFloor.build({ ...req, preset, unsandboxed, narrowing }, {
         workspace: cwd,
         home,
         userHome: env.HOME ?? "/",
@@ -150,6 +155,7 @@ export class HarnessCore {
       root: () => ensureHarnessRoot(home, () => selfCommand(env), log),
     });
     const childEnv = (req: ChildEnvRequest) => this.#children.envFor(req);
+    this.claude.attach({ env: (stage, session) => childEnv({ stage, session }), sandbox, log });
     this.providerCatalog = providerCatalog({
       env,
       home,
@@ -211,7 +217,7 @@ export class HarnessCore {
     const h = new HarnessCore(opts, env, trust);
     h.#runWatch = watch;
     try {
-      await h.host.load(pluginEntries(opts, h.paths.home));
+      await h.host.load(pluginEntries(opts, h.paths.home, [h.claude.plugin()]));
       await h.packs.load();
       h.sources.builtin = await ensureBuiltinSource({
         home: h.paths.home,

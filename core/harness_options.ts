@@ -12,6 +12,7 @@ import {
   mergePluginEntries,
   parsePluginsConfig,
   readUserPlugins,
+  type RuntimePlugin,
   type RuntimePluginEntry,
 } from "./plugins/mod.ts";
 import { corePlugin } from "./core_plugin.ts";
@@ -114,7 +115,11 @@ export interface HarnessOptions {
  * merged with `plugins.json` (or `opts.config`), which may configure or disable any of
  * them but the kernel's.
  */
-export function pluginEntries(opts: HarnessOptions, home: string): RuntimePluginEntry[] {
+export function pluginEntries(
+  opts: HarnessOptions,
+  home: string,
+  kernel: RuntimePlugin[] = [],
+): RuntimePluginEntry[] {
   const configured = opts.config !== undefined
     ? parsePluginsConfig(opts.config, "HarnessOptions.config", home)
     : opts.userPlugins === false
@@ -126,7 +131,12 @@ export function pluginEntries(opts: HarnessOptions, home: string): RuntimePlugin
       `remove the "${corePlugin.id}" entry`,
     );
   }
-  const builtins = (opts.builtinPlugins ?? []).map((e) => ({ ...e, builtin: true }));
+  // the kernel's own built-ins (the Claude Code layout) may be disabled like any built-in
+  const own: RuntimePluginEntry[] = kernel.map((p) => ({
+    plugin: p as RuntimePluginEntry["plugin"],
+    required: false,
+  }));
+  const builtins = [...own, ...(opts.builtinPlugins ?? [])].map((e) => ({ ...e, builtin: true }));
   return [
     { plugin: corePlugin as RuntimePluginEntry["plugin"], required: true, builtin: true },
     ...mergePluginEntries(inlineOverBuiltins(builtins, opts.runtimePlugins ?? []), configured),

@@ -133,6 +133,18 @@ export interface RunsInit {
   resolve(provider: string, model: string): Promise<{ provider: string; model: string }>;
   /** Every provider. */
   providers(): Promise<ProviderInfo[]>;
+  /** A named sub-agent of another layout (`.claude/agents/<name>.md`), for `agent {agent}`. */
+  namedAgent?(name: string): NamedAgent | undefined;
+}
+
+/** A named sub-agent: the instructions leading its task, its tools and model. */
+export interface NamedAgent {
+  /** Its instructions (they lead the task it is given). */
+  prompt: string;
+  /** The tools it may use (undefined: what its caller holds); never more than its caller. */
+  tools?: string[];
+  /** Its model (undefined: its caller's). */
+  model?: string;
 }
 
 /** Runs turns and tracks them so that close() can cancel and drain them. */
@@ -459,6 +471,15 @@ export class Runs {
     if (depth > MAX_DEPTH) {
       return { output: "error: sub-agents are nested too deep", sessionDir: "", error: true };
     }
+    const named = req.agent ? this.#o.namedAgent?.(req.agent) : undefined;
+    if (req.agent && !named) {
+      return {
+        output: `error: no agent named "${req.agent}" (hs doctor lists the agents)`,
+        sessionDir: "",
+        error: true,
+      };
+    }
+    if (named) req = withNamedAgent(req, named);
     const caller = this.#o.packs.runs.find(parent.session);
     const r = await this.#track(
       {
@@ -498,5 +519,18 @@ export function loopEndOf(
       }
     }
     return out;
+  };
+}
+
+/** A request run as a named agent: its instructions lead the task; its tools narrow. */
+function withNamedAgent(req: SubAgentRequest, a: NamedAgent): SubAgentRequest {
+  const tools = a.tools && req.tools
+    ? req.tools.filter((t) => a.tools!.includes(t))
+    : (a.tools ?? req.tools);
+  return {
+    ...req,
+    prompt: `<agent name="${req.agent}">\n${a.prompt}\n</agent>\n\n${req.prompt}`,
+    tools,
+    model: req.model || (req.provider ? undefined : a.model),
   };
 }

@@ -11,6 +11,7 @@ import { join } from "node:path";
 import type { Paths } from "./base/mod.ts";
 import type { HarnessConfig } from "./config/mod.ts";
 import type { Discovery } from "./discovery/mod.ts";
+import { type ClaudeCompat, shellThroughSeam } from "./compat/mod.ts";
 import { AgentLineage, type Dispatcher, type EffectFloor } from "./guards/mod.ts";
 import type { StageRunner } from "./loop/mod.ts";
 import { GuardApprovals, Packs } from "./packs/mod.ts";
@@ -51,6 +52,8 @@ export interface Kernel {
   readonly trust: TrustStore;
   /** Discovery of the `.harness/` sources. */
   readonly discovery: Discovery;
+  /** A Claude Code project's files as hs sources. */
+  readonly claude: ClaudeCompat;
   /** Runs stage chains. */
   readonly stages: StageRunner;
   /** Tools: registered and executable. */
@@ -126,6 +129,7 @@ export function wireServices(
     packs,
     userHome: k.env.HOME ?? "/",
     harnessHome: home,
+    extraRoots: () => k.claude.skillRoots(),
   });
   const children = extra.children;
   const catalog = new Catalog({
@@ -139,6 +143,7 @@ export function wireServices(
     stages,
     sources,
     children,
+    claude: k.claude,
   });
   const { dispatcher, boundaries } = effectSeam({
     guards: opts.guards,
@@ -150,6 +155,7 @@ export function wireServices(
     log,
     lineage,
   });
+  k.claude.shell = claudeShell(k, dispatcher, extra.children);
   const runs = new Runs({
     config: k.config,
     paths: k.paths,
@@ -170,10 +176,11 @@ export function wireServices(
         ? { ...k.effectFloor.effects, editor: opts.editorFiles }
         : k.effectFloor.effects),
     lifecycle: k.host.lifecycle,
-    loopEnd: opts.loopEnd ?? [],
+    loopEnd: [...(opts.loopEnd ?? []), k.claude.stop],
     lineage,
     resolve: (provider, model) => catalog.resolve(provider, model),
     providers: () => catalog.providers(),
+    namedAgent: (name) => k.claude.agents().find((a) => a.name === name),
   });
   const admin = new Admin({
     host: k.host,
@@ -181,7 +188,10 @@ export function wireServices(
       store: k.trust,
       home,
       cwd,
-      invalidate: () => discovery.invalidate(),
+      invalidate: () => {
+        discovery.invalidate();
+        k.claude.layout.invalidate();
+      },
       reloadPacks: () => packs.load(),
       reloadPlugin: (id) => k.host.reload(id),
     },
@@ -192,4 +202,27 @@ export function wireServices(
     hookTimeoutMs: k.config.hookTimeoutMs,
   });
   return { sources, packs, skillCatalog, catalog, admin, dispatcher, runs };
+}
+
+/** `!command` lines of slash commands: the `bash` tool through the seam, outside a turn. */
+function claudeShell(
+  k: Kernel,
+  dispatcher: Dispatcher,
+  children: Pick<ChildEnvironment, "envFor">,
+): (command: string, session?: string) => Promise<string> {
+  const { cwd } = k.paths;
+  return shellThroughSeam({
+    dispatch: (call, core) => dispatcher.dispatch(call, core),
+    bash: () => k.registries.tools.get("bash"),
+    context: (signal, callId) => ({
+      cwd,
+      sessionDir: "", // no session outside a turn: the output is not spilled
+      callId,
+      env: children.envFor({ stage: "tool_exec", cwd, tool: true }),
+      signal,
+      log: (line) => k.log(line),
+      effects: k.effectFloor?.effects,
+      settings: k.config,
+    }),
+  });
 }

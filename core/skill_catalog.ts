@@ -33,6 +33,8 @@ export interface SkillCatalogInit {
   userHome: string;
   /** `$HARNESS_HOME`. */
   harnessHome: string;
+  /** More skill roots, after the walk's (another layout's: a trusted `.claude/skills`). */
+  extraRoots?: () => string[];
 }
 
 /** Every skill an agent may see from a directory. */
@@ -78,7 +80,7 @@ export class SkillCatalog {
       harnessHome: this.#o.harnessHome,
       excluded: (dir) => snap.untrusted.includes(dir),
     });
-    const found = findSkills(roots);
+    const found = findSkills([...roots, ...(this.#o.extraRoots?.() ?? [])]);
     const names = new Set(found.skills.map((s) => s.name));
     const skills = [...found.skills];
     const problems = [...found.problems];

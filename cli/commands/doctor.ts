@@ -48,6 +48,7 @@ export async function runDoctor(h: FrontEnd, cli: CliContext): Promise<number> {
     );
   }
   await printMcpServers(h, out, st);
+  await printClaude(h, out, st);
   out(st.bold("\ntools"));
   const { tools, problems } = await h.catalog.executableToolSchemas(snap);
   const registered = new Map(h.catalog.registeredTools().map((t) => [t.name, t.owner]));
@@ -134,6 +135,68 @@ async function printMcpServers(
     const from = st.dim(s.origin ?? "plugins.json");
     out(safe(`  ${s.name.padEnd(16)} ${s.type.padEnd(6)} `) + `${state} ${from}`);
     if (s.reason) out(safe(`    ${s.reason}`));
+  }
+}
+
+interface ClaudePage {
+  untrusted: string[];
+  instructions: string[];
+  skillRoots: string[];
+  commands: { name: string; path: string; problem: string | null }[];
+  agents: { name: string; path: string; problem: string | null }[];
+  hooks: { event: string; matcher: string; command: string; file: string }[];
+  rules: { verdict: string; rule: string; source: string }[];
+  unused: { path: string; reason: string }[];
+}
+
+/** The Claude Code project's files hs reads (the `claude-code` plugin's page). */
+async function printClaude(
+  h: FrontEnd,
+  out: (s?: string) => void,
+  st: ReturnType<typeof styles>,
+): Promise<void> {
+  const p = h.admin.runtimePluginStatus().find((x) => x.id === "claude-code");
+  if (!p || p.state !== "active") return;
+  let page: ClaudePage;
+  try {
+    page = await h.admin.pages.read("claude-code") as unknown as ClaudePage;
+  } catch {
+    return;
+  }
+  const rows: [string, string, string][] = [
+    ...page.untrusted.map((d): [string, string, string] => [
+      "untrusted",
+      d,
+      "not trusted: run hs trust",
+    ]),
+    ...page.instructions.map((f): [string, string, string] => ["instructions", f, ""]),
+    ...page.skillRoots.map((f): [string, string, string] => ["skills", f, ""]),
+    ...page.commands.map((c): [string, string, string] => [
+      "command",
+      `/${c.name}`,
+      c.problem ?? c.path,
+    ]),
+    ...page.agents.map((a): [string, string, string] => [
+      "agent",
+      a.name,
+      a.problem ? `${a.path}: ${a.problem}` : a.path,
+    ]),
+    ...page.hooks.map((x): [string, string, string] => [
+      "hook",
+      `${x.event} ${x.matcher || "*"}`,
+      `${x.command} (${x.file})`,
+    ]),
+    ...page.rules.map((
+      r,
+    ): [string, string, string] => ["rule", `${r.verdict} ${r.rule}`, r.source]),
+  ];
+  if (rows.length === 0 && page.unused.length === 0) return;
+  out(st.bold("\nclaude code (CLAUDE.md, .claude/)"));
+  for (const [kind, what, where] of rows) {
+    out(safe(`  ${kind.padEnd(12)} ${what} `) + st.dim(safe(where)));
+  }
+  for (const u of page.unused) {
+    out(`  ${st.yellow(safe("not used".padEnd(12)))} ${safe(u.reason)} ${st.dim(safe(u.path))}`);
   }
 }
 

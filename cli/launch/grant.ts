@@ -219,8 +219,8 @@ export function computeGrant(input: GrantInput): Grant {
 
 /**
  * What every run needs: the code, `$HARNESS_HOME`, the workspace, the sessions, the log,
- * Deno's cache, PATH, TLS and DNS files, and every `.harness` / `.agents` / `AGENTS.md`
- * on the walk and the user's own.
+ * Deno's cache, PATH, TLS and DNS files, and every `.harness` / `.agents` / `AGENTS.md` /
+ * `.claude` / `CLAUDE.md` on the walk and the user's own.
  */
 function baseNeeds(
   paths: ReturnType<typeof resolvePaths>,
@@ -242,11 +242,14 @@ function baseNeeds(
   }
   // Every .harness / .agents / AGENTS.md on the walk, and the user's own.
   for (let d = cwd;; d = dirname(d)) {
-    for (const n of [".harness", ".agents", "AGENTS.md"]) read.add(join(d, n));
+    for (const n of [".harness", ".agents", "AGENTS.md", ".claude", "CLAUDE.md"]) {
+      read.add(join(d, n));
+    }
     if (dirname(d) === d) break;
   }
   read.add(join(userHome, ".agents"));
   read.add(join(userHome, ".harness"));
+  read.add(join(userHome, ".claude"));
   return { read, write, hosts: new Set(), run: new Set(), notes: [] };
 }
 

@@ -49,14 +49,24 @@ export async function handleTrust(h: FrontEnd, cli: CliContext): Promise<void> {
   await handleRunChanges(h, cli);
   const asking = cli.stdinIsTerminal && h.settings.trustPrompt;
   const untrusted = h.catalog.snapshot().untrusted;
+  const claude = h.catalog.claudeUntrusted()
+    .filter((c) => !untrusted.some((d) => workspaceOf(d) === c.dir));
   const mcp = pendingMcp(h);
   const untrustedMcp = mcp && !mcp.trusted ? mcp : undefined;
-  if (untrusted.length || untrustedMcp) {
-    if (!asking || !(await askWorkspace(h, cli, untrusted, untrustedMcp))) {
+  if (untrusted.length || untrustedMcp || claude.length) {
+    if (!asking || !(await askWorkspace(h, cli, untrusted, untrustedMcp, claude))) {
       const changed = new Set(h.admin.trust.changed().map((c) => c.harnessDir));
       for (const d of untrusted) {
         const why = changed.has(d) ? "changed since trusted" : "untrusted";
         cli.stderr(safe(`hs: skipping ${why} ${d} (trust it with: hs trust ${workspaceOf(d)})\n`));
+      }
+      for (const c of claude) {
+        cli.stderr(
+          safe(
+            `hs: not reading the Claude Code files of untrusted ${c.dir} (trust it with: ` +
+              `hs trust ${c.dir})\n`,
+          ),
+        );
       }
       if (untrustedMcp) {
         for (const line of mcpNotices(untrustedMcp)) cli.stderr(line);
@@ -77,14 +87,19 @@ async function askWorkspace(
   cli: CliContext,
   untrusted: string[],
   mcp: PendingMcp | undefined,
+  claude: { dir: string; holds: string[] }[],
 ): Promise<boolean> {
   const changed = new Set(h.admin.trust.changed().map((c) => c.harnessDir));
   const fresh = untrusted.filter((d) => !changed.has(d));
-  if (fresh.length || mcp) {
+  if (fresh.length || mcp || claude.length) {
     cli.stderr(
-      "This workspace has a .harness/ or a .mcp.json that would run code or reach servers " +
-        "from your machine:\n",
+      "This workspace has a .harness/, a .mcp.json or Claude Code files that would run code, " +
+        "reach servers or instruct the agent from your machine:\n",
     );
+  }
+  for (const c of claude) {
+    cli.stderr(safe(`  ${c.dir} (Claude Code)\n`));
+    for (const line of c.holds) cli.stderr(safe(`    ${line}\n`));
   }
   for (const d of untrusted) {
     const note = changed.has(d) ? "  (its control files changed since you trusted it)" : "";
@@ -94,8 +109,8 @@ async function askWorkspace(
   if (mcp) { for (const line of mcpLines(mcp)) cli.stderr(line + "\n"); }
   const answer = prompt("Trust and load them? [y/N]") ?? "";
   if (!/^y(es)?$/i.test(answer.trim())) return false;
-  const workspaces = untrusted.map(workspaceOf);
-  const dirs = [...untrusted];
+  const workspaces = [...untrusted.map(workspaceOf), ...claude.map((c) => c.dir)];
+  const dirs = [...untrusted, ...claude.map((c) => join(c.dir, ".harness"))];
   if (mcp && !workspaces.includes(mcp.workspace)) {
     workspaces.push(mcp.workspace);
     dirs.push(join(mcp.workspace, ".harness"));

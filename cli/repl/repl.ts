@@ -90,7 +90,7 @@ async function messageOf(
 ): Promise<string | undefined> {
   const { h, cli, st, state, markdown } = env;
   if (line === "/help") {
-    cli.stdout(HELP + "\n");
+    cli.stdout(HELP + "\n" + projectCommandHelp(h));
     return undefined;
   }
   if (line === "/session") {
@@ -126,10 +126,34 @@ async function messageOf(
     cli.stdout(st.red(`error: ${sanitizeForTerminal((err as Error).message)}\n`));
     return { handled: true, message: undefined };
   });
-  if (!extra.handled) {
-    cli.stdout(`unknown command ${sanitizeForTerminal(line.split(" ")[0])} — /help lists them\n`);
-  }
-  return extra.message;
+  if (extra.handled) return extra.message;
+  const project = await projectCommand(h, line, state.session);
+  if (project.handled) return project.message;
+  cli.stdout(`unknown command ${sanitizeForTerminal(line.split(" ")[0])} — /help lists them\n`);
+  return undefined;
+}
+
+/** The project's own slash commands (`.claude/commands/<name>.md`) for `/help`. */
+function projectCommandHelp(h: FrontEnd): string {
+  const list = h.catalog.slashCommands();
+  if (list.length === 0) return "";
+  const lines = list.map((c) => {
+    const head = `/${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ""}`;
+    return sanitizeForTerminal(`${head.padEnd(16)} ${c.description}`);
+  });
+  return `project commands (.claude/commands):\n${lines.join("\n")}\n`;
+}
+
+/** A project slash command: its prompt is the message (its `!` lines ran through the seam). */
+async function projectCommand(
+  h: FrontEnd,
+  line: string,
+  session?: string,
+): Promise<{ handled: boolean; message?: string }> {
+  const m = /^\/([\w.:-]+)(?:\s+([\s\S]*))?$/.exec(line.trim());
+  if (!m) return { handled: false };
+  const message = await h.catalog.expandSlashCommand(m[1], m[2] ?? "", session);
+  return message === undefined ? { handled: false } : { handled: true, message };
 }
 
 /** Runs the REPL until /quit or Ctrl-D. */

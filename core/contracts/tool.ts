@@ -158,6 +158,8 @@ export interface SubAgentRequest {
   prompt: string;
   /** A named bot of a behavior pack to run as (its prompt, behavior and tool ceiling). */
   bot?: string;
+  /** A named agent of another layout (`.claude/agents/<name>.md`) to run as. */
+  agent?: string;
   /** The model to use (default: the parent's). */
   model?: string;
   /** The provider to use (default: the parent's). */

@@ -66,6 +66,8 @@ export interface ExecOptions {
    * Required: a caller that runs a child unconfined says so with {@link unconfined}.
    */
   sandbox: ChildSandbox;
+  /** Variables of `env` the sandbox keeps although the policy's env list is narrower. */
+  keepEnv?: string[];
   /** What is run, for sandbox messages (e.g. `tool /path`, `hook /path`). */
   what?: string;
   /**
@@ -241,6 +243,7 @@ export async function runExecutable(path: string, opts: ExecOptions): Promise<Ex
     env: opts.env,
     cwd: opts.cwd,
     terminal: opts.terminal === true,
+    ...(opts.keepEnv?.length ? { keepEnv: opts.keepEnv } : {}),
   };
   const prepared = await opts.sandbox.prepare(spec, opts.what ?? path);
   if ("refused" in prepared) return notRun(126, prepared.refused);

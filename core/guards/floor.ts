@@ -66,6 +66,11 @@ export interface FloorRequest {
   ceiling?: LayerInput;
   /** Where notices go (once per process for a missing sandbox). */
   warn?: (line: string) => void;
+  /**
+   * Rules from another layout's settings (a Claude Code project's `permissions`): `deny`
+   * and `ask` only, so they narrow and never widen; one that does not parse is left out.
+   */
+  narrowing?: { verdict: "deny" | "ask"; text: string; source: string }[];
 }
 
 /** Where the floor lives. */
@@ -235,6 +240,12 @@ export class EffectFloor implements Floor {
       if (isEmptyLayer(l)) continue;
       if (l.preset) preset += ` → ${l.preset} (${f})`;
       layers.push({ name: "project", origin: f, policy: narrowingPolicy(l, places) });
+    }
+    for (const r of req.narrowing ?? []) {
+      if (r.verdict !== "deny" && r.verdict !== "ask") continue;
+      try {
+        rules.push(parseRule(r.text, r.verdict, r.source));
+      } catch { /* listed by hs doctor */ }
     }
     if (req.ceiling) {
       layers.push({

@@ -5,7 +5,8 @@
  * outside `.harness/`). *Control* paths are everything that runs outside the
  * sandbox, shapes the pipeline, decides policy or is hs's own state: the rest
  * of every `.harness/` of the walk (hooks, commands, providers, settings,
- * floor.json, packs, plugins, sessions, …), the workspace's `.mcp.json`, the
+ * floor.json, packs, plugins, sessions, …), the workspace's `.mcp.json` and
+ * `.claude/` settings and hooks, the
  * control parts of the git directory the user's `git` uses in the workspace
  * (and the workspace's `.git` itself while it does not exist), and
  * `$HARNESS_HOME` entirely. A control path is read-only to every tool of the
@@ -37,6 +38,12 @@ export const GIT_CONTROL: readonly string[] = [
   "worktrees",
   "commondir",
 ];
+
+/**
+ * Parts of a workspace's `.claude/` that shape the pipeline or decide policy: the settings
+ * (hooks, permissions) and the conventional home of hook scripts.
+ */
+export const CLAUDE_CONTROL: readonly string[] = ["settings.json", "settings.local.json", "hooks"];
 
 /** Where the control paths of a workspace are. */
 export interface ControlLayout {
@@ -110,7 +117,11 @@ export function controlLayout(
     }
     if (dirname(d) === d) break;
   }
-  const others = [join(workspace, ".mcp.json")];
+  // a Claude Code project's hooks and permissions (its commands, agents, skills stay writable)
+  const others = [
+    join(workspace, ".mcp.json"),
+    ...CLAUDE_CONTROL.map((n) => join(workspace, ".claude", n)),
+  ];
   const gitDir = gitDirOf(workspace);
   const wsGit = join(workspace, ".git");
   if (gitDir) {

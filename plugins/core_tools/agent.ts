@@ -19,6 +19,7 @@ const optionalName = z.string().nullish().transform((v) => v?.trim() || undefine
 const inputSchema = z.object({
   prompt: z.string(),
   bot: optionalName,
+  agent: optionalName,
   model: optionalName,
   provider: optionalName,
   tools: z.array(z.string()).nullish().transform((v) => v ?? undefined),
@@ -27,11 +28,19 @@ const inputSchema = z.object({
 async function agent(input: unknown, ctx: ToolContext): Promise<ToolResult> {
   const parsed = parseInput(inputSchema, input);
   if (!parsed.ok) return parsed.result;
-  const { prompt, bot, model, provider, tools } = parsed.data;
+  const { prompt, bot, agent: named, model, provider, tools } = parsed.data;
   if (prompt.trim() === "") return errorResult("prompt is required");
   if (!ctx.runAgent) return errorResult("sub-agents are not available in this session");
   try {
-    const result = await ctx.runAgent({ prompt, bot, model, provider, tools, signal: ctx.signal });
+    const result = await ctx.runAgent({
+      prompt,
+      bot,
+      agent: named,
+      model,
+      provider,
+      tools,
+      signal: ctx.signal,
+    });
     const output = trimTrailingNewlines(result.output);
     if (result.error) return textResult(output || "error: subagent failed with no output", true);
     return textResult(output || "subagent completed with no output");
@@ -59,6 +68,11 @@ export const agentTool: ToolDefinition = {
       bot: {
         type: "string",
         description: "A named bot (agent) of a behavior pack to run as (optional; see hs packs)",
+      },
+      agent: {
+        type: "string",
+        description:
+          "A named agent of the project to run as (optional; the system prompt lists them)",
       },
       model: {
         type: "string",

@@ -23,6 +23,7 @@ export interface SiteNav {
 /** Guide pages from docs/, in reading order, with their sidebar titles. */
 export const GUIDE_ORDER: { file: string; text: string }[] = [
   { file: "extending.md", text: "Extending with executables" },
+  { file: "compat.md", text: "A Claude Code project" },
   { file: "plugins.md", text: "Runtime plugins (TypeScript)" },
   { file: "packs.md", text: "Behavior packs" },
   { file: "providers.md", text: "Providers" },

@@ -43,6 +43,9 @@ Deno.test("control paths: rooms are the agent's, everything else of .harness is 
         ".harness/anything-new",
         ".harness",
         ".mcp.json",
+        ".claude/settings.json",
+        ".claude/settings.local.json",
+        ".claude/hooks/no-rm.sh",
         ".git/hooks/pre-commit",
         ".git/config",
         ".git/info/attributes",
@@ -50,7 +53,17 @@ Deno.test("control paths: rooms are the agent's, everything else of .harness is 
       ]
     ) assert.equal(kind(p), "project", p);
     for (
-      const p of ["AGENTS.md", "src/a.ts", ".git/objects/ab/cd", ".git/refs/heads/x", ".git/index"]
+      const p of [
+        "AGENTS.md",
+        "CLAUDE.md",
+        ".claude/commands/c.md",
+        ".claude/agents/a.md",
+        ".claude/skills/s/SKILL.md",
+        "src/a.ts",
+        ".git/objects/ab/cd",
+        ".git/refs/heads/x",
+        ".git/index",
+      ]
     ) {
       assert.equal(kind(p), "agent", p);
     }
