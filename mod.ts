@@ -32,6 +32,7 @@ export {
   type EmbeddedHarness,
   Embedding as Harness,
   type EmbeddingFloor,
+  type EmbeddingFloorFlags,
   type EmbeddingOptions,
   type PluginContributions,
 } from "./plugins/mod.ts";

@@ -23,7 +23,21 @@ export type EmbeddingFloor =
   | "workspace"
   | "read-only"
   | "full"
-  | Pick<FloorRequest, "preset" | "allow" | "deny" | "yes" | "unsandboxed">;
+  | EmbeddingFloorFlags;
+
+/** The command line's floor flags, as an embedder gives them (see docs/security.md). */
+export interface EmbeddingFloorFlags {
+  /** `--floor`: the preset (default `workspace`). */
+  preset?: "read-only" | "workspace" | "full";
+  /** `--allow-read/-write/-net/-run/-env`: lists of paths, hosts, programs or names, or "all". */
+  allow?: Partial<Record<"read" | "write" | "net" | "run" | "env", "all" | string[]>>;
+  /** `--deny-*`. */
+  deny?: Partial<Record<"read" | "write" | "net" | "run" | "env", string[]>>;
+  /** `--yes`: approve every `ask` (there is no one to ask). */
+  yes?: boolean;
+  /** `--unsandboxed`: run child processes without an OS sandbox when none is available. */
+  unsandboxed?: boolean;
+}
 
 /** What an embedding application may set when it creates a harness. */
 export interface EmbeddingOptions {
@@ -61,7 +75,7 @@ function floorOptions(floor: EmbeddingFloor | undefined) {
   if (floor === "allow-all") return { floor: allowAllFloor };
   if (floor === undefined) return { floorRequest: {} };
   if (typeof floor === "string") return { floorRequest: { preset: floor } };
-  return { floorRequest: { ...floor } };
+  return { floorRequest: { ...floor } as FloorRequest };
 }
 
 /** What each runtime plugin contributed. */

@@ -28,6 +28,7 @@ export {
   type EmbeddedHarness,
   Embedding,
   type EmbeddingFloor,
+  type EmbeddingFloorFlags,
   type EmbeddingOptions,
   type PluginContributions,
 } from "./embedding.ts";
