@@ -27,7 +27,7 @@ def expect(pat, timeout=60):
         if not chunk:
             _, status = os.waitpid(pid, 0)
             sys.stdout.write(seen.decode(errors="replace"))
-            print("\nEOF waiting for " + pat + " (EXIT " + str(os.waitstatus_to_exitcode(status)) + ")")
+            print("\\nEOF waiting for " + pat + " (EXIT " + str(os.waitstatus_to_exitcode(status)) + ")")
             sys.exit(4)
         buf += chunk; seen += chunk
     i = buf.index(pat.encode()) + len(pat)
