@@ -76,6 +76,14 @@ export class PacksView {
     return this.#p.approve(b);
   }
 
+  /**
+   * The person declined a bot's waiting guards ("not now"): the main agent runs without it in
+   * this harness; unasked, an unapproved foreground guard refuses the run (a load error).
+   */
+  decline(b: BotState): void {
+    this.#p.decline(b);
+  }
+
   /** The commands of every pack (a more local pack's command wins by name). */
   commands(): { commands: PackCommand[]; problems: string[] } {
     return this.#p.commands();

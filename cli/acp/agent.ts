@@ -356,10 +356,14 @@ export class AcpAgent {
    */
   async #askConsent(s: AcpSession, client: Acp.AgentContext): Promise<void> {
     const { methods } = this.#sdk;
-    const waiting = s.h.packs.bots().filter((b) =>
-      b.spec.attach === "foreground" && b.pending.length &&
-      !this.#declined.has(`${b.pack.root}\0${b.spec.name}`)
+    const pending = s.h.packs.bots().filter((b) =>
+      b.spec.attach === "foreground" && b.pending.length
     );
+    const declinedBefore = (b: typeof pending[number]) =>
+      this.#declined.has(`${b.pack.root}\0${b.spec.name}`);
+    // declined earlier in this connection (maybe on another mode's harness): not asked again
+    for (const b of pending.filter(declinedBefore)) s.h.packs.decline(b);
+    const waiting = pending.filter((b) => !declinedBefore(b));
     for (const b of waiting) {
       const name = `${b.pack.name}/${b.spec.name}`;
       const toolCallId = `consent-${b.pack.name}-${b.spec.name}`;
@@ -386,7 +390,10 @@ export class AcpAgent {
       );
       const yes = r.outcome.outcome === "selected" && r.outcome.optionId === "approve";
       if (yes) await s.h.packs.approve(b);
-      else this.#declined.add(`${b.pack.root}\0${b.spec.name}`);
+      else {
+        this.#declined.add(`${b.pack.root}\0${b.spec.name}`);
+        s.h.packs.decline(b);
+      }
       await client.notify(methods.client.session.update, {
         sessionId: s.id,
         update: {

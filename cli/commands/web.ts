@@ -76,7 +76,15 @@ export async function runWeb(
   // the floor's asker comes from the runs, which run on the harness
   const ref: { h?: FrontEnd } = {};
   const runs = new WebRuns({
-    run: (o) => ref.h!.runs.run(o),
+    run: (o) => {
+      // the page shows the consent banner: a run started with guards still waiting is the
+      // person's "not now" (the bot stays detached; approving it on /plugins attaches it)
+      const h = ref.h!;
+      for (const b of h.packs.bots()) {
+        if (b.spec.attach === "foreground" && b.pending.length) h.packs.decline(b);
+      }
+      return h.runs.run(o);
+    },
     provider: flags.provider,
     model: flags.model,
     log: (line) => ref.h?.log(line),

@@ -25,6 +25,8 @@ export async function handleConsent(h: FrontEnd, cli: CliContext): Promise<void>
         await h.packs.approve(b);
         continue;
       }
+      // asked and declined: this run goes on without the bot (headless, it is refused)
+      h.packs.decline(b);
     }
     cli.stderr(
       `hs: pack ${name} is not attached: ${b.pending.length} guard(s) wait for approval ` +

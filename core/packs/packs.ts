@@ -288,7 +288,19 @@ export class Packs {
    * undefined. Runs of the main agent throw it.
    */
   refusal(): PackLoadError | undefined {
-    return foregroundRefusal(this.#packs, this.#o.foregroundOff);
+    return foregroundRefusal(this.#packs, this.#o.foregroundOff, this.#declined);
+  }
+
+  /** Bots whose waiting guards the person was asked about and declined, for this harness. */
+  #declined = new Set<BotState>();
+
+  /**
+   * The person was asked to approve a bot's waiting guards and said "not now": the bot stays
+   * detached and the main agent runs without it for this harness — their choice, not a run
+   * that could not ask (which {@link refusal} refuses).
+   */
+  decline(b: BotState): void {
+    this.#declined.add(b);
   }
 
   /** Every pack, with its bots and problems. */

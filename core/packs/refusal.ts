@@ -16,7 +16,7 @@
 import { basename } from "node:path";
 import { HarnessError } from "../base/mod.ts";
 import type { PackManifest } from "./manifest.ts";
-import type { PackState } from "./program.ts";
+import type { BotState, PackState } from "./program.ts";
 import type { StateModuleLoader } from "./states.ts";
 
 /** Where a load error points: `file`, and `line:col` when known. */
@@ -35,12 +35,15 @@ export class PackLoadError extends HarnessError {
   /** Where the first problem is. */
   readonly location: LoadLocation;
 
-  /** A refusal over the packs' `problems` (each a `file:line:col: message` text). */
-  constructor(pack: string, bot: string | undefined, reason: string) {
+  /**
+   * A refusal over the packs' `problems` (each a `file:line:col: message` text); `fix` says
+   * what to do first (default: fix the error `hs packs` lists).
+   */
+  constructor(pack: string, bot: string | undefined, reason: string, fix?: string) {
     super(
       `the behavior pack ${bot ? `${pack}/${bot}` : pack} did not load, so the agent does not ` +
         `run without it (it fails closed): ${reason}`,
-      `fix it (hs packs lists every load error), or run without it: ` +
+      `${fix ?? "fix it (hs packs lists every load error)"}, or run without it: ` +
         `"plugins": {"${pack}": {"foreground": false}} in $HARNESS_HOME/plugins.json`,
     );
     this.name = "PackLoadError";
@@ -60,13 +63,15 @@ export function locationOf(reason: string): LoadLocation {
 
 /**
  * The refusal of the main agent's runs, if a foreground pack failed: a pack whose manifest did
- * not load (its bots are unknown, one may be foreground) or a foreground bot that is not
- * attached. Awaiting approval is not a failure (the consent question handles it); a disabled
- * bot is the user's opt-out.
+ * not load (its bots are unknown, one may be foreground), a foreground bot that is not
+ * attached, or one whose guards wait for approval — "an unapproved guard is a load error"
+ * (seed 000 §7) — unless the person was asked and declined (`declined`: their "not now" for
+ * this harness; a run that could not ask is refused). A disabled bot is the user's opt-out.
  */
 export function foregroundRefusal(
   packs: readonly PackState[],
   foregroundOff: ReadonlySet<string>,
+  declined: ReadonlySet<BotState> = new Set(),
 ): PackLoadError | undefined {
   for (const p of packs) {
     if (p.error) {
@@ -75,8 +80,17 @@ export function foregroundRefusal(
       continue;
     }
     for (const b of p.bots) {
-      if (b.spec.attach !== "foreground" || b.status !== "not attached") continue;
-      if (foregroundOff.has(b.pack.name)) continue;
+      if (b.spec.attach !== "foreground" || foregroundOff.has(b.pack.name)) continue;
+      if (b.status === "awaiting approval" && !declined.has(b)) {
+        const guards = b.pending.map((g) => `${g.guard} (${g.point}) at ${g.loc}`).join(", ");
+        return new PackLoadError(
+          b.pack.name,
+          b.spec.name,
+          `its guards wait for approval (an unapproved guard is a load error): ${guards}`,
+          `approve them: hs packs approve ${b.pack.name} (a terminal, hs web and editors ask)`,
+        );
+      }
+      if (b.status !== "not attached") continue;
       return new PackLoadError(b.pack.name, b.spec.name, b.reason ?? "it did not attach");
     }
   }

@@ -82,12 +82,22 @@ Deno.test("a plugin.json that does not load, or a foreground bot whose frontmatt
   assert.equal(front.bots()[0].spec.attach, "foreground", "listed as the foreground bot it is");
 });
 
-Deno.test("guards waiting for approval are the consent question's, not a refusal", async () => {
+Deno.test("'An unapproved guard is a load error.': a foreground bot's waiting guards refuse the main agent, unless the person declined them", async () => {
   const packs = await packsOf({
     "plugin.json": manifest,
     "bots/a.prompt": bot("attach: foreground"),
     "a.scm": `(guard/shell :middleware (lambda (raw invoke) (invoke raw)))\n`,
   });
-  assert.equal(packs.bots()[0].status, "awaiting approval");
+  const b = packs.bots()[0];
+  assert.equal(b.status, "awaiting approval");
+  const refused = packs.refusal();
+  assert.ok(refused);
+  assert.match(
+    refused.message,
+    /its guards wait for approval \(an unapproved guard is a load error\)/,
+  );
+  assert.match(refused.hint ?? "", /hs packs approve/);
+  // asked and declined ("not now"): the person's choice, the run goes on without the bot
+  packs.decline(b);
   assert.equal(packs.refusal(), undefined);
 });

@@ -62,6 +62,23 @@ async function echoTurn(t: LoopbackWorkspace): Promise<{ output: string; stderr:
   return { output: String(done.result).trim(), stderr: r.stderr };
 }
 
+/**
+ * Runs one headless turn while `pack`'s guards wait: nobody can be asked, so the unapproved
+ * foreground guard is a load error — the run is refused before any model request or tool.
+ */
+async function refusedTurn(t: LoopbackWorkspace, pack: string): Promise<void> {
+  const before = t.server.requests.length;
+  const r = await hs(t, "--events", "go");
+  assert.equal(r.code, 1, r.stderr);
+  assert.match(
+    r.stderr,
+    new RegExp(`the behavior pack ${pack}/main did not load.*its guards wait for approval`),
+  );
+  assert.match(r.stderr, new RegExp(`hs packs approve ${pack}`));
+  assert.equal(t.server.requests.length, before, "no request reached the model");
+  assert.equal(events(r.stdout).filter((e) => e.type === "tool_done").length, 0, "no tool ran");
+}
+
 /** The pack listing's line for the bot of `name`, and its waiting guards. */
 async function status(t: LoopbackWorkspace, name: string): Promise<string> {
   const r = await hs(t, "packs");
@@ -100,8 +117,14 @@ Deno.test("consent is not borrowed: a byte-identical guard of another pack asks,
     const beta = await status(t, "beta");
     assert.match(beta, /bot main .*: awaiting approval/);
     assert.match(beta, /waiting: guard tagger \(shell\)/);
+    // headless, beta's borrowed-looking guard is not approved: the run is refused
+    await refusedTurn(t, "beta");
+    // opted out by the user, beta is absent: only alpha's approved guard rewrites
+    await Deno.writeTextFile(
+      join(t.w.home, "plugins.json"),
+      JSON.stringify({ plugins: { beta: { foreground: false } } }),
+    );
     const run = await echoTurn(t);
-    assert.match(run.stderr, /pack beta\/main is not attached: 1 guard\(s\) wait for approval/);
     assert.equal(run.output, "x +guarded", "only the approved pack's guard rewrote the command");
     const body = JSON.stringify(t.server.requests[1].body);
     assert.match(body, /x \+guarded/);
@@ -157,9 +180,7 @@ ${TAGGER}`;
     let s = await status(t, "tags");
     assert.match(s, /bot main .*: awaiting approval/);
     assert.match(s, /waiting: guard tagger \(shell\)/);
-    let run = await echoTurn(t);
-    assert.match(run.stderr, /pack tags\/main is not attached/);
-    assert.equal(run.output, "x", "the edited helper did not run without consent");
+    await refusedTurn(t, "tags"); // the edited helper does not run without consent
     assert.equal((await hs(t, "packs", "approve")).code, 0);
     assert.equal((await echoTurn(t)).output, "x +changed");
 
@@ -167,9 +188,9 @@ ${TAGGER}`;
     await edit(t, "tags", "lib.scm", `(lib-mark) ""`, `(lib-mark) "!lib"`);
     s = await status(t, "tags");
     assert.match(s, /bot main .*: awaiting approval/);
-    run = await echoTurn(t);
-    assert.equal(run.output, "x", "the edited required file did not run without consent");
+    await refusedTurn(t, "tags"); // nor the edited required file
     assert.equal((await hs(t, "packs", "approve")).code, 0);
+    assert.equal((await echoTurn(t)).output, "x +changed!lib");
 
     // what the guard cannot reach does not ask again
     await edit(t, "tags", "main.scm", `(string-append x "!")`, `(string-append x "?")`);
@@ -231,8 +252,7 @@ Deno.test("an approval of the old format (keyed by the guard's hash alone) does 
       }),
     );
     assert.match(await status(t, "old"), /bot main .*: awaiting approval/);
-    const run = await echoTurn(t);
-    assert.equal(run.output, "x", "not rewritten under an old-format approval");
+    await refusedTurn(t, "old"); // an old-format approval grants nothing
     assert.equal((await hs(t, "packs", "approve")).code, 0);
     assert.match(await status(t, "old"), /bot main .*: attached/);
     assert.equal(JSON.parse(await Deno.readTextFile(file)).version, 2);
