@@ -8,60 +8,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import * as acp from "@agentclientprotocol/sdk";
-import {
-  BWRAP_OK,
-  hsArgs,
-  loopbackWorkspace,
-  REPO,
-  runHs,
-  writeFile,
-} from "../support/workspace.ts";
-import type { LoopbackWorkspace } from "../support/workspace.ts";
-
-/** An editor: the SDK's client app connected to a spawned `hs acp`. */
-async function editor(
-  t: LoopbackWorkspace,
-  answer: () => string,
-  op: (ctx: acp.ClientContext, seen: Seen) => Promise<void>,
-  extraArgs: string[] = [],
-): Promise<Seen> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [...hsArgs(), "acp", ...extraArgs],
-    cwd: t.w.ws,
-    env: t.w.env,
-    clearEnv: true,
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const stderr = new Response(child.stderr).text();
-  const seen: Seen = { updates: [], permissions: [] };
-  const app = acp.client({ name: "hs-test-editor" })
-    .onNotification(acp.methods.client.session.update, ({ params }) => {
-      seen.updates.push(params.update);
-    })
-    .onRequest(acp.methods.client.session.requestPermission, ({ params }) => {
-      seen.permissions.push(params);
-      return { outcome: { outcome: "selected", optionId: answer() } };
-    });
-  try {
-    await app.connectWith(acp.ndJsonStream(child.stdin, child.stdout), (ctx) => op(ctx, seen));
-  } finally {
-    try {
-      await child.stdin.close();
-    } catch { /* closed with the connection */ }
-    const status = await child.status;
-    seen.stderr = await stderr;
-    assert.equal(status.code, 0, `hs acp exited ${status.code}: ${seen.stderr}`);
-  }
-  return seen;
-}
-
-interface Seen {
-  updates: acp.SessionUpdate[];
-  permissions: acp.RequestPermissionRequest[];
-  stderr?: string;
-}
+import { BWRAP_OK, loopbackWorkspace, REPO, runHs, writeFile } from "../support/workspace.ts";
+import { editor, type Seen } from "./_acp_kit.ts";
 
 const kinds = (u: acp.SessionUpdate[]) => u.map((x) => x.sessionUpdate);
 const said = (u: acp.SessionUpdate[]) =>
