@@ -123,6 +123,17 @@ export class Packs {
     for (const b of this.bots()) {
       if (b.spec.attach === "foreground" && b.status === "ready") await this.#attach(b);
     }
+    // a foreground pack's state modules are part of the main agent's behavior: their load
+    // errors are found now (refusal.ts), not at the first call/method
+    const load = this.#o.runtime?.loadState;
+    for (const p of this.#packs) {
+      const foreground = p.bots.some((b) =>
+        b.spec.attach === "foreground" && !this.#o.foregroundOff.has(b.pack.name)
+      );
+      if (load && p.manifest && foreground && Object.keys(p.manifest.states).length) {
+        p.stateErrors = await checkStates(p.manifest, load);
+      }
+    }
     this.#publisher?.publish(this.bots());
   }
 

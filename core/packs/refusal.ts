@@ -64,7 +64,8 @@ export function locationOf(reason: string): LoadLocation {
 /**
  * The refusal of the main agent's runs, if a foreground pack failed: a pack whose manifest did
  * not load (its bots are unknown, one may be foreground), a foreground bot that is not
- * attached, or one whose guards wait for approval — "an unapproved guard is a load error"
+ * attached, a foreground pack whose state module did not load, or a foreground bot whose
+ * guards wait for approval — "an unapproved guard is a load error"
  * (seed 000 §7) — unless the person was asked and declined (`declined`: their "not now" for
  * this harness; a run that could not ask is refused). A disabled bot is the user's opt-out.
  */
@@ -74,10 +75,15 @@ export function foregroundRefusal(
   declined: ReadonlySet<BotState> = new Set(),
 ): PackLoadError | undefined {
   for (const p of packs) {
+    const name = p.manifest?.name ?? basename(p.dir);
     if (p.error) {
-      const name = p.manifest?.name ?? basename(p.dir);
       if (!foregroundOff.has(name)) return new PackLoadError(name, undefined, p.error);
       continue;
+    }
+    // a foreground pack's state module that did not load (checked when the packs load)
+    if (p.stateErrors?.length && !foregroundOff.has(name)) {
+      const foreground = p.bots.some((b) => b.spec.attach === "foreground");
+      if (foreground) return new PackLoadError(name, undefined, p.stateErrors[0]);
     }
     for (const b of p.bots) {
       if (b.spec.attach !== "foreground" || foregroundOff.has(b.pack.name)) continue;

@@ -167,3 +167,25 @@ Deno.test("hs web: starting a turn on a broken foreground pack answers an error 
     await t.close();
   }
 });
+
+Deno.test("a foreground pack whose state module does not load (a second reducer) stops the run at load, not at the first call/method", async () => {
+  const reducer = `(define/reducer :initial (lambda () 0) :reduce (lambda (s a) s))\n`;
+  const p = foregroundPack(`(define x 1)\n`);
+  p.files["plugin.json"] = JSON.stringify({
+    name: "fc",
+    extensions: {
+      "tools.inhuman": { bots: ["./bots/main.prompt"], states: { session: "./state.scm" } },
+    },
+  });
+  p.files["state.scm"] = reducer + reducer;
+  const t = await packsWorkspace(WRITE, [p]);
+  try {
+    const r = await runHs(["write", "out.txt"], { cwd: t.w.ws, env: t.w.env });
+    assert.notEqual(r.code, 0, r.stdout);
+    assert.match(r.stderr, /the behavior pack fc did not load/);
+    assert.match(r.stderr, /state\.scm:2:1: define\/reducer: a second reducer/);
+    assertNothingRan(t);
+  } finally {
+    await t.close();
+  }
+});
