@@ -21,21 +21,15 @@ import type * as Commands from "./commands/mod.ts";
 import {
   type BuiltinCommand,
   BUILTINS,
+  DOCS_LINE,
   PROGRAM_DESCRIPTION,
   topLevelHelp,
+  USAGE,
 } from "./command_table.ts";
 import { loadLate } from "./lazy.ts";
 
 /** Names of the built-in commands. */
 export const BUILTIN_COMMANDS: readonly string[] = BUILTINS.map((b) => b.name);
-
-const USAGE =
-  "\nUsage: hs <message…>        run the agent on a message (a first word that is not a command\n" +
-  "                              starts one, unless it is a command's typo; see docs/cli.md)\n" +
-  "       hs -- <message…>     the words as a message, whatever the first one is\n" +
-  "       hs <session-id> <msg>  continue a session\n" +
-  "       echo msg | hs          message on stdin\n" +
-  "       hs                     the REPL, on a terminal\n";
 
 const harnessRoom = () => loadLate<typeof Harness>("./harness/mod.ts");
 const launchRoom = () => loadLate<typeof Launch>("./launch/mod.ts");
@@ -101,7 +95,7 @@ async function topHelp(ctx: CommandContext): Promise<void> {
     );
     await help.listExternal(ctx, undefined, [...BUILTIN_COMMANDS]);
   }
-  cli.stdout("\nDocs: README.md and docs/ in the repository.\n");
+  cli.stdout(DOCS_LINE);
 }
 
 /** Parses argv and runs; resolves to the exit code. */

@@ -17,11 +17,12 @@ import {
   formatTokens,
   rewindSession,
   Session,
+  Sessions,
   sessionTurns,
   type StoredSession,
   undoRewind,
 } from "../../core/session/mod.ts";
-import { type FrontEnd, Sessions } from "../../core/mod.ts";
+import type { FrontEnd } from "../../core/mod.ts";
 import type { CliContext } from "../base/mod.ts";
 import type { CommandContext } from "../harness/mod.ts";
 import { colorEnabled, rewoundText, sanitizeForTerminal as safe, styles } from "../view/mod.ts";

@@ -12,6 +12,7 @@ export {
   HARNESS_WORKER,
   runInWorker,
   serveHarness,
+  type WorkerGrant,
   workerPermissions,
-} from "./scope.ts";
+} from "./scope/mod.ts";
 export { editDistance, type KnownCommand, nearestCommand, typoError } from "./typo.ts";

@@ -1,7 +1,7 @@
 /**
  * Who starts the file worker. By default this thread does (`new Worker`). A thread that is
  * itself a worker may name a host instead: the launcher's harness worker hands the start to
- * the process's main thread (cli/launch/scope.ts), because Deno 2.9 takes about a second to
+ * the process's main thread (cli/launch/scope/), because Deno 2.9 takes about a second to
  * start a worker inside a worker (the nested thread waits ~0.5 s before its first line and
  * ~0.5 s before its first message), which a turn's first file tool would wait for. The host
  * holds the launcher's permissions, so it clamps the worker's to the grant of this thread

@@ -28,3 +28,4 @@ export * from "./budget.ts";
 export * from "./state_log.ts";
 export * from "./turns.ts";
 export * from "./groups.ts";
+export { type NewSession, Sessions } from "./sessions_view.ts";

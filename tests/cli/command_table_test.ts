@@ -52,12 +52,17 @@ Deno.test("the table's help is commander's help of the whole program, at any wid
   }
 });
 
-/** The modules a `deno run main.ts …` evaluated, from Deno's debug log. */
-async function loadedModules(args: string[]): Promise<string[]> {
+/** The modules a `deno run <entry> …` evaluated, from Deno's debug log. */
+async function loadedModules(
+  args: string[],
+  entry = "main.ts",
+  setup?: (ws: string) => Promise<void>,
+): Promise<string[]> {
   const w = await makeWorkspace();
   try {
+    await setup?.(w.ws);
     const out = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", "-L", "debug", join(REPO, "main.ts"), ...args],
+      args: ["run", "-A", "--unstable-worker-options", "-L", "debug", join(REPO, entry), ...args],
       cwd: w.ws,
       env: w.env,
       clearEnv: true,
@@ -82,4 +87,22 @@ Deno.test("hs --help and hs version load no command, no npm package, no plugin, 
     );
     assert.deepEqual(heavy, [], `hs ${args.join(" ")}`);
   }
+});
+
+Deno.test("the launcher answers hs version and hs --help itself: only the entry's own modules", async () => {
+  for (const args of [["--help"], ["-h"], ["help"], ["version"], ["--version"]]) {
+    const mods = await loadedModules(args, "launch.ts");
+    assert.ok(mods.some((m) => m.endsWith("/launch.ts")), `the log names modules: ${args}`);
+    const others = mods.filter((m) =>
+      !m.endsWith("/launch.ts") && !/\/(core\/early|cli\/table)\/[a-z_]+\.ts$/.test(m)
+    );
+    assert.deepEqual(others, [], `hs ${args.join(" ")}: no grant, no worker, no Node layer`);
+  }
+});
+
+Deno.test("hs --help with a commands/ directory goes to the harness, which lists them", async () => {
+  const mods = await loadedModules(["--help"], "launch.ts", async (ws) => {
+    await Deno.mkdir(join(ws, ".harness", "commands"), { recursive: true });
+  });
+  assert.ok(mods.some((m) => m.endsWith("/main.ts")), "the harness worker ran");
 });

@@ -19,8 +19,16 @@
  *
  * @module
  */
-import type { HostedWorker, WorkerHost, WorkerPermissions } from "../../core/sandbox/mod.ts";
-import type { Grant } from "./grant.ts";
+import type { HostedWorker, WorkerHost, WorkerPermissions } from "../../../core/sandbox/mod.ts";
+
+/** The permissions of a run (cli/launch/grant.ts's `Grant`): paths, hosts, programs or "all". */
+export interface WorkerGrant {
+  read: string[] | "all";
+  write: string[] | "all";
+  net: string[] | "all";
+  run: string[] | "all";
+}
+type Grant = WorkerGrant;
 
 /** The name the harness worker is started with. */
 export const HARNESS_WORKER = "hs-harness";

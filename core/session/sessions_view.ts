@@ -1,20 +1,15 @@
 /**
  * The sessions a front end lists, shows and opens: this workspace's (or every workspace's)
  * sessions, a session's directory, a new session. A view over the places of
- * `core/session/groups.ts`, built from the paths alone — `hs session` and `hs resume` use it
+ * groups.ts, built from the paths alone — `hs session` and `hs resume` use it
  * without starting a harness.
  *
  * @module
  */
 import { join } from "node:path";
-import { HarnessError, type Paths } from "./base/mod.ts";
-import {
-  everySession,
-  findSessionDir,
-  Session,
-  type StoredSession,
-  workspaceSessions,
-} from "./session/mod.ts";
+import { HarnessError, type Paths } from "../base/mod.ts";
+import { everySession, findSessionDir, type StoredSession, workspaceSessions } from "./groups.ts";
+import { Session } from "./session.ts";
 
 /** What a new session records. */
 export interface NewSession {
