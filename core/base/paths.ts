@@ -4,8 +4,7 @@
  *
  * @module
  */
-import { basename, dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { basename, dirname, filePathOf, join } from "../early/mod.ts";
 import { chooseSessionsDir, type SessionsPlace } from "./sessions_place.ts";
 
 /** This module's path in a source checkout (in a bundle, the module is the bundle file). */
@@ -18,7 +17,7 @@ const SOURCE_PATH = "/core/base/paths.ts";
 export const HARNESS_ROOT: string = (() => {
   const url = new URL(import.meta.url);
   if (url.protocol !== "file:") return dirname(Deno.execPath());
-  const path = fileURLToPath(url);
+  const path = filePathOf(url)!;
   return path.endsWith(SOURCE_PATH) ? path.slice(0, -SOURCE_PATH.length) || "/" : dirname(path);
 })();
 

@@ -7,3 +7,15 @@
 export { VERSION } from "./version.ts";
 export { gitRevision, REVISION, versionLine } from "./build_info.ts";
 export { builtinVersionAnswer, commandMayBeReplaced, commandsMayExist } from "./version_answer.ts";
+export {
+  basename,
+  dirname,
+  filePathOf,
+  fileUrlOf,
+  isAbsolute,
+  join,
+  normalize,
+  resolve,
+  resolveFrom,
+  sep,
+} from "./path.ts";

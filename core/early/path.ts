@@ -57,3 +57,29 @@ export function resolveFrom(base: string, ...parts: string[]): string {
 export function filePathOf(url: URL): string | undefined {
   return url.protocol === "file:" ? decodeURIComponent(url.pathname) : undefined;
 }
+
+/** `node:path`'s `sep` on POSIX. */
+export const sep = "/";
+
+/** `node:path`'s `basename` (without the suffix argument). */
+export function basename(path: string): string {
+  let end = path.length;
+  while (end > 0 && path[end - 1] === "/") end--;
+  if (end === 0) return "";
+  return path.slice(path.lastIndexOf("/", end - 1) + 1, end);
+}
+
+/** `node:path`'s `resolve`: the parts from the right up to an absolute one, else from the cwd. */
+export function resolve(...parts: string[]): string {
+  const i = parts.findLastIndex((p) => isAbsolute(p));
+  return i >= 0 ? resolveFrom(parts[i], ...parts.slice(i + 1)) : resolveFrom(Deno.cwd(), ...parts);
+}
+
+/** `node:url`'s `pathToFileURL` of an absolute POSIX path. */
+export function fileUrlOf(path: string): URL {
+  const url = new URL("file:///");
+  // the pathname setter escapes spaces, `#` and `?`; `%`, `\` and control characters are ours
+  url.pathname = path.replace(/%/g, "%25").replace(/\\/g, "%5C").replace(/\n/g, "%0A")
+    .replace(/\r/g, "%0D").replace(/\t/g, "%09");
+  return url;
+}

@@ -56,3 +56,19 @@ Deno.test("resolveFrom is node:path's resolve from an absolute base", () => {
     }
   }
 });
+
+Deno.test("basename, resolve and fileUrlOf are node:path's and node:url's", async () => {
+  const { pathToFileURL } = await import("node:url");
+  const { basename, fileUrlOf, resolve } = await import("../../core/early/path.ts");
+  for (const p of PATHS) {
+    assert.equal(basename(p), node.posix.basename(p), `basename(${JSON.stringify(p)})`);
+    assert.equal(resolve(p), node.posix.resolve(p), `resolve(${JSON.stringify(p)})`);
+    assert.equal(resolve("/base", p), node.posix.resolve("/base", p));
+    assert.equal(resolve(p, "x", "/abs", "y"), node.posix.resolve(p, "x", "/abs", "y"));
+  }
+  for (
+    const p of ["/a b/c#d?e", "/x/100%/y", "/tab\there", "/ü/日本", "/a/\\b", "/plain/path.ts"]
+  ) {
+    assert.equal(fileUrlOf(p).href, pathToFileURL(p).href, p);
+  }
+});
