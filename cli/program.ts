@@ -166,6 +166,11 @@ export async function dispatch(argv: string[], cli: CliContext): Promise<number>
       ? [word, ...leading, ...rest] // global flags may come first: `hs --trust-workspace tools`
       : ["agent", ...argv];
   }
+  // a command's plain forms may be answered without commander (its module's `quick`)
+  const quick = !pluginWord && leading.length === 0 && command !== "agent"
+    ? await quickAnswer(command, argv.slice(1), cli)
+    : undefined;
+  if (quick !== undefined) return quick;
   // `hs help <name>` shows another command's help: every command is registered for it
   const held: { usage?: string } | undefined = pluginWord ? {} : undefined;
   const program = await buildProgram(ctx, command === "help" ? undefined : [command], held);
@@ -182,6 +187,19 @@ export async function dispatch(argv: string[], cli: CliContext): Promise<number>
     throw err;
   }
   return code;
+}
+
+/** A command module's own answer to its plain forms (`quick`), if it has one and they are. */
+async function quickAnswer(
+  command: string,
+  args: string[],
+  cli: CliContext,
+): Promise<number | undefined> {
+  const b = BUILTINS.find((x) => x.name === command);
+  if (!b) return undefined;
+  type Quick = (args: readonly string[], cli: CliContext) => number | undefined;
+  const m = await loadLate<{ quick?: Quick }>(b.module);
+  return m.quick?.(args, cli);
 }
 
 /** The built-in commands with their subcommands, and the executable commands on the walk. */

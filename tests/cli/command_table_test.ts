@@ -38,8 +38,9 @@ Deno.test("the table lists each built-in as it registers: term, description, sub
 });
 
 Deno.test("the table names every command of cli/commands/mod.ts, no more", () => {
+  // besides the registers: version's and help's extras, and a command's `quick` (<name>Quick)
   const registers = Object.keys(Commands).filter((k) =>
-    !["versionText", "helpExternal"].includes(k)
+    !["versionText", "helpExternal"].includes(k) && !k.endsWith("Quick")
   );
   assert.deepEqual(registers.sort(), BUILTINS.map((b) => b.name).sort());
 });
@@ -105,4 +106,13 @@ Deno.test("hs --help with a commands/ directory goes to the harness, which lists
     await Deno.mkdir(join(ws, ".harness", "commands"), { recursive: true });
   });
   assert.ok(mods.some((m) => m.endsWith("/main.ts")), "the harness worker ran");
+});
+
+Deno.test("hs session list in its plain forms loads no npm package: no commander, no zod", async () => {
+  for (const args of [["session", "list"], ["session", "list", "--all", "-n", "3"]]) {
+    const mods = await loadedModules(args, "launch.ts");
+    assert.ok(mods.some((m) => m.endsWith("/cli/commands/session.ts")), `ran: ${args}`);
+    const npm = mods.filter((m) => m.includes("registry.npmjs.org") || m.startsWith("npm:"));
+    assert.deepEqual(npm, [], `hs ${args.join(" ")}`);
+  }
 });
