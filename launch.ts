@@ -2,8 +2,8 @@
  * `deno task hs`: the permission-scoped launcher. It computes what this run of
  * the harness may touch (see cli/launch/grant.ts) and runs `main.ts` in a
  * Worker of this process whose Deno permissions are exactly that — never `-A`
- * (cli/launch/scope.ts). It loads no plugin, runs no hook, answers
- * `hs version` itself and runs `hs scheme` in its own thread after giving up
+ * (cli/launch/scope/). It loads no plugin, runs no hook, answers
+ * `hs version` (and `hs --help` when there is no command to list) itself and runs `hs scheme` in its own thread after giving up
  * every permission (scheme/cli/). `release.ts` is the same for the bundle and
  * the compiled binary.
  *
@@ -17,12 +17,20 @@ if (import.meta.main) {
   const args = Deno.args;
   if (args.length === 1) {
     // answered before anything else is loaded — unless a commands/version may replace it
-    const base = "./core/base/mod.ts";
-    const { builtinVersionAnswer } = await import(base) as typeof import("./core/base/mod.ts");
+    const early = "./core/early/mod.ts";
+    const { builtinVersionAnswer } = await import(early) as typeof import("./core/early/mod.ts");
     const env = Deno.env.toObject();
     const version = builtinVersionAnswer(args, env, env.INIT_CWD || Deno.cwd());
     if (version) {
       console.log(version);
+      Deno.exit(0);
+    }
+    // `hs --help` too, when the run can have no command of its own to list (cli/table/)
+    const table = "./cli/table/mod.ts";
+    const help = await import(table) as typeof import("./cli/table/mod.ts");
+    const text = help.builtinHelpAnswer(args, env, env.INIT_CWD || Deno.cwd());
+    if (text !== undefined) {
+      help.writeStdout(text);
       Deno.exit(0);
     }
   }

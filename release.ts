@@ -23,7 +23,7 @@ function releaseRoot(): string {
 if (import.meta.main) {
   const args = Deno.args;
   if ("WorkerGlobalScope" in globalThis) {
-    // the harness worker this module started (cli/launch/scope.ts)
+    // the harness worker this module started (cli/launch/scope/)
     const [{ serveHarness }, { main }] = await Promise.all([
       import("./cli/launch/mod.ts"),
       import("./main.ts"),
@@ -32,11 +32,18 @@ if (import.meta.main) {
   }
   if (args.length === 1) {
     // a commands/version may replace it (the CLI runs it when its source is trusted)
-    const { builtinVersionAnswer } = await import("./core/base/mod.ts");
+    const { builtinVersionAnswer } = await import("./core/early/mod.ts");
     const env = Deno.env.toObject();
     const version = builtinVersionAnswer(args, env, env.INIT_CWD || Deno.cwd());
     if (version) {
       console.log(version);
+      Deno.exit(0);
+    }
+    // `hs --help` too, when the run can have no command of its own to list (cli/table/)
+    const { builtinHelpAnswer, writeStdout } = await import("./cli/table/mod.ts");
+    const text = builtinHelpAnswer(args, env, env.INIT_CWD || Deno.cwd());
+    if (text !== undefined) {
+      writeStdout(text);
       Deno.exit(0);
     }
   }

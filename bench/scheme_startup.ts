@@ -8,7 +8,7 @@
  *
  * Variants per checkout: `scheme/cli/main.ts` (the interpreter alone; `scheme/main.ts` in a
  * checkout from before the Scheme's rooms), `main.ts scheme`, `deno task
- * hs scheme` (the launcher) and the bundle (`deno bundle main.ts`, what `deno task bundle`
+ * hs scheme` (the launcher) and the bundle (`deno bundle release.ts`, what `deno task bundle`
  * builds, written to a temporary directory, not dist/) run with the release's baked flags
  * (`scripts/build.ts flags`): the closest to the compiled executable that can be run here.
  *
@@ -78,7 +78,9 @@ async function denoOut(args: string[], cwd: string): Promise<string | undefined>
 
 for (const [label, dir] of builds) {
   const bundle = join(tmp, `hs-${label}.js`);
-  const built = await denoOut(["bundle", "-q", "--frozen-lockfile", "main.ts", "-o", bundle], dir);
+  // what `deno task bundle` builds: release.ts (main.ts in a checkout from before it)
+  const entry = exists(join(dir, "release.ts")) ? "release.ts" : "main.ts";
+  const built = await denoOut(["bundle", "-q", "--frozen-lockfile", entry, "-o", bundle], dir);
   const flags = await denoOut(["run", "-A", "scripts/build.ts", "flags"], dir);
   if (built !== undefined && flags !== undefined) {
     variants.push({

@@ -20,10 +20,15 @@ const REQUIRES: Record<string, () => unknown> = {
   "./commands/mod.ts": () => require("./commands/mod.ts"),
 };
 
-/** A command module as cli/program.ts takes it: `register`, and version's and help's extras. */
+/** A command module as cli/program.ts takes it: `register`, its `quick`, version's and help's extras. */
 function commandModule(name: string): unknown {
   const m = REQUIRES["./commands/mod.ts"]() as Record<string, unknown>;
-  return { register: m[name], versionText: m.versionText, listExternal: m.helpExternal };
+  return {
+    register: m[name],
+    quick: m[`${name}Quick`],
+    versionText: m.versionText,
+    listExternal: m.helpExternal,
+  };
 }
 
 /**

@@ -21,21 +21,15 @@ import type * as Commands from "./commands/mod.ts";
 import {
   type BuiltinCommand,
   BUILTINS,
+  DOCS_LINE,
   PROGRAM_DESCRIPTION,
   topLevelHelp,
+  USAGE,
 } from "./command_table.ts";
 import { loadLate } from "./lazy.ts";
 
 /** Names of the built-in commands. */
 export const BUILTIN_COMMANDS: readonly string[] = BUILTINS.map((b) => b.name);
-
-const USAGE =
-  "\nUsage: hs <message…>        run the agent on a message (a first word that is not a command\n" +
-  "                              starts one, unless it is a command's typo; see docs/cli.md)\n" +
-  "       hs -- <message…>     the words as a message, whatever the first one is\n" +
-  "       hs <session-id> <msg>  continue a session\n" +
-  "       echo msg | hs          message on stdin\n" +
-  "       hs                     the REPL, on a terminal\n";
 
 const harnessRoom = () => loadLate<typeof Harness>("./harness/mod.ts");
 const launchRoom = () => loadLate<typeof Launch>("./launch/mod.ts");
@@ -101,7 +95,7 @@ async function topHelp(ctx: CommandContext): Promise<void> {
     );
     await help.listExternal(ctx, undefined, [...BUILTIN_COMMANDS]);
   }
-  cli.stdout("\nDocs: README.md and docs/ in the repository.\n");
+  cli.stdout(DOCS_LINE);
 }
 
 /** Parses argv and runs; resolves to the exit code. */
@@ -172,6 +166,11 @@ export async function dispatch(argv: string[], cli: CliContext): Promise<number>
       ? [word, ...leading, ...rest] // global flags may come first: `hs --trust-workspace tools`
       : ["agent", ...argv];
   }
+  // a command's plain forms may be answered without commander (its module's `quick`)
+  const quick = !pluginWord && leading.length === 0 && command !== "agent"
+    ? await quickAnswer(command, argv.slice(1), cli)
+    : undefined;
+  if (quick !== undefined) return quick;
   // `hs help <name>` shows another command's help: every command is registered for it
   const held: { usage?: string } | undefined = pluginWord ? {} : undefined;
   const program = await buildProgram(ctx, command === "help" ? undefined : [command], held);
@@ -188,6 +187,19 @@ export async function dispatch(argv: string[], cli: CliContext): Promise<number>
     throw err;
   }
   return code;
+}
+
+/** A command module's own answer to its plain forms (`quick`), if it has one and they are. */
+async function quickAnswer(
+  command: string,
+  args: string[],
+  cli: CliContext,
+): Promise<number | undefined> {
+  const b = BUILTINS.find((x) => x.name === command);
+  if (!b) return undefined;
+  type Quick = (args: readonly string[], cli: CliContext) => number | undefined;
+  const m = await loadLate<{ quick?: Quick }>(b.module);
+  return m.quick?.(args, cli);
 }
 
 /** The built-in commands with their subcommands, and the executable commands on the walk. */

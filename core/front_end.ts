@@ -16,7 +16,7 @@ import type { Packs } from "./packs/mod.ts";
 import type { Admin, Catalog } from "./facade.ts";
 import { PacksView } from "./packs_view.ts";
 import type { RunOptions, Runs } from "./runs.ts";
-import { Sessions } from "./sessions_view.ts";
+import { Sessions } from "./session/mod.ts";
 
 /** Runs as a front end starts and inspects them. */
 export interface RunsView {

@@ -17,7 +17,6 @@ export {
   type RunsView,
   type Where,
 } from "./front_end.ts";
-export { type NewSession, Sessions } from "./sessions_view.ts";
 export { PacksView } from "./packs_view.ts";
 export { SkillCatalog, type SkillCatalogInit, type SkillListing } from "./skill_catalog.ts";
 export { Sources, type SourcesInit } from "./sources.ts";

@@ -14,7 +14,7 @@
 import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url)).replace(/\/$/, "");
-const INFO = `${ROOT}/core/base/build_info.ts`;
+const INFO = `${ROOT}/core/early/build_info.ts`;
 
 /**
  * Deno flags of a release: no -A, no ffi, no prompt (a prompt would let a worker ask for
@@ -51,7 +51,7 @@ async function git(...args: string[]): Promise<string> {
   }
 }
 
-/** Runs `fn` with the revision written into core/base/build_info.ts, then restores it. */
+/** Runs `fn` with the revision written into core/early/build_info.ts, then restores it. */
 async function withRevision(fn: () => Promise<void>): Promise<void> {
   const rev = Deno.env.get("HS_REVISION") || await git("rev-parse", "--short=12", "HEAD") ||
     "unknown";
@@ -90,12 +90,15 @@ async function main(args: string[]): Promise<void> {
     for (let i = 0; i < rest.length; i++) if (rest[i] === "--target") targets.push(rest[++i]);
     await withRevision(async () => {
       for (const t of targets.length ? targets : TARGETS) {
-        // cli/ is included whole: the CLI imports its commands by a variable (cli/lazy.ts)
+        // cli/ is included whole: the CLI imports its commands by a variable (cli/lazy.ts), and
+        // main.ts its rooms (so does the launcher)
         await deno([
           "compile",
           ...BAKED,
           "--include",
           "cli",
+          ...["core/early/mod.ts", "scheme/cli/mod.ts", "scheme/mod.ts", "plugins/mod.ts"]
+            .flatMap((m) => ["--include", m]),
           "--target",
           t,
           "-o",

@@ -22,7 +22,7 @@ export { register as providers } from "./providers.ts";
 export { register as repl } from "./repl.ts";
 export { register as resume } from "./resume.ts";
 export { register as scheme } from "./scheme.ts";
-export { register as session } from "./session.ts";
+export { quick as sessionQuick, register as session } from "./session.ts";
 export { register as skills } from "./skills.ts";
 export { register as tools } from "./tools.ts";
 export { register as trust } from "./trust.ts";

@@ -6,7 +6,7 @@
  */
 import type { Command } from "@commander-js/extra-typings";
 import { HarnessError, resolvePaths } from "../../core/base/mod.ts";
-import { Sessions } from "../../core/mod.ts";
+import { Sessions } from "../../core/session/mod.ts";
 import { addAgentFlags, type CommandContext } from "../harness/mod.ts";
 import { agentCommand, runRepl } from "../repl/mod.ts";
 

@@ -21,14 +21,42 @@ import {
   formatTokens,
   rewindSession,
   Session,
+  Sessions,
   sessionTurns,
   type StoredSession,
   undoRewind,
 } from "../../core/session/mod.ts";
-import { type FrontEnd, Sessions } from "../../core/mod.ts";
+import type { FrontEnd } from "../../core/mod.ts";
 import type { CliContext } from "../base/mod.ts";
 import type { CommandContext } from "../harness/mod.ts";
 import { colorEnabled, rewoundText, sanitizeForTerminal as safe, styles } from "../view/mod.ts";
+
+/** `hs session list`: this workspace's sessions (or every one's), newest first. */
+function listSessions(cli: CliContext, all: boolean, limitText: string): number {
+  const p = new Sessions(resolvePaths(cli.env, cli.cwd));
+  const limit = Number.parseInt(limitText, 10) || 20;
+  return sessionList(p.list(all).slice(0, limit), all, p.dir, cli);
+}
+
+/**
+ * `hs session list` in its plain forms (`--all`, `-n N`, `--limit N`, `--limit=N`) without
+ * commander: the exit status, or undefined for anything else (commander parses it, with its
+ * errors and help). The same output as the registered command.
+ */
+export function quick(args: readonly string[], cli: CliContext): number | undefined {
+  if (args[0] !== "list") return undefined;
+  let all = false;
+  let limit = "20";
+  for (let i = 1; i < args.length; i++) {
+    const a = args[i];
+    if (a === "--all") all = true;
+    else if ((a === "-n" || a === "--limit") && i + 1 < args.length && /^\d+$/.test(args[i + 1])) {
+      limit = args[++i];
+    } else if (/^--limit=\d+$/.test(a)) limit = a.slice("--limit=".length);
+    else return undefined;
+  }
+  return listSessions(cli, all, limit);
+}
 
 /** Registers `hs session`. */
 export function register(program: Command, ctx: CommandContext): void {
@@ -42,10 +70,7 @@ export function register(program: Command, ctx: CommandContext): void {
     .option("-n, --limit <n>", "how many", "20")
     .option("--all", "every workspace's sessions, each with its workspace")
     .action((o) => {
-      const p = sessions();
-      const refs = p.list(o.all === true);
-      const limit = Number.parseInt(o.limit, 10) || 20;
-      ctx.done(sessionList(refs.slice(0, limit), o.all === true, p.dir, cli));
+      ctx.done(listSessions(cli, o.all === true, o.limit));
     });
   session.command("show")
     .description("print a session's messages, then its context budget and usage")
@@ -146,7 +171,7 @@ function registerArchive(session: Command, ctx: CommandContext, sessions: () => 
         const text = file === "-"
           ? await new Response(Deno.stdin.readable).text()
           : readArchive(resolve(cli.cwd, file));
-        const r = sessions().importText(text, file === "-" ? "stdin" : file, o.as);
+        const r = await sessions().importText(text, file === "-" ? "stdin" : file, o.as);
         cli.stdout(`${r.id}\n`);
         cli.stderr(
           `imported ${r.id} into ${

@@ -15,7 +15,7 @@
  *
  * @module
  */
-import { dirname, isAbsolute, join, resolve } from "node:path";
+import { dirname, isAbsolute, join, resolve } from "../../core/early/mod.ts";
 import {
   dirEntries,
   isExecutableInfo,

@@ -7,5 +7,12 @@
 export * from "./argv.ts";
 export { computeGrant, type Grant, grantFlags, hostOf, which } from "./grant.ts";
 export { type HarnessPlace, runLauncher, workspaceDir } from "./run.ts";
-export { HARNESS_WORKER, runInWorker, serveHarness, workerPermissions } from "./scope.ts";
+export {
+  clampToGrant,
+  HARNESS_WORKER,
+  runInWorker,
+  serveHarness,
+  type WorkerGrant,
+  workerPermissions,
+} from "./scope/mod.ts";
 export { editDistance, type KnownCommand, nearestCommand, typoError } from "./typo.ts";

@@ -2,16 +2,16 @@
  * The launcher: answers `hs version` itself (unless a `commands/version` may replace it),
  * otherwise computes the run's
  * grant and runs the harness in this process under it — a Worker whose Deno
- * permissions are the grant (scope.ts) — and resolves to the harness's exit
+ * permissions are the grant (scope/) — and resolves to the harness's exit
  * status. The terminal, standard input and signals are the process's, which
  * the harness uses directly: Ctrl-C reaches its handler, SIGTERM and SIGHUP
  * end the process as they ended the harness.
  *
  * @module
  */
-import { builtinVersionAnswer } from "../../core/base/mod.ts";
+import { builtinVersionAnswer } from "../../core/early/mod.ts";
 import { computeGrant, grantFlags } from "./grant.ts";
-import { runInWorker } from "./scope.ts";
+import { runInWorker } from "./scope/mod.ts";
 
 /** The user's directory: `deno task` runs in the config's directory and sets INIT_CWD. */
 export function workspaceDir(): string {

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { dirname, join } from "node:path";
+import { dirname, join } from "../early/mod.ts";
 
 /** Writes a file atomically: temp file in the same directory, then rename. */
 export async function atomicWrite(

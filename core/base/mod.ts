@@ -14,8 +14,13 @@ export * from "./kv.ts";
 export * from "./conf_keys.ts";
 export * from "./fsutil.ts";
 export * from "./settle.ts";
-export { VERSION } from "./version.ts";
-export { REVISION, versionLine } from "./build_info.ts";
+export {
+  builtinVersionAnswer,
+  commandMayBeReplaced,
+  REVISION,
+  VERSION,
+  versionLine,
+} from "../early/mod.ts";
 export * from "./lifecycle.ts";
 export * from "./terminal_text.ts";
 export * from "./safe_fs.ts";

@@ -4,18 +4,21 @@
  *
  * @module
  */
-import { basename, dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { versionLine } from "./build_info.ts";
-import { VERSION } from "./version.ts";
+import { basename, dirname, filePathOf, join } from "../early/mod.ts";
 import { chooseSessionsDir, type SessionsPlace } from "./sessions_place.ts";
 
-/** Where the harness is installed (the repository root, or the binary's directory). */
+/** This module's path in a source checkout (in a bundle, the module is the bundle file). */
+const SOURCE_PATH = "/core/base/paths.ts";
+
+/**
+ * Where the harness is installed: the repository root, the bundle's directory, or the
+ * compiled binary's.
+ */
 export const HARNESS_ROOT: string = (() => {
-  const url = new URL("../..", import.meta.url);
-  return url.protocol === "file:"
-    ? fileURLToPath(url).replace(/\/$/, "")
-    : dirname(Deno.execPath());
+  const url = new URL(import.meta.url);
+  if (url.protocol !== "file:") return dirname(Deno.execPath());
+  const path = filePathOf(url)!;
+  return path.endsWith(SOURCE_PATH) ? path.slice(0, -SOURCE_PATH.length) || "/" : dirname(path);
 })();
 
 /** Resolved locations of one run. */
@@ -73,35 +76,6 @@ function exists(path: string): boolean {
   }
 }
 
-/**
- * True when some `commands/<name>` may replace a built-in: in `$HARNESS_HOME`, or in a
- * `.harness/` (or one of its `plugins/*` packs) at or above `cwd`. Trusted or not — this is
- * the cheap test that sends `hs version` past the launcher's own answer to the CLI, which
- * runs the command only when its source is trusted (the same-basename rule of PROTOCOLS
- * "Discovery" holds for every built-in).
- */
-export function commandMayBeReplaced(
-  name: string,
-  env: Record<string, string | undefined>,
-  cwd: string,
-): boolean {
-  const home = env.HARNESS_HOME || join(env.HOME ?? "/", ".harness");
-  const dirs = [home];
-  for (let d = cwd;; d = dirname(d)) {
-    dirs.push(join(d, ".harness"));
-    if (dirname(d) === d) break;
-  }
-  for (const dir of dirs) {
-    if (exists(join(dir, "commands", name))) return true;
-    let packs: Deno.DirEntry[] = [];
-    try {
-      packs = [...Deno.readDirSync(join(dir, "plugins"))];
-    } catch { /* no packs here */ }
-    if (packs.some((p) => exists(join(dir, "plugins", p.name, "commands", name)))) return true;
-  }
-  return false;
-}
-
 /** `--allow-<name>` for every permission this process holds whole (a bundle run again). */
 function heldPermissionFlags(): string[] {
   const names = ["read", "write", "net", "env", "run", "sys", "ffi", "import"] as const;
@@ -131,22 +105,4 @@ export function selfCommand(env: Record<string, string | undefined>): string[] {
     return [exe, "run", "-q", "--config", config, ...cached, "-P=launcher", launch];
   }
   return [exe, "run", "-q", ...heldPermissionFlags(), Deno.mainModule];
-}
-
-/**
- * The line an entry prints for `hs version` / `--version` / `-v` before loading anything
- * else, or undefined when it must not answer itself: another command is asked for, or a
- * `commands/version` may replace the built-in (the CLI then runs it when its source is
- * trusted) — unless the `bin/harness` shim asked for the built-in (`HS_RUN_BUILTIN`).
- */
-export function builtinVersionAnswer(
-  args: readonly string[],
-  env: Record<string, string | undefined>,
-  cwd: string,
-): string | undefined {
-  if (args.length !== 1 || !["version", "--version", "-v"].includes(args[0])) return undefined;
-  if (env.HS_RUN_BUILTIN !== "version" && commandMayBeReplaced("version", env, cwd)) {
-    return undefined;
-  }
-  return `hs ${versionLine(VERSION)}`;
 }

@@ -14,8 +14,7 @@
  *
  * @module
  */
-import { dirname, isAbsolute, join, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
+import { dirname, fileUrlOf, isAbsolute, join, resolve } from "../early/mod.ts";
 import { readTextOrUndefined } from "./fsutil.ts";
 
 /**
@@ -48,7 +47,7 @@ function isFile(path: string): boolean {
 
 function local(path: string, root = dirname(path)): PluginModule {
   if (!isFile(path)) return { error: `${path} does not exist` };
-  return { path, url: pathToFileURL(path).href, root };
+  return { path, url: fileUrlOf(path).href, root };
 }
 
 /** The target of an import-map entry of `home` for `spec`, if one names it. */

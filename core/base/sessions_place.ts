@@ -19,7 +19,7 @@
  *
  * @module
  */
-import { dirname, join, sep } from "node:path";
+import { dirname, join, sep } from "../early/mod.ts";
 import { readOwnText } from "./safe_fs.ts";
 import { workspaceKey, workspaceRealPath } from "./workspace_key.ts";
 

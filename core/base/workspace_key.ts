@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { basename, resolve } from "node:path";
+import { basename, resolve } from "../early/mod.ts";
 import { sha256Hex } from "./sha256.ts";
 
 /** The real path of a workspace (links resolved), or its absolute path when it is gone. */

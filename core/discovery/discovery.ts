@@ -13,7 +13,7 @@
  *
  * @module
  */
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join } from "../early/mod.ts";
 import {
   childKind,
   dirEntries,

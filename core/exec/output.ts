@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../early/mod.ts";
 
 /** Limits of the text kept for the conversation. */
 export interface OutputLimits {

@@ -177,13 +177,21 @@ export class PluginHost {
       }
       pending.push({ entry, plugin: p, loaded, boundMs });
     }
-    // Starts run once every setup has finished, all of a plugin's starts under one bound.
-    for (const { loaded, boundMs } of pending) {
-      if (loaded.state !== "active") continue;
-      const started = await bounded(async () => {
-        for (const start of loaded.starts) await start();
-      }, boundMs);
-      if (started !== "ok") await this.#phaseFailed(loaded, "start", started, boundMs);
+    // Starts run once every setup has finished, all of a plugin's starts under one bound; the
+    // plugins start side by side (a slow one — an MCP server, a sync — delays no other), and
+    // failures are handled afterwards in the plugins' order.
+    const outcomes = await Promise.all(
+      pending.map(({ loaded, boundMs }) =>
+        loaded.state !== "active" ? "ok" : bounded(async () => {
+          for (const start of loaded.starts) await start();
+        }, boundMs)
+      ),
+    );
+    for (const [i, started] of outcomes.entries()) {
+      const { loaded, boundMs } = pending[i];
+      if (started !== "ok" && loaded.state === "active") {
+        await this.#phaseFailed(loaded, "start", started, boundMs);
+      }
     }
   }
 

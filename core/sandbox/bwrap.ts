@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { dirname } from "node:path";
+import { dirname } from "../early/mod.ts";
 import { SYSTEM_BIN_DIRS, systemBinary } from "../exec/mod.ts";
 import type { EffectPolicy } from "./policy.ts";
 import { controlMountArgs, type ControlMountPlan } from "./control_mounts.ts";

@@ -13,7 +13,8 @@
  * @module
  */
 import type { ToolFileInfo, ToolFs } from "../base/mod.ts";
-import { fitToProcess, type WorkerPermissions } from "./worker_grant.ts";
+import { type FittedPermissions, fitToProcess, type WorkerPermissions } from "./worker_grant.ts";
+import { type HostedWorker, workerHost } from "./worker_host.ts";
 
 /** Raised when the floor refuses a file operation. */
 export class FloorDenied extends Error {
@@ -56,6 +57,10 @@ function workerMain(): void {
   };
   let denyRead: string[] = [];
   let denyWrite: string[] = [];
+  // a host that started this worker (worker_host.ts) adds what the asking thread may not write
+  let hostDenyWrite: string[] = [];
+  // the asking thread's end: this worker's parent, or the port a host handed over
+  let peer: { postMessage(m: unknown): void } = scope;
   let control: WorkerControl = { home: "", harnessDirs: [], rooms: [], others: [] };
   // effects inherited from the process (held there only in part): the policy's list, checked here
   let limits: { read?: string[]; write?: string[] } = {};
@@ -74,6 +79,10 @@ function workerMain(): void {
       const e = new Error(`"${real}" is on the floor's ${kind} deny list`);
       e.name = "Denied";
       throw e;
+    }
+    // what the asking thread may not write either (a program it may run: Deno's own rule)
+    if (kind === "write" && hostDenyWrite.some((d) => within(real, d))) {
+      throw notCapable(kind, real, real !== given ? given : undefined);
     }
     const state = Deno.permissions.querySync({ name: kind, path: real }).state;
     const limit = limits[kind];
@@ -211,7 +220,7 @@ function workerMain(): void {
       return null;
     },
   };
-  scope.onmessage = async (e: MessageEvent) => {
+  const handle = async (e: MessageEvent) => {
     const { id, op, args } = e.data as {
       id: number;
       op: string;
@@ -229,21 +238,31 @@ function workerMain(): void {
       denyWrite = args.denyWrite ?? [];
       control = args.control ?? control;
       limits = args.limits ?? {};
-      scope.postMessage({ id, ok: true, value: null });
+      peer.postMessage({ id, ok: true, value: null });
       return;
     }
     try {
       const value = await ops[op](args);
-      scope.postMessage({ id, ok: true, value });
+      peer.postMessage({ id, ok: true, value });
     } catch (err) {
       const x = err as Error;
-      scope.postMessage({
+      peer.postMessage({
         id,
         ok: false,
         name: x?.name ?? "Error",
         message: x?.message ?? String(x),
       });
     }
+  };
+  scope.onmessage = (e: MessageEvent) => {
+    const m = e.data as { hsPort?: MessagePort; denyWrite?: string[] } | null;
+    if (m?.hsPort) {
+      peer = m.hsPort;
+      hostDenyWrite = m.denyWrite ?? [];
+      m.hsPort.onmessage = handle;
+      return;
+    }
+    handle(e);
   };
 }
 
@@ -264,7 +283,7 @@ interface Pending {
 class PolicyWorker {
   readonly key: string;
   refs = 0;
-  #worker?: Worker;
+  #worker?: Worker | HostedWorker;
   #next = 1;
   #pending = new Map<number, Pending>();
   #dead?: string;
@@ -279,6 +298,15 @@ class PolicyWorker {
         name: "hs-floor-fs",
         deno: { permissions },
       } as WorkerOptions);
+    const host = workerHost();
+    if (host) {
+      // started by the host (worker_host.ts), which clamps the policy to this thread's grant
+      this.narrowed = [];
+      this.#worker = host.start(workerUrl(), "hs-floor-fs", policy);
+      this.#worker.onfailure = (message) => this.#fail(message);
+      this.#listen(this.#worker, deny, {});
+      return;
+    }
     // The policy as it is first: a process that holds it whole (the usual case) starts one
     // worker, not a probe worker and then this one; only a refusal fits it (probes per item).
     let fitted: ReturnType<typeof fitToProcess> = { perms: policy, limits: {}, notes: [] };
@@ -289,14 +317,34 @@ class PolicyWorker {
     }
     const { limits, notes } = fitted;
     this.narrowed = notes;
+    let worker: Worker;
     try {
-      this.#worker ??= start(fitted.perms);
+      worker = (this.#worker as Worker | undefined) ?? start(fitted.perms);
     } catch (err) {
       this.#dead = `cannot start the permission-scoped file worker: ${(err as Error).message} ` +
         '(run deno with --unstable-worker-options, or "unstable": ["worker-options"] in deno.json)';
       return;
     }
-    this.#worker.onmessage = (e: MessageEvent) => {
+    this.#worker = worker;
+    worker.onerror = (e: ErrorEvent) => {
+      e.preventDefault();
+      this.#fail(e.message);
+    };
+    this.#listen(worker, deny, limits);
+  }
+
+  #fail(message: string): void {
+    this.#dead = message;
+    for (const p of this.#pending.values()) p.reject(new Error(`file worker failed: ${message}`));
+    this.#pending.clear();
+  }
+
+  #listen(
+    worker: Worker | HostedWorker,
+    deny: WorkerDenials,
+    limits: FittedPermissions["limits"],
+  ): void {
+    worker.onmessage = (e: MessageEvent) => {
       const m = e.data as {
         id: number;
         ok: boolean;
@@ -313,14 +361,6 @@ class PolicyWorker {
         err.name = m.name ?? "Error";
         p.reject(err);
       }
-    };
-    this.#worker.onerror = (e: ErrorEvent) => {
-      e.preventDefault();
-      this.#dead = e.message;
-      for (const p of this.#pending.values()) {
-        p.reject(new Error(`file worker failed: ${e.message}`));
-      }
-      this.#pending.clear();
     };
     this.call("init", {
       path: "",

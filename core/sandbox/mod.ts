@@ -11,3 +11,4 @@ export * from "./fs_worker.ts";
 export * from "./worker_grant.ts";
 export * from "./os_sandbox.ts";
 export * from "./control_mounts.ts";
+export { type HostedWorker, WORKER_HOST_KEY, type WorkerHost } from "./worker_host.ts";

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { dirname, posix } from "node:path";
+import { dirname, normalize } from "../early/mod.ts";
 import type { ChildSandbox, SpawnSpec } from "../base/mod.ts";
 import type { EffectPolicy } from "./policy.ts";
 import {
@@ -98,7 +98,7 @@ export class OsSandbox implements ChildSandbox {
    * directory under `/tmp`. Such a write leaves no trace on the host.
    */
   async privateTmp(path: string, alsoBound: string[] = []): Promise<boolean> {
-    const p = posix.normalize(path);
+    const p = normalize(path);
     const m = /^\/tmp\/([^/]+)/.exec(p);
     if (!m || m[1] === "..") return false;
     const { policy } = this.#o;
@@ -112,7 +112,7 @@ export class OsSandbox implements ChildSandbox {
       ...toolchainDirs(this.#o.env.PATH ?? "", this.#o.userHome),
       ...(this.#o.readOnly ?? []),
       ...alsoBound,
-    ].map((b) => posix.normalize(b));
+    ].map((b) => normalize(b));
     const top = `/tmp/${m[1]}`;
     // a bound path at /tmp/<top> itself, or inside it, makes that directory the host's
     if (bound.some((b) => b === "/tmp" || b === top || b.startsWith(top + "/"))) return false;

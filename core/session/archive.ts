@@ -23,11 +23,6 @@ import { isoSeconds, readSessionConf } from "./session_dir.ts";
 export const ARCHIVE_FORMAT = "hs-session-archive";
 /** The archive version this hs writes and reads. */
 export const ARCHIVE_VERSION = 1;
-/** The file name `hs session export <id>` writes by default. */
-export function archiveFileName(id: string): string {
-  return `${id}.hs-session.json`;
-}
-
 /** One file of an archive. */
 export interface ArchiveFile {
   /** Its path relative to the session directory, `/`-separated. */

@@ -15,13 +15,13 @@ import { join } from "node:path";
 import { HarnessError, parseKeyValues } from "../base/mod.ts";
 import {
   type ArchiveFile,
-  archiveFileName,
   notArchived,
   type SessionArchive,
   SessionArchiveSchema,
   sha256Hex,
 } from "./archive.ts";
 import { renderConf, type SessionConf } from "./session_dir.ts";
+import { archiveFileName } from "./archive_name.ts";
 
 /** A session id an import may create: a file name, never a path. */
 const ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;

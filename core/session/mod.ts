@@ -30,20 +30,6 @@ export * from "./budget.ts";
 export * from "./state_log.ts";
 export * from "./turns.ts";
 export * from "./groups.ts";
-export {
-  ARCHIVE_FORMAT,
-  ARCHIVE_VERSION,
-  type ArchiveFile,
-  archiveFileName,
-  archiveText,
-  exportSession,
-  type SessionArchive,
-  SessionArchiveSchema,
-  sha256Hex,
-} from "./archive.ts";
-export {
-  type ImportOptions,
-  importSession,
-  parseArchive,
-  verifyArchive,
-} from "./archive_import.ts";
+// the session archives (archive.ts, archive_import.ts) are loaded by Sessions on first use
+export { type NewSession, Sessions } from "./sessions_view.ts";
+export { archiveFileName } from "./archive_name.ts";

@@ -38,8 +38,9 @@ Deno.test("the table lists each built-in as it registers: term, description, sub
 });
 
 Deno.test("the table names every command of cli/commands/mod.ts, no more", () => {
+  // besides the registers: version's and help's extras, and a command's `quick` (<name>Quick)
   const registers = Object.keys(Commands).filter((k) =>
-    !["versionText", "helpExternal"].includes(k)
+    !["versionText", "helpExternal"].includes(k) && !k.endsWith("Quick")
   );
   assert.deepEqual(registers.sort(), BUILTINS.map((b) => b.name).sort());
 });
@@ -52,12 +53,17 @@ Deno.test("the table's help is commander's help of the whole program, at any wid
   }
 });
 
-/** The modules a `deno run main.ts …` evaluated, from Deno's debug log. */
-async function loadedModules(args: string[]): Promise<string[]> {
+/** The modules a `deno run <entry> …` evaluated, from Deno's debug log. */
+async function loadedModules(
+  args: string[],
+  entry = "main.ts",
+  setup?: (ws: string) => Promise<void>,
+): Promise<string[]> {
   const w = await makeWorkspace();
   try {
+    await setup?.(w.ws);
     const out = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", "-L", "debug", join(REPO, "main.ts"), ...args],
+      args: ["run", "-A", "--unstable-worker-options", "-L", "debug", join(REPO, entry), ...args],
       cwd: w.ws,
       env: w.env,
       clearEnv: true,
@@ -81,5 +87,32 @@ Deno.test("hs --help and hs version load no command, no npm package, no plugin, 
       /\/(cli\/commands|cli\/view|cli\/harness|plugins|scheme|core\/packs|core\/loop)\//.test(m)
     );
     assert.deepEqual(heavy, [], `hs ${args.join(" ")}`);
+  }
+});
+
+Deno.test("the launcher answers hs version and hs --help itself: only the entry's own modules", async () => {
+  for (const args of [["--help"], ["-h"], ["help"], ["version"], ["--version"]]) {
+    const mods = await loadedModules(args, "launch.ts");
+    assert.ok(mods.some((m) => m.endsWith("/launch.ts")), `the log names modules: ${args}`);
+    const others = mods.filter((m) =>
+      !m.endsWith("/launch.ts") && !/\/(core\/early|cli\/table)\/[a-z_]+\.ts$/.test(m)
+    );
+    assert.deepEqual(others, [], `hs ${args.join(" ")}: no grant, no worker, no Node layer`);
+  }
+});
+
+Deno.test("hs --help with a commands/ directory goes to the harness, which lists them", async () => {
+  const mods = await loadedModules(["--help"], "launch.ts", async (ws) => {
+    await Deno.mkdir(join(ws, ".harness", "commands"), { recursive: true });
+  });
+  assert.ok(mods.some((m) => m.endsWith("/main.ts")), "the harness worker ran");
+});
+
+Deno.test("hs session list in its plain forms loads no npm package: no commander, no zod", async () => {
+  for (const args of [["session", "list"], ["session", "list", "--all", "-n", "3"]]) {
+    const mods = await loadedModules(args, "launch.ts");
+    assert.ok(mods.some((m) => m.endsWith("/cli/commands/session.ts")), `ran: ${args}`);
+    const npm = mods.filter((m) => m.includes("registry.npmjs.org") || m.startsWith("npm:"));
+    assert.deepEqual(npm, [], `hs ${args.join(" ")}`);
   }
 });

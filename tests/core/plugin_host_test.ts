@@ -187,3 +187,24 @@ Deno.test("a disposer that hangs is bounded and the others still run", async () 
   assert.ok(events.includes("dispose a"));
   assert.ok(lines.some((l) => /hang: cleanup timed out/.test(l)));
 });
+
+Deno.test("plugins start side by side: a start waiting on a later plugin's start is not stuck", async () => {
+  const { host } = makeHost();
+  let bStarted!: () => void;
+  const b = new Promise<void>((resolve) => bStarted = resolve);
+  const plugin = (id: string, start: () => Promise<void> | void): RuntimePlugin => ({
+    id,
+    apiVersion: 1,
+    version: "1.0.0",
+    setup(ctx) {
+      ctx.onStart(start);
+    },
+  });
+  // one after the other, a's start would wait for b's until its bound ended it
+  await host.load([
+    { plugin: plugin("a", () => b), setupTimeoutMs: 5_000 },
+    { plugin: plugin("b", () => bStarted()) },
+  ]);
+  assert.deepEqual(host.status().map((s) => [s.id, s.state]), [["a", "active"], ["b", "active"]]);
+  await host.close();
+});

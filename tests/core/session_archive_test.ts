@@ -9,16 +9,14 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { HarnessError, setRefusalSink } from "../../core/base/mod.ts";
+import { forkSession } from "../../core/session/mod.ts";
 import {
   archiveText,
   exportSession,
-  forkSession,
-  importSession,
-  parseArchive,
   type SessionArchive,
   sha256Hex,
-  verifyArchive,
-} from "../../core/session/mod.ts";
+} from "../../core/session/archive.ts";
+import { importSession, parseArchive, verifyArchive } from "../../core/session/archive_import.ts";
 import { acquireLock } from "../../core/session/lock.ts";
 
 const ID = "20261202-101500-4242";

@@ -6,8 +6,7 @@
  *
  * @module
  */
-import { isAbsolute, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { filePathOf, isAbsolute, join, resolveFrom } from "./path.ts";
 
 /** The git revision this executable was built from ("dev" when run from source). */
 export const REVISION: string = "dev";
@@ -25,8 +24,7 @@ export function versionLine(version: string): string {
 
 /** The checkout this module runs from, or undefined when it is not a file (a bundle). */
 function sourceRoot(): string | undefined {
-  const url = new URL("../..", import.meta.url);
-  return url.protocol === "file:" ? fileURLToPath(url).replace(/\/$/, "") : undefined;
+  return filePathOf(new URL("../..", import.meta.url))?.replace(/\/$/, "");
 }
 
 function readText(path: string): string | undefined {
@@ -41,14 +39,14 @@ function readText(path: string): string | undefined {
 export function gitRevision(root: string): string | undefined {
   let gitDir = join(root, ".git");
   const pointer = /^gitdir:\s*(.+)$/m.exec(readText(gitDir) ?? "");
-  if (pointer) gitDir = resolve(root, pointer[1].trim()); // a worktree: .git is a file
+  if (pointer) gitDir = resolveFrom(root, pointer[1].trim()); // a worktree: .git is a file
   const head = readText(join(gitDir, "HEAD"))?.trim();
   if (!head) return undefined;
   const short = (sha: string) => /^[0-9a-f]{40,64}$/.test(sha) ? sha.slice(0, 12) : undefined;
   if (!head.startsWith("ref:")) return short(head);
   const ref = head.slice(4).trim();
   const common = readText(join(gitDir, "commondir"))?.trim();
-  const commonDir = common ? (isAbsolute(common) ? common : resolve(gitDir, common)) : gitDir;
+  const commonDir = common ? (isAbsolute(common) ? common : resolveFrom(gitDir, common)) : gitDir;
   for (const dir of new Set([gitDir, commonDir])) {
     const loose = readText(join(dir, ref))?.trim();
     if (loose) return short(loose);

@@ -1,26 +1,38 @@
 /**
  * The sessions a front end lists, shows and opens: this workspace's (or every workspace's)
  * sessions, a session's directory, a new session. A view over the places of
- * `core/session/groups.ts`, built from the paths alone — `hs session` and `hs resume` use it
+ * groups.ts, built from the paths alone — `hs session` and `hs resume` use it
  * without starting a harness. A session also leaves and enters as one archive
- * (`core/session/archive.ts`: `hs session export` / `import`).
+ * (archive.ts, archive_import.ts: `hs session export` / `import`), loaded only then.
  *
  * @module
  */
 import { join } from "node:path";
-import { HarnessError, type Paths } from "./base/mod.ts";
-import {
-  archiveText,
-  everySession,
-  exportSession,
-  findSessionDir,
-  importSession,
-  parseArchive,
-  Session,
-  type StoredSession,
-  verifyArchive,
-  workspaceSessions,
-} from "./session/mod.ts";
+import { HarnessError, type Paths } from "../base/mod.ts";
+import { everySession, findSessionDir, type StoredSession, workspaceSessions } from "./groups.ts";
+import { Session } from "./session.ts";
+
+// deno-lint-ignore no-explicit-any
+declare const require: (path: string) => any;
+
+/**
+ * The archive modules, loaded on the first export or import: through `require` in the bundle
+ * (which the bundler follows), else through a variable, so that Deno does not build their
+ * graph (zod) for every `hs session` command.
+ */
+async function archives(): Promise<
+  typeof import("./archive.ts") & typeof import("./archive_import.ts")
+> {
+  try {
+    return { ...require("./archive.ts"), ...require("./archive_import.ts") };
+  } catch (e) {
+    if (!(e instanceof ReferenceError)) throw e; // no `require`: not a bundle
+  }
+  const [a, b] = await Promise.all(
+    ["./archive.ts", "./archive_import.ts"].map((p) => import(new URL(p, import.meta.url).href)),
+  );
+  return { ...a, ...b };
+}
 
 /** What a new session records. */
 export interface NewSession {
@@ -90,6 +102,7 @@ export class Sessions {
    * HarnessError with exit code 75 while a turn runs in it.
    */
   async exportText(idOrDir: string): Promise<{ id: string; text: string; files: number }> {
+    const { exportSession, archiveText } = await archives();
     const a = await exportSession(this.dirOf(idOrDir));
     return { id: a.id, text: archiveText(a), files: a.files.length };
   }
@@ -99,7 +112,12 @@ export class Sessions {
    * directory, verified whole first; `as` imports it under a new id. An id that exists in any
    * workspace's group is refused.
    */
-  importText(text: string, source: string, as?: string): { id: string; dir: string } {
+  async importText(
+    text: string,
+    source: string,
+    as?: string,
+  ): Promise<{ id: string; dir: string }> {
+    const { parseArchive, verifyArchive, importSession } = await archives();
     const a = parseArchive(text, source);
     const files = verifyArchive(a, source);
     return importSession(a, files, {

@@ -1,0 +1,21 @@
+/**
+ * What an entry answers before it loads anything else (no `node:` module, nothing of the
+ * harness): the version and its line, and whether the run may have commands of its own.
+ *
+ * @module
+ */
+export { VERSION } from "./version.ts";
+export { gitRevision, REVISION, versionLine } from "./build_info.ts";
+export { builtinVersionAnswer, commandMayBeReplaced, commandsMayExist } from "./version_answer.ts";
+export {
+  basename,
+  dirname,
+  filePathOf,
+  fileUrlOf,
+  isAbsolute,
+  join,
+  normalize,
+  resolve,
+  resolveFrom,
+  sep,
+} from "./path.ts";
