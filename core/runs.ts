@@ -471,6 +471,10 @@ export class Runs {
     if (depth > MAX_DEPTH) {
       return { output: "error: sub-agents are nested too deep", sessionDir: "", error: true };
     }
+    // one name for "run as": a pack's bot, else a project agent (.claude/agents) of that name
+    if (req.bot && !req.agent && !this.#o.packs.bots().some((b) => b.spec.name === req.bot)) {
+      if (this.#o.namedAgent?.(req.bot)) req = { ...req, agent: req.bot, bot: undefined };
+    }
     const named = req.agent ? this.#o.namedAgent?.(req.agent) : undefined;
     if (req.agent && !named) {
       return {

@@ -67,12 +67,7 @@ export const agentTool: ToolDefinition = {
       },
       bot: {
         type: "string",
-        description: "A named bot (agent) of a behavior pack to run as (optional; see hs packs)",
-      },
-      agent: {
-        type: "string",
-        description:
-          "A named agent of the project to run as (optional; the system prompt lists them)",
+        description: "A named agent to run as (optional): a pack's bot or a project agent",
       },
       model: {
         type: "string",

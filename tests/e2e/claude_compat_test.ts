@@ -152,7 +152,7 @@ Deno.test("a .claude/agents sub-agent runs by name through the agent tool, with 
       toolCalls: [{
         id: "a1",
         name: "agent",
-        input: { agent: "reviewer", prompt: "review the diff" },
+        input: { bot: "reviewer", prompt: "review the diff" },
       }],
     },
     { text: "LGTM from reviewer" }, // the sub-agent's only request

@@ -3,7 +3,7 @@
  * file name), `description`, `tools` (a comma-separated list or a YAML list, in Claude
  * Code's tool names; absent: every tool the caller holds) and `model` (`inherit`, or a
  * model name) are read; the body is the sub-agent's system prompt. The `agent` tool
- * runs one by name (`agent {agent: "<name>", prompt}`) within the caller's ceiling.
+ * runs one by name (`agent {bot: "<name>", prompt}`, the name a pack bot would take) within the caller's ceiling.
  *
  * @module
  */

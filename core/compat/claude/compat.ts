@@ -45,7 +45,7 @@ export class ClaudeCompat {
     const agents = this.agents().filter((a) => a.description);
     if (agents.length) {
       parts.push(
-        'Named agents you can start with the `agent` tool (`agent: "<name>"`):\n' +
+        'Named agents you can start with the `agent` tool (`bot: "<name>"`):\n' +
           agents.map((a) => `- ${a.name}: ${a.description}`).join("\n"),
       );
     }

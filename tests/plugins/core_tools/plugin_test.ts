@@ -27,7 +27,7 @@ Deno.test("core-tools plugin registers every tool", async () => {
 });
 
 /** Optional inputs hs adds to a reference tool (prompts written for the reference still work). */
-const EXTENSIONS: Record<string, string[]> = { agent: ["bot", "agent", "tools"] };
+const EXTENSIONS: Record<string, string[]> = { agent: ["bot", "tools"] };
 
 Deno.test("tool names, descriptions and input schemas equal the reference's --schema", () => {
   assert.equal(coreTools.length, reference.length);
