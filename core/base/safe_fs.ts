@@ -218,32 +218,25 @@ function readAll(file: Deno.FsFile, size: number): Uint8Array {
  * `quiet`) and undefined too.
  */
 export function readOwnFile(path: string, opts: { quiet?: boolean } = {}): OwnText | undefined {
-  let file: Deno.FsFile;
-  let info: Deno.FileInfo;
-  try {
-    const opened = openChecked(path, { read: true });
-    file = opened.file;
-    info = opened.info ?? file.statSync();
-  } catch (err) {
-    if (err instanceof RefusedFileError && !opts.quiet) reportRefused(path, err.why);
-    return undefined;
-  }
-  try {
-    return {
-      text: DECODER.decode(readAll(file, info.size)),
-      mtime: info.mtime?.getTime() ?? 0,
-      size: info.size,
-      ino: info.ino ?? 0,
-    };
-  } catch {
-    return undefined;
-  } finally {
-    file.close();
-  }
+  return readOwn(path, opts, (bytes, info) => ({
+    text: DECODER.decode(bytes),
+    mtime: info.mtime?.getTime() ?? 0,
+    size: info.size,
+    ino: info.ino ?? 0,
+  }));
 }
 
 /** Reads an own file's bytes; undefined when missing, unreadable or refused (reported unless quiet). */
 export function readOwnBytes(path: string, opts: { quiet?: boolean } = {}): Uint8Array | undefined {
+  return readOwn(path, opts, (bytes) => bytes);
+}
+
+/** One checked open and read of an own file, its bytes and stat handed to `shape`. */
+function readOwn<T>(
+  path: string,
+  opts: { quiet?: boolean },
+  shape: (bytes: Uint8Array, info: Deno.FileInfo) => T,
+): T | undefined {
   let file: Deno.FsFile;
   let info: Deno.FileInfo;
   try {
@@ -255,7 +248,7 @@ export function readOwnBytes(path: string, opts: { quiet?: boolean } = {}): Uint
     return undefined;
   }
   try {
-    return readAll(file, info.size);
+    return shape(readAll(file, info.size), info);
   } catch {
     return undefined;
   } finally {

@@ -8,9 +8,10 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import * as acp from "@agentclientprotocol/sdk";
-import { hsArgs, type LoopbackWorkspace, runHs } from "../support/workspace.ts";
+import { type LoopbackWorkspace, runHs } from "../support/workspace.ts";
 import { startHsWeb } from "../support/web.ts";
 import { type PackFiles, packsWorkspace } from "./_packs_kit.ts";
+import { editor, initialize } from "./_acp_kit.ts";
 
 /** A pack `fc` whose foreground bot runs `program` (with `front` added to its behavior). */
 function foregroundPack(program: string, front = ""): PackFiles {
@@ -106,23 +107,9 @@ Deno.test("the REPL does not start on a broken foreground pack: the reason and r
 
 Deno.test("hs acp: session/prompt on a broken foreground pack answers an error naming file:line:col", async () => {
   const t = await packsWorkspace(WRITE, [foregroundPack(REJECTING)]);
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [...hsArgs(), "acp"],
-    cwd: t.w.ws,
-    env: t.w.env,
-    clearEnv: true,
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const stderr = new Response(child.stderr).text();
   try {
-    const app = acp.client({ name: "hs-test-editor" });
-    await app.connectWith(acp.ndJsonStream(child.stdin, child.stdout), async (ctx) => {
-      await ctx.request(acp.methods.agent.initialize, {
-        protocolVersion: acp.PROTOCOL_VERSION,
-        clientCapabilities: {},
-      });
+    await editor(t, () => "reject", async (ctx) => {
+      await initialize(ctx);
       const { sessionId } = await ctx.request(acp.methods.agent.session.new, {
         cwd: t.w.ws,
         mcpServers: [],
@@ -134,13 +121,8 @@ Deno.test("hs acp: session/prompt on a broken foreground pack answers an error n
       assert.ok(err, "the prompt was refused");
       assert.match(JSON.stringify(err) + String(err?.message), /main\.scm:2:1/);
     });
-  } finally {
-    try {
-      await child.stdin.close();
-    } catch { /* closed with the connection */ }
-    await child.status;
-    await stderr;
     assertNothingRan(t);
+  } finally {
     await t.close();
   }
 });
