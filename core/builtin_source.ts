@@ -17,7 +17,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "./early/mod.ts";
 import type { PromptSource, ToolDefinition } from "./base/mod.ts";
 import { generatedDir } from "./generated_dir.ts";
 

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "./early/mod.ts";
 
 /** A generated directory's files, by path relative to it. */
 export type GeneratedFiles = Map<string, { text: string; mode: number }>;

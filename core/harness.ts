@@ -12,7 +12,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "./early/mod.ts";
 import {
   type ChildEnvRequest,
   fileLog,

@@ -27,7 +27,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "./early/mod.ts";
 import { generatedDir } from "./generated_dir.ts";
 
 /** The reference's own commands (wedow/harness v0.2.0 `plugins/*\/commands/`): hs has each built in. */

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { basename, join } from "node:path";
+import { basename, join } from "./early/mod.ts";
 import { HarnessError } from "./base/mod.ts";
 import type { HarnessOptions } from "./harness_options.ts";
 import type { RunResult } from "./loop/mod.ts";

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "./early/mod.ts";
 import type { Paths } from "./base/mod.ts";
 import type { HarnessConfig } from "./config/mod.ts";
 import type { Discovery } from "./discovery/mod.ts";

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "./early/mod.ts";
 import type { SkillInfo } from "./base/mod.ts";
 import type { Snapshot } from "./discovery/mod.ts";
 import type { Packs } from "./packs/mod.ts";

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "./early/mod.ts";
 import { ownerLabel } from "./base/mod.ts";
 import { type Discovery, type Snapshot, walkHarnessDirs } from "./discovery/mod.ts";
 import { listedSources, type StageRunner } from "./loop/mod.ts";

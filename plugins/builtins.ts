@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../core/early/mod.ts";
 import {
   PROJECT_MCP_FILE,
   type ProviderFactory,

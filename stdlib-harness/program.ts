@@ -12,7 +12,7 @@
  *
  * @module
  */
-import { dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { dirname, isAbsolute, join, relative, resolve } from "../core/early/mod.ts";
 import {
   Dict,
   formatLoc,

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { isAbsolute } from "node:path";
+import { isAbsolute } from "../../core/early/mod.ts";
 import type * as Acp from "@agentclientprotocol/sdk";
 import type { Answer, EditorFiles, FrontEnd } from "../../core/mod.ts";
 import { errorMessage, HarnessError, permissionDenied, VERSION } from "../../core/base/mod.ts";

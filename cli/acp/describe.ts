@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { isAbsolute, resolve } from "node:path";
+import { isAbsolute, resolve } from "../../core/early/mod.ts";
 import type * as Acp from "@agentclientprotocol/sdk";
 import type { ConversationMessage, HarnessEvent, MessageImage } from "../../core/mod.ts";
 

@@ -8,7 +8,7 @@
  * @module
  */
 import type { Command } from "@commander-js/extra-typings";
-import { join } from "node:path";
+import { join } from "../../core/early/mod.ts";
 import type { AuthEntry, FrontEnd } from "../../core/mod.ts";
 
 /** The credential store, loaded when a command uses it (it validates with zod). */

@@ -7,7 +7,7 @@
  * @module
  */
 import type { Command } from "@commander-js/extra-typings";
-import { join } from "node:path";
+import { join } from "../../core/early/mod.ts";
 import { HarnessError, resolvePaths, statOrUndefined } from "../../core/base/mod.ts";
 import { CONF_KEYS } from "../../plugins/providers/mod.ts";
 import { askLine } from "../prompts/mod.ts";

@@ -13,7 +13,7 @@
  * @module
  */
 import type { Command } from "@commander-js/extra-typings";
-import { resolve } from "node:path";
+import { resolve } from "../../core/early/mod.ts";
 import { atomicWriteSync, HarnessError, resolvePaths } from "../../core/base/mod.ts";
 import {
   archiveFileName,

@@ -6,7 +6,7 @@
  * @module
  */
 import type { Command } from "@commander-js/extra-typings";
-import { resolve } from "node:path";
+import { resolve } from "../../core/early/mod.ts";
 import { HarnessError, resolvePaths, statOrUndefined } from "../../core/base/mod.ts";
 import { TrustStore } from "../../core/trust/mod.ts";
 import { type CommandContext, trustWorkspace } from "../harness/mod.ts";

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../../core/early/mod.ts";
 import type { CommandDefinition, FrontEnd } from "../../core/mod.ts";
 import {
   childKind,

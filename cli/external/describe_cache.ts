@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../../core/early/mod.ts";
 import { atomicWriteSync, readTextOrUndefined, statOrUndefined } from "../../core/base/mod.ts";
 
 interface Entry {

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { basename } from "node:path";
+import { basename } from "../../core/early/mod.ts";
 import type { FrontEnd } from "../../core/mod.ts";
 import {
   formatUnknownKey,

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../../core/early/mod.ts";
 import type { FrontEnd, ProjectMcpServer } from "../../core/mod.ts";
 import { readProjectMcp } from "../../core/mod.ts";
 import { sanitizeForTerminal as safe } from "../view/mod.ts";

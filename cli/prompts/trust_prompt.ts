@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../../core/early/mod.ts";
 import type { FrontEnd } from "../../core/mod.ts";
 import { statOrUndefined } from "../../core/base/mod.ts";
 import type { CliContext } from "../base/mod.ts";

@@ -15,7 +15,7 @@
  *
  * @module
  */
-import { resolve } from "node:path";
+import { resolve } from "../../core/early/mod.ts";
 import { type FrontEnd, resultText, textResult, type ToolResult } from "../../core/mod.ts";
 
 /** One mention found in a message. */

@@ -18,7 +18,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../../core/early/mod.ts";
 import {
   type Answer,
   errorMessage,

@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../../core/early/mod.ts";
 import {
   type ConversationMessage,
   openOwnFile,

@@ -15,6 +15,7 @@ export {
   isAbsolute,
   join,
   normalize,
+  relative,
   resolve,
   resolveFrom,
   sep,

@@ -83,3 +83,12 @@ export function fileUrlOf(path: string): URL {
     .replace(/\r/g, "%0D").replace(/\t/g, "%09");
   return url;
 }
+
+/** `node:path`'s POSIX `relative`: the path from `from` to `to`, both resolved against the cwd. */
+export function relative(from: string, to: string): string {
+  const a = resolve(from).split("/").filter((p) => p !== "");
+  const b = resolve(to).split("/").filter((p) => p !== "");
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  return [...Array(a.length - i).fill(".."), ...b.slice(i)].join("/");
+}

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { dirname, join } from "node:path";
+import { dirname, join } from "../early/mod.ts";
 import { HarnessError, type ToolEffects, type ToolFs } from "../base/mod.ts";
 import type { Decision, Floor } from "./dispatch.ts";
 import type { EffectCall } from "./effect.ts";

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { isAbsolute, join, resolve } from "node:path";
+import { isAbsolute, join, resolve } from "../early/mod.ts";
 import { FLOOR_PRESETS } from "../base/mod.ts";
 import {
   type Denials,

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { relative } from "node:path";
+import { relative } from "../early/mod.ts";
 import { HarnessError } from "../base/mod.ts";
 import { analyseShell, type ShellAnalysis } from "./shell_parse.ts";
 import { expandPath, type PolicyPlaces, within } from "./policy.ts";

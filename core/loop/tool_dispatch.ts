@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../early/mod.ts";
 import { readOwnText } from "../base/mod.ts";
 
 /** A result computed before `tool_exec`. */

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { basename, dirname, resolve } from "node:path";
+import { basename, dirname, resolve } from "../early/mod.ts";
 import YAML from "yaml";
 import { z } from "zod";
 import type { Json } from "../base/mod.ts";

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { basename } from "node:path";
+import { basename } from "../early/mod.ts";
 import { HarnessError, type Json } from "../base/mod.ts";
 import {
   type CommandEvaluator,

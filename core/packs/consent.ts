@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { dirname, join } from "node:path";
+import { dirname, join } from "../early/mod.ts";
 import { z } from "zod";
 import { atomicWriteSync, HarnessError, readOwnText } from "../base/mod.ts";
 

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../early/mod.ts";
 import type { PolicyPlaces } from "../guards/mod.ts";
 import type { BehaviorServices } from "./behavior.ts";
 import { type BotSpec, readBot } from "./bots.ts";

@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { isAbsolute, join, relative, resolve } from "node:path";
+import { isAbsolute, join, relative, resolve } from "../early/mod.ts";
 import { z } from "zod";
 import { readTextOrUndefined, statOrUndefined } from "../base/mod.ts";
 import { describeIssue, jsonProblem, nodePosition, type Position } from "./positions.ts";

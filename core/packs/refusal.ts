@@ -13,7 +13,7 @@
  *
  * @module
  */
-import { basename } from "node:path";
+import { basename } from "../early/mod.ts";
 import { HarnessError } from "../base/mod.ts";
 import type { PackManifest } from "./manifest.ts";
 import type { BotState, PackState } from "./program.ts";

@@ -17,7 +17,7 @@
  *
  * @module
  */
-import { basename, join } from "node:path";
+import { basename, join } from "../early/mod.ts";
 import { atomicWriteSync, HarnessError, isOwnFile } from "../base/mod.ts";
 import { FileStateLog, MemoryStateLog, sessionLogDir } from "../session/mod.ts";
 import type { PackManifest } from "./manifest.ts";

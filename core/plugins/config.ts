@@ -10,8 +10,7 @@
  *
  * @module
  */
-import { join } from "node:path";
-import { pathToFileURL } from "node:url";
+import { fileUrlOf, join } from "../early/mod.ts";
 import { z } from "zod";
 import { HarnessError, readTextOrUndefined, resolvePluginModule } from "../base/mod.ts";
 import type { RuntimePluginEntry } from "./types.ts";
@@ -97,8 +96,8 @@ export function parsePluginsConfig(
     if (e.module === undefined) return entry;
     // an absolute path, or a package installed under $HARNESS_HOME; nothing is downloaded
     const mod = home !== undefined ? resolvePluginModule(e.module, home) : e.module.startsWith("/")
-      // pathToFileURL escapes `#`, `%` and spaces (a raw `file://` + path would not).
-      ? { url: pathToFileURL(e.module).href }
+      // fileUrlOf escapes `#`, `%` and spaces as node:url's pathToFileURL (a raw `file://` + path would not).
+      ? { url: fileUrlOf(e.module).href }
       : { error: `"${e.module}" must be an absolute path here (no HARNESS_HOME to resolve it)` };
     if ("error" in mod) entry.moduleError = mod.error;
     else entry.module = mod.url;

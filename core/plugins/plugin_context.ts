@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { isAbsolute } from "node:path";
+import { isAbsolute } from "../early/mod.ts";
 import {
   type ChildSandbox,
   HarnessError,

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { dirname, join } from "node:path";
+import { dirname, join } from "../early/mod.ts";
 import { z } from "zod";
 import {
   type AuthProvider,

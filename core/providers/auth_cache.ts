@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../early/mod.ts";
 import { atomicWriteSync, readOwnText, statOrUndefined } from "../base/mod.ts";
 import type { Snapshot } from "../discovery/mod.ts";
 

@@ -12,7 +12,7 @@
  *
  * @module
  */
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join } from "../early/mod.ts";
 import { followStream } from "./stream_follow.ts";
 import {
   type ModelProvider,

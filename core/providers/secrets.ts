@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { dirname, join } from "node:path";
+import { dirname, join } from "../early/mod.ts";
 import { dirEntries, parseKeyValues, readTextOrUndefined, statOrUndefined } from "../base/mod.ts";
 import type { Snapshot } from "../discovery/mod.ts";
 

@@ -13,7 +13,7 @@
  */
 import { createHash } from "node:crypto";
 import { Buffer } from "node:buffer";
-import { join } from "node:path";
+import { join } from "../early/mod.ts";
 import { z } from "zod";
 import { HarnessError, openOwnFile, ownFileProblem, reportRefused } from "../base/mod.ts";
 import { acquireLock, lockHolder, SESSION_BUSY_EXIT } from "./lock.ts";

@@ -11,7 +11,7 @@
  * @module
  */
 import { Buffer } from "node:buffer";
-import { join } from "node:path";
+import { join } from "../early/mod.ts";
 import { HarnessError, parseKeyValues } from "../base/mod.ts";
 import {
   type ArchiveFile,

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../early/mod.ts";
 import { HarnessError, IMAGE_TYPES, type MessageImage, readOwnBytes } from "../base/mod.ts";
 
 /** The largest image a message may carry (decoded), as the hosted model APIs take. */

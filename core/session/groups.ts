@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../early/mod.ts";
 import {
   isOwnDir,
   isOwnFile,

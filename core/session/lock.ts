@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../early/mod.ts";
 import { HarnessError, openOwnFile, readOwnText } from "../base/mod.ts";
 
 /** Exit code of a run that found its session busy (EX_TEMPFAIL: try again later). */

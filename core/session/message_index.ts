@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { dirname, join } from "node:path";
+import { dirname, join } from "../early/mod.ts";
 import { readAttachments } from "./attachments.ts";
 import { listDir, MTIME_SLACK_MS, readOwnFile, statOrUndefined } from "../base/mod.ts";
 import { contextView, entryOf, type SessionEntry } from "./entries.ts";

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { dirname, join } from "node:path";
+import { dirname, join } from "../early/mod.ts";
 import { HarnessError, statOrUndefined, type StopReason, type Usage } from "../base/mod.ts";
 import { renderFrontmatter } from "./codec.ts";
 import type { SummaryRecord } from "./entries.ts";

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../early/mod.ts";
 import { ownFileProblem, reportRefused } from "../base/mod.ts";
 
 /** What the index remembers of a message file. */

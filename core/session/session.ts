@@ -20,7 +20,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../early/mod.ts";
 import {
   type AssistantBlock,
   atomicWriteSync,

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../early/mod.ts";
 import { HarnessError, type Paths } from "../base/mod.ts";
 import { everySession, findSessionDir, type StoredSession, workspaceSessions } from "./groups.ts";
 import { Session } from "./session.ts";

@@ -18,7 +18,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../early/mod.ts";
 import {
   HarnessError,
   isOwnFile,

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../early/mod.ts";
 import { openOwnFile } from "../base/mod.ts";
 
 /** The `.stream` of one session directory. */

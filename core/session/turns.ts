@@ -17,7 +17,7 @@
  *
  * @module
  */
-import { basename, join } from "node:path";
+import { basename, join } from "../early/mod.ts";
 import { HarnessError, isOwnDir, listDir, readOwnText, statOrUndefined } from "../base/mod.ts";
 import { Session } from "./session.ts";
 import { claimSessionId, isoSeconds, newSessionId } from "./session_dir.ts";

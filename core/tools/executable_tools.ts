@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { dirname } from "node:path";
+import { dirname } from "../early/mod.ts";
 import { z } from "zod";
 import {
   atomicWriteSync,

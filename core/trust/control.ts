@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../early/mod.ts";
 import { statOrUndefined } from "../base/mod.ts";
 
 /** Names inside a `.harness/` directory whose change re-opens the trust question. */

@@ -15,7 +15,7 @@
  *
  * @module
  */
-import { dirname, join, normalize, resolve } from "node:path";
+import { dirname, join, normalize, resolve } from "../early/mod.ts";
 import type { ControlMountPlan } from "../sandbox/mod.ts";
 import { isWithin, lstatOrUndefined, realPathOrSelf } from "../base/mod.ts";
 

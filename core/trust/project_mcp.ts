@@ -12,7 +12,7 @@
  * @module
  */
 import { createHash } from "node:crypto";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join, resolve } from "../early/mod.ts";
 import { z } from "zod";
 import { atomicWriteSync, HarnessError, readOwnText, readTextOrUndefined } from "../base/mod.ts";
 

@@ -12,7 +12,7 @@
  *
  * @module
  */
-import { dirname, join } from "node:path";
+import { dirname, join } from "../early/mod.ts";
 import { z } from "zod";
 import { atomicWriteSync, readTextOrUndefined } from "../base/mod.ts";
 import {

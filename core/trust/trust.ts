@@ -12,7 +12,7 @@
  *
  * @module
  */
-import { dirname, join, resolve, sep } from "node:path";
+import { dirname, join, resolve, sep } from "../early/mod.ts";
 import { z } from "zod";
 import { atomicWriteSync, HarnessError, readOwnTextOrWhy, sessionsDirStamp } from "../base/mod.ts";
 import { controlFingerprint } from "./control.ts";

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { dirname, isAbsolute } from "node:path";
+import { dirname, isAbsolute } from "../../core/early/mod.ts";
 import { z } from "zod";
 import type { RuntimePlugin } from "../../core/mod.ts";
 

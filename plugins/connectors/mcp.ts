@@ -12,7 +12,7 @@
  * @module
  */
 // The SDK loads only when a server is configured (every `hs` command would pay for it).
-import { join, resolve } from "node:path";
+import { join, resolve } from "../../core/early/mod.ts";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {

@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { isAbsolute, join } from "node:path";
+import { isAbsolute, join } from "../../core/early/mod.ts";
 import { z } from "zod";
 import { HarnessError } from "../../core/mod.ts";
 

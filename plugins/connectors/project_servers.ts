@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../../core/early/mod.ts";
 import {
   buildChildEnv,
   HarnessError,

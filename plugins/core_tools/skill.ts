@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { dirname, join } from "node:path";
+import { dirname, join } from "../../core/early/mod.ts";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import {

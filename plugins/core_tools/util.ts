@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { basename, dirname, join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "../../core/early/mod.ts";
 import { z } from "zod";
 import {
   type EditorFiles,

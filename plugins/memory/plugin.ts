@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { isAbsolute, join } from "node:path";
+import { isAbsolute, join } from "../../core/early/mod.ts";
 import { z } from "zod";
 import {
   type Json,

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../../core/early/mod.ts";
 import { HarnessError } from "../../core/mod.ts";
 
 /** One memory entry. */

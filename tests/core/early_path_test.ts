@@ -72,3 +72,17 @@ Deno.test("basename, resolve and fileUrlOf are node:path's and node:url's", asyn
     assert.equal(fileUrlOf(p).href, pathToFileURL(p).href, p);
   }
 });
+
+Deno.test("relative is node:path's", async () => {
+  const { relative } = await import("../../core/early/path.ts");
+  const more = [...PATHS, "/a/b/c", "/a/bc", "/x/y", "a/b/c", "../up"];
+  for (const from of more) {
+    for (const to of more) {
+      assert.equal(
+        relative(from, to),
+        node.posix.relative(from, to),
+        `relative(${JSON.stringify(from)}, ${JSON.stringify(to)})`,
+      );
+    }
+  }
+});

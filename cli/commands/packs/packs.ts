@@ -8,7 +8,7 @@
  * @module
  */
 import type { Command } from "@commander-js/extra-typings";
-import { relative } from "node:path";
+import { relative } from "../../../core/early/mod.ts";
 import type { BotState, FrontEnd } from "../../../core/mod.ts";
 import type { CliContext } from "../../base/mod.ts";
 import type { CommandContext } from "../../harness/mod.ts";

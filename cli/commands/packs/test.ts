@@ -8,7 +8,7 @@
  * @module
  */
 import type { Command } from "@commander-js/extra-typings";
-import { resolve } from "node:path";
+import { resolve } from "../../../core/early/mod.ts";
 import {
   HarnessError,
   readExpectations,

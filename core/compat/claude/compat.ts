@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../../early/mod.ts";
 import { dirEntries, type Json, statOrUndefined } from "../../base/mod.ts";
 import type { RuntimePlugin } from "../../plugins/mod.ts";
 import type { LoopEndInfo } from "../../loop/mod.ts";

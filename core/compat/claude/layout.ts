@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { dirname, join } from "node:path";
+import { dirname, join } from "../../early/mod.ts";
 import { childKind, dirEntries, MTIME_SLACK_MS, statOrUndefined } from "../../base/mod.ts";
 
 /** One place Claude Code files are read from. */

@@ -14,7 +14,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../../early/mod.ts";
 import type { ClaudeLayout } from "./layout.ts";
 import { readSettings } from "./settings.ts";
 import { FROM_CLAUDE } from "./tool_names.ts";

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { dirname } from "node:path";
+import { dirname } from "../../early/mod.ts";
 import { z } from "zod";
 import { cachedFile } from "./layout.ts";
 

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { isAbsolute, resolve } from "node:path";
+import { isAbsolute, resolve } from "../../early/mod.ts";
 
 const TO_CLAUDE: Record<string, string> = {
   bash: "Bash",
