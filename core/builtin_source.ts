@@ -94,8 +94,19 @@ export async function ensureBuiltinSource(
   input: BuiltinSourceInput,
   log: (line: string) => void,
 ): Promise<string | undefined> {
-  const files = await builtinFiles(input);
-  const cache = join(input.home, ".cache");
+  return builtinSourceDir(input.home, await builtinFiles(input), log);
+}
+
+/**
+ * The directory of the built-ins' `files` ({@link builtinFiles}) in `$HARNESS_HOME/.cache`,
+ * written when it is missing or altered; undefined when it cannot be written.
+ */
+export function builtinSourceDir(
+  home: string,
+  files: Map<string, { text: string; mode: number }>,
+  log: (line: string) => void,
+): string | undefined {
+  const cache = join(home, ".cache");
   const { dir, error } = generatedDir(cache, "builtin", files);
   if (error) {
     log(`[sources] cannot write the built-ins' source directory ${dir}: ${error}`);

@@ -33,7 +33,7 @@ import { ExecutableTools } from "./tools/mod.ts";
 import type { Packs } from "./packs/mod.ts";
 import { ChildEnvironment } from "./child_env.ts";
 import { ClaudeCompat } from "./compat/mod.ts";
-import { ensureBuiltinSource } from "./builtin_source.ts";
+import { builtinFiles, builtinSourceDir } from "./builtin_source.ts";
 import { ensureHarnessRoot } from "./harness_root.ts";
 import { ToolCatalog } from "./tool_catalog.ts";
 import { type HarnessOptions, pluginEntries } from "./harness_options.ts";
@@ -219,11 +219,13 @@ export class HarnessCore {
     try {
       await h.host.load(pluginEntries(opts, h.paths.home, [h.claude.plugin()]));
       await h.packs.load();
-      h.sources.builtin = await ensureBuiltinSource({
-        home: h.paths.home,
+      // the prompts are rendered now (as they are at the start); the directory is written or
+      // checked when first needed (a child's HARNESS_SOURCES, the sources chain, doctor)
+      const files = await builtinFiles({
         tools: h.registries.tools.values(),
         prompts: h.registries.prompts.values(),
-      }, (line) => h.#log(line));
+      });
+      h.sources.lazyBuiltin(() => builtinSourceDir(h.paths.home, files, (line) => h.#log(line)));
       await h.sources.refresh();
     } catch (err) {
       await h.close();

@@ -35,12 +35,38 @@ export class Sources {
   #o: SourcesInit;
   /** The walk the `sources` chain last ran on (it runs again when that changes). */
   #walk?: Snapshot;
-  /** The generated directory of the built-ins (first in HARNESS_SOURCES), if written. */
-  builtin?: string;
+  /** Makes the built-ins' directory (see {@link lazyBuiltin}); cleared once it ran. */
+  #makeBuiltin?: () => string | undefined;
+  #builtin?: string;
 
   /** Creates the service. */
   constructor(init: SourcesInit) {
     this.#o = init;
+  }
+
+  /**
+   * The generated directory of the built-ins (first in HARNESS_SOURCES), if written: made
+   * on first read (a run that starts no child never writes or checks it).
+   */
+  get builtin(): string | undefined {
+    const make = this.#makeBuiltin;
+    if (make) {
+      this.#makeBuiltin = undefined;
+      this.#builtin = make();
+    }
+    return this.#builtin;
+  }
+
+  /** Sets the built-ins' directory. */
+  set builtin(dir: string | undefined) {
+    this.#makeBuiltin = undefined;
+    this.#builtin = dir;
+  }
+
+  /** Sets how the built-ins' directory is made: on the first read of {@link builtin}. */
+  lazyBuiltin(make: () => string | undefined): void {
+    this.#makeBuiltin = make;
+    this.#builtin = undefined;
   }
 
   /**

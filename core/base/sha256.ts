@@ -1,5 +1,5 @@
 /**
- * SHA-256 of a string (UTF-8), synchronously, in hex — what the workspace key needs without
+ * SHA-256 of a string (UTF-8) or bytes, synchronously, in hex — what the workspace key needs without
  * node:crypto (whose loading, ~10 ms here, every command that finds its sessions would pay;
  * Web Crypto's digest is asynchronous). FIPS 180-4; tests/core/sha256_test.ts holds it equal
  * to node:crypto.
@@ -74,9 +74,9 @@ const K = new Uint32Array([
   0xc67178f2,
 ]);
 
-/** The SHA-256 digest of `text` (UTF-8 encoded), as 64 lowercase hex digits. */
-export function sha256Hex(text: string): string {
-  const data = new TextEncoder().encode(text);
+/** The SHA-256 digest of `input` (a text is UTF-8 encoded), as 64 lowercase hex digits. */
+export function sha256Hex(input: string | Uint8Array): string {
+  const data = typeof input === "string" ? new TextEncoder().encode(input) : input;
   const bits = data.length * 8;
   const padded = new Uint8Array(Math.ceil((data.length + 9) / 64) * 64);
   padded.set(data);

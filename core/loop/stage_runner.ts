@@ -82,7 +82,8 @@ export class StageRunner {
   ): Promise<ChainResult> {
     const execs = new Map<string, string>();
     for (const [n, f] of at.snapshot.hooks.get(stage) ?? []) execs.set(n, f.path);
-    const env = this.#o.env({
+    // only executable hooks see the environment: a chain of in-process hooks builds none
+    const env = execs.size === 0 ? {} : this.#o.env({
       stage,
       session: at.session,
       provider: at.provider,
@@ -90,7 +91,7 @@ export class StageRunner {
       cwd: at.cwd,
     });
     return runChain(stage, input, chainFor(this.#o.hooks(stage), execs), ctx, {
-      env: at.extraEnv ? { ...env, ...at.extraEnv } : env,
+      env: at.extraEnv && execs.size > 0 ? { ...env, ...at.extraEnv } : env,
       cwd: at.cwd,
       timeoutMs: at.timeoutMs ?? this.#o.timeoutMs,
       signal: at.signal,

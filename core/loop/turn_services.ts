@@ -427,16 +427,20 @@ export class ToolRunner {
     const { provider, model } = this.#o.facts;
     const session = this.#o.session;
     const cwd = this.#o.cwd();
+    let env: Record<string, string> | undefined;
     return {
       cwd,
-      env: h.childEnv({
-        stage: "tool_exec",
-        session: session.dir,
-        provider,
-        model,
-        cwd,
-        tool: true,
-      }),
+      /** Built on first read: most tools start no child and never read it. */
+      get env(): Record<string, string> {
+        return env ??= h.childEnv({
+          stage: "tool_exec",
+          session: session.dir,
+          provider,
+          model,
+          cwd,
+          tool: true,
+        });
+      },
       signal: this.#o.signal,
       sessionDir: session.dir,
       callId: call.id,

@@ -11,10 +11,15 @@
  *
  * @module
  */
-import { createHash } from "node:crypto";
 import { dirname, join, resolve } from "../early/mod.ts";
 import { z } from "zod";
-import { atomicWriteSync, HarnessError, readOwnText, readTextOrUndefined } from "../base/mod.ts";
+import {
+  atomicWriteSync,
+  HarnessError,
+  readOwnText,
+  readTextOrUndefined,
+  sha256Hex,
+} from "../base/mod.ts";
 
 /** The file's name at the workspace root. */
 export const PROJECT_MCP_FILE = ".mcp.json";
@@ -67,7 +72,7 @@ export function mcpServerHash(raw: Record<string, unknown>): string {
     url: typeof raw.url === "string" ? raw.url : "",
     headers: Object.keys(record(raw.headers)),
   };
-  return createHash("sha256").update(JSON.stringify(what)).digest("hex");
+  return sha256Hex(JSON.stringify(what));
 }
 
 function summaryOf(raw: Record<string, unknown>): string {

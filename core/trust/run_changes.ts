@@ -14,7 +14,7 @@
  */
 import { dirname, join } from "../early/mod.ts";
 import { z } from "zod";
-import { atomicWriteSync, readTextOrUndefined } from "../base/mod.ts";
+import { atomicWriteSync, readTextOrUndefined, sha256Hex } from "../base/mod.ts";
 import {
   AGENT_ROOMS,
   classifyPath,
@@ -47,6 +47,8 @@ export interface RunChange {
 
 const MAX_FILES = 5000;
 const CONTENT_BUDGET = 16 * 1024 * 1024;
+/** Bodies up to this size are hashed in this thread (no async round trip per small file). */
+const SYNC_HASH_MAX = 64 * 1024;
 
 function lstat(p: string): Deno.FileInfo | undefined {
   try {
@@ -56,15 +58,15 @@ function lstat(p: string): Deno.FileInfo | undefined {
   }
 }
 
-/** Every file (or link) under the control paths of a layout. */
-function controlFilesOf(layout: ControlLayout): string[] {
-  const out: string[] = [];
+/** Every file (or link) under the control paths of a layout, with its lstat. */
+function controlFilesOf(layout: ControlLayout): [string, Deno.FileInfo][] {
+  const out: [string, Deno.FileInfo][] = [];
   const visit = (p: string, skip: (child: string) => boolean) => {
     if (out.length >= MAX_FILES) return;
     const info = lstat(p);
     if (!info) return;
     if (!info.isDirectory) {
-      out.push(p);
+      out.push([p, info]);
       return;
     }
     let names: string[];
@@ -95,9 +97,7 @@ export async function controlSnapshot(layout: ControlLayout): Promise<Map<string
   const out = new Map<string, string>();
   let budget = CONTENT_BUDGET;
   const enc = new TextEncoder();
-  for (const f of controlFilesOf(layout)) {
-    const info = lstat(f);
-    if (!info) continue;
+  for (const [f, info] of controlFilesOf(layout)) {
     let body: Uint8Array;
     if (info.isSymlink) {
       body = enc.encode(`link:${Deno.readLinkSync(f)}`);
@@ -113,10 +113,15 @@ export async function controlSnapshot(layout: ControlLayout): Promise<Map<string
     const all = new Uint8Array(head.length + body.length);
     all.set(head);
     all.set(body, head.length);
-    const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", all));
-    out.set(f, [...digest].map((b) => b.toString(16).padStart(2, "0")).join(""));
+    out.set(f, all.length <= SYNC_HASH_MAX ? sha256Hex(all) : await webSha256(all));
   }
   return out;
+}
+
+/** SHA-256 (hex) through Web Crypto (large bodies). */
+async function webSha256(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  return [...digest].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 function readRecords(home: string): Records {
@@ -137,9 +142,15 @@ function writeRecords(home: string, r: Records): void {
   });
 }
 
-/** The recorded changes that concern a workspace's control paths. */
-export function pendingRunChanges(home: string, workspace: string): RunChange[] {
-  const layout = controlLayout({ workspace, home });
+/**
+ * The recorded changes that concern a workspace's control paths (`layout`: the workspace's
+ * control layout, when the caller has it already).
+ */
+export function pendingRunChanges(
+  home: string,
+  workspace: string,
+  layout: ControlLayout = controlLayout({ workspace, home }),
+): RunChange[] {
   const r = readRecords(home);
   const out: RunChange[] = [];
   for (const [file, e] of Object.entries(r.changed)) {
@@ -191,8 +202,11 @@ export class RunWatch {
   }
 
   /** Fingerprints the control paths of a workspace at a run's start. */
-  static async start(workspace: string, home: string): Promise<RunWatch> {
-    const layout = controlLayout({ workspace, home });
+  static async start(
+    workspace: string,
+    home: string,
+    layout: ControlLayout = controlLayout({ workspace, home }),
+  ): Promise<RunWatch> {
     return new RunWatch(layout, home, workspace, await controlSnapshot(layout));
   }
 
@@ -236,6 +250,7 @@ export async function watchRun(
   workspace: string,
   home: string,
 ): Promise<RunWatch> {
-  trust.hold(heldHarnessDirs(pendingRunChanges(home, workspace)));
-  return await RunWatch.start(workspace, home);
+  const layout = controlLayout({ workspace, home });
+  trust.hold(heldHarnessDirs(pendingRunChanges(home, workspace, layout)));
+  return await RunWatch.start(workspace, home, layout);
 }

@@ -10,3 +10,15 @@ Deno.test("sha256Hex equals node:crypto's SHA-256 for every length 0–200 and f
     assert.equal(sha256Hex(t), createHash("sha256").update(t).digest("hex"), `length ${t.length}`);
   }
 });
+
+Deno.test("sha256Hex of bytes equals node:crypto's, also for bytes that are not UTF-8", () => {
+  const inputs = [
+    new Uint8Array(0),
+    new Uint8Array([0xff, 0xfe, 0x00, 0x80]),
+    Uint8Array.from({ length: 1000 }, (_, i) => (i * 37) & 0xff),
+  ];
+  for (const b of inputs) {
+    assert.equal(sha256Hex(b), createHash("sha256").update(b).digest("hex"), `${b.length} bytes`);
+  }
+  assert.equal(sha256Hex(new TextEncoder().encode("héllo")), sha256Hex("héllo"));
+});

@@ -196,3 +196,30 @@ Deno.test("StageRunner: the stage's executables, its environment and the sandbox
     assert.match(String(denied.output.error), /exited 126 during auth-set: no sandbox here/);
   });
 });
+
+Deno.test("StageRunner: a stage of in-process hooks only builds no child environment", async () => {
+  const built: string[] = [];
+  const hook: StageHook = {
+    stage: "auth-set",
+    name: "10-own",
+    run: (input) => Promise.resolve({ ...input, seen: true }),
+  };
+  const runner = new StageRunner({
+    hooks: (stage) => (stage === "auth-set" ? [hook] : []),
+    env: (req) => {
+      built.push(req.stage);
+      return {};
+    },
+    sandbox: unconfined,
+    timeoutMs: 5000,
+    log: () => {},
+  });
+  const r = await runner.run("auth-set", { a: 1 }, ctx, {
+    snapshot: emptySnapshot(),
+    cwd: "/",
+    signal: new AbortController().signal,
+    extraEnv: { EXTRA: "yes" },
+  });
+  assert.deepEqual(r, { ok: true, output: { a: 1, seen: true }, last: "auth-set/10-own" });
+  assert.deepEqual(built, [], "no executable hook, no environment");
+});

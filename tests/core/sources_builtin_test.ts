@@ -1,0 +1,23 @@
+/** core/sources.ts: the built-ins' directory is made on its first read, once. */
+import assert from "node:assert/strict";
+import { Sources, type SourcesInit } from "../../core/mod.ts";
+
+Deno.test("Sources.builtin: a lazy directory is made on first read, once; a set one replaces it", () => {
+  const sources = new Sources({} as SourcesInit); // builtin reads nothing of the init
+  let made = 0;
+  sources.lazyBuiltin(() => {
+    made++;
+    return "/cache/builtin-x";
+  });
+  assert.equal(made, 0, "nothing written before it is needed");
+  assert.equal(sources.builtin, "/cache/builtin-x");
+  assert.equal(sources.builtin, "/cache/builtin-x");
+  assert.equal(made, 1);
+  sources.lazyBuiltin(() => undefined);
+  assert.equal(sources.builtin, undefined, "a directory that cannot be written: none");
+  sources.lazyBuiltin(() => {
+    throw new Error("not called");
+  });
+  sources.builtin = "/set";
+  assert.equal(sources.builtin, "/set");
+});
