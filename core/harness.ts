@@ -101,11 +101,12 @@ export class HarnessCore {
     opts: HarnessOptions,
     env: Record<string, string | undefined>,
     readonly trust: TrustStore,
+    paths: Paths,
   ) {
     this.env = env;
     this.config = parseConfig(env);
-    const cwd = opts.cwd ?? Deno.cwd();
-    const paths = this.paths = resolvePaths(env, cwd);
+    const cwd = paths.cwd;
+    this.paths = paths;
     const home = paths.home;
     const log = this.#log = opts.log ?? fileLog(paths.log);
     const boundMs = opts.cleanupBoundMs ?? DISPOSE_BOUND_MS;
@@ -214,7 +215,7 @@ export class HarnessCore {
       walkHarnessDirs(paths.cwd, paths.home).filter((d) => d.kind === "project").map((d) => d.dir),
     );
     const watch = await watchRun(trust, paths.cwd, paths.home);
-    const h = new HarnessCore(opts, env, trust);
+    const h = new HarnessCore(opts, env, trust, paths);
     h.#runWatch = watch;
     try {
       await h.host.load(pluginEntries(opts, h.paths.home, [h.claude.plugin()]));

@@ -7,10 +7,10 @@
  */
 import {
   HarnessCore,
+  harnessHome,
   type HarnessOptions,
   keySourceFor,
   lookupKeyFor,
-  resolvePaths,
   TrustStore,
 } from "../core/mod.ts";
 import { builtinPlugins, providerFactory } from "./builtins.ts";
@@ -42,7 +42,7 @@ export const Harness: { create(opts?: HarnessOptions): Promise<HarnessCore> } = 
       lookupKey: lookupKeyFor(env, cwd, authProviders),
       keySource: keySourceFor(env, cwd, authProviders),
     };
-    const home = resolvePaths(env, cwd).home;
+    const home = harnessHome(env);
     // one store: the `mcp` plugin reads the answers the harness verified
     const trust = opts.trust ?? new TrustStore(home);
     ref.core = await HarnessCore.create({

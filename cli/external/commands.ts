@@ -14,9 +14,9 @@ import type { CommandDefinition, FrontEnd } from "../../core/mod.ts";
 import {
   childKind,
   dirEntries,
+  harnessHome,
   ownerLabel,
   readTextOrUndefined,
-  resolvePaths,
   statOrUndefined,
 } from "../../core/base/mod.ts";
 import { walkHarnessDirs } from "../../core/discovery/mod.ts";
@@ -35,7 +35,7 @@ export type ExternalCommand =
  * harness is made.
  */
 export function mayBeExternal(name: string, cli: CliContext, pluginsToo = true): boolean {
-  const home = resolvePaths(cli.env, cli.cwd).home;
+  const home = harnessHome(cli.env);
   if (walkHarnessDirs(cli.cwd, home).some((d) => statOrUndefined(join(d.dir, "commands", name)))) {
     return true;
   }
@@ -44,7 +44,7 @@ export function mayBeExternal(name: string, cli: CliContext, pluginsToo = true):
 
 /** The names of every `commands/<name>` on the walk (trusted or not): what a typo may mean. */
 export function executableCommandNames(cli: CliContext): string[] {
-  const home = resolvePaths(cli.env, cli.cwd).home;
+  const home = harnessHome(cli.env);
   const names = new Set<string>();
   for (const d of walkHarnessDirs(cli.cwd, home)) {
     for (const n of dirEntries(join(d.dir, "commands"))?.names ?? []) {
@@ -59,7 +59,7 @@ export function executableCommandNames(cli: CliContext): string[] {
  * or `plugins.json` lists plugins: only then can `hs help` have more to list.
  */
 export function mayHaveCommands(cli: CliContext): boolean {
-  const home = resolvePaths(cli.env, cli.cwd).home;
+  const home = harnessHome(cli.env);
   for (const d of walkHarnessDirs(cli.cwd, home)) {
     if (childKind(d.dir, "commands") === "dir") return true;
     for (const pack of dirEntries(join(d.dir, "plugins"))?.dirs ?? []) {

@@ -42,12 +42,19 @@ export interface Paths {
 }
 
 /**
+ * `$HARNESS_HOME` (default `~/.harness`) alone: what {@link resolvePaths} gives as `home`,
+ * without choosing the sessions directory (which reads the disk).
+ */
+export function harnessHome(env: Record<string, string | undefined>): string {
+  return env.HARNESS_HOME || join(env.HOME ?? "/", ".harness");
+}
+
+/**
  * Resolves HARNESS_HOME (default ~/.harness) and HARNESS_SESSIONS (the user's, a trusted
  * workspace's `.harness/sessions`, else `<home>/sessions`: see sessions_place.ts).
  */
 export function resolvePaths(env: Record<string, string | undefined>, cwd: string): Paths {
-  const userHome = env.HOME ?? "/";
-  const home = env.HARNESS_HOME || join(userHome, ".harness");
+  const home = harnessHome(env);
   const place = chooseSessionsDir(env, cwd, home);
   const log = env.HARNESS_LOG || join(home, "harness.log");
   return {

@@ -110,7 +110,21 @@ export function guardStale(tool: ToolDefinition, loaded: Loaded): ToolDefinition
         );
       }
       const signal = AbortSignal.any([ctx.signal, loaded.controller.signal]);
-      return tool.execute(input, { ...ctx, signal });
+      return tool.execute(input, withSignal(ctx, signal));
     },
   };
+}
+
+/**
+ * `ctx` with another signal, its members copied as they are: a spread would read a lazy
+ * one (the child environment, built only when the tool reads it).
+ */
+function withSignal<T extends { signal: AbortSignal }>(ctx: T, signal: AbortSignal): T {
+  const out = Object.defineProperties({}, Object.getOwnPropertyDescriptors(ctx)) as T;
+  return Object.defineProperty(out, "signal", {
+    value: signal,
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  });
 }

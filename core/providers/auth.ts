@@ -15,14 +15,14 @@ import {
   type AuthProvider,
   displayPath,
   HarnessError,
+  harnessHome,
   readOwnText,
   readOwnTextOrWhy,
-  resolvePaths,
 } from "../base/mod.ts";
 
 /** Paths of `.auth.json` files, most local first. */
 export function authFiles(env: Record<string, string | undefined>, cwd: string): string[] {
-  const paths = resolvePaths(env, cwd);
+  const home = harnessHome(env);
   const out: string[] = [];
   let cur = cwd;
   for (;;) {
@@ -31,7 +31,7 @@ export function authFiles(env: Record<string, string | undefined>, cwd: string):
     if (parent === cur) break;
     cur = parent;
   }
-  out.push(join(paths.home, ".auth.json"));
+  out.push(join(home, ".auth.json"));
   return [...new Set(out)];
 }
 
