@@ -186,6 +186,8 @@ export class Discovery {
    * the sources ({@link setListed}), they replace the walk's.
    */
   current(provider = "", protocol = ""): Snapshot {
+    // unscoped with no listed sources: the walk's own snapshot (one scan, not two)
+    if (!provider && !protocol && !this.#listed) return this.walk();
     return this.#cached(`${provider}\0${protocol}`, provider, protocol, this.#listed);
   }
 
