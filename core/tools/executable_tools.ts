@@ -52,7 +52,8 @@ export interface ToolProblem {
 /** Schema discovery and execution of executable tools. */
 export class ExecutableTools {
   #cacheFile: string;
-  #cache: Record<string, CacheEntry> = {};
+  /** The schema cache, read on first use (a run without executable tools never reads it). */
+  #cacheRead?: Record<string, CacheEntry>;
   #dirty = false;
   #env: () => Record<string, string>;
   #cwd: string;
@@ -73,14 +74,18 @@ export class ExecutableTools {
     this.#env = opts.env;
     this.#cwd = opts.cwd;
     this.#log = opts.log;
-    const text = readTextOrUndefined(this.#cacheFile);
-    if (text) {
+  }
+
+  get #cache(): Record<string, CacheEntry> {
+    if (!this.#cacheRead) {
+      const text = readTextOrUndefined(this.#cacheFile);
+      let read: unknown;
       try {
-        this.#cache = JSON.parse(text);
-      } catch {
-        this.#cache = {};
-      }
+        read = text ? JSON.parse(text) : undefined;
+      } catch { /* a broken cache is probed again */ }
+      this.#cacheRead = read && typeof read === "object" ? read as Record<string, CacheEntry> : {};
     }
+    return this.#cacheRead;
   }
 
   async #probe(path: string, name: string): Promise<CacheEntry> {
