@@ -13,7 +13,9 @@
  *
  * The name hashes the contents, so a directory is written once and shared by every run
  * with the same built-ins; directories unused for a week are removed. Discovery never
- * reads it (the built-ins are registered already): it is for executables only.
+ * reads it (the built-ins are registered already): it is for executables only, so the
+ * harness renders the files at its start and writes (or checks) the directory only when a
+ * child's environment first names it ({@link builtinSourceDir}).
  *
  * @module
  */
