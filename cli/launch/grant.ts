@@ -27,7 +27,8 @@ import {
 } from "../../core/base/mod.ts";
 import { walkHarnessDirs } from "../../core/discovery/mod.ts";
 import { SYSTEM_BIN_DIRS, systemBinary } from "../../core/exec/mod.ts";
-import { bwrapBinary } from "../../core/sandbox/mod.ts";
+// the sandbox's locator alone: core/sandbox/mod.ts would load the whole sandbox (~6 ms CPU)
+import { bwrapBinary } from "../../core/sandbox/locate/mod.ts";
 import { bundledConfs } from "../../plugins/providers/bundled/mod.ts";
 import { flagValue, flagValues, hasFlag, scanArgs } from "./argv.ts";
 

@@ -11,7 +11,7 @@
  * @module
  */
 import { dirname } from "../early/mod.ts";
-import { SYSTEM_BIN_DIRS, systemBinary } from "../exec/mod.ts";
+import { bwrapBinary } from "./locate/mod.ts";
 import type { EffectPolicy } from "./policy.ts";
 import { controlMountArgs, type ControlMountPlan } from "./control_mounts.ts";
 import { PRESENCE_MARKER } from "../base/mod.ts";
@@ -32,31 +32,6 @@ export interface SandboxProbe {
 }
 
 const probes = new Map<string, Promise<SandboxProbe>>();
-
-/**
- * The bubblewrap binary: `HARNESS_BWRAP` when the user's environment names one (an
- * absolute path; a missing one simulates a machine without bubblewrap), else the system's
- * from the fixed directories ({@link systemBinary}) — never a `bwrap` found through PATH.
- */
-export function bwrapBinary(
-  env: Record<string, string | undefined>,
-): { bin?: string; reason?: string } {
-  const override = env.HARNESS_BWRAP;
-  if (override !== undefined && override !== "") {
-    if (!override.startsWith("/")) {
-      return {
-        reason: `HARNESS_BWRAP must be an absolute path (it is ${JSON.stringify(override)})`,
-      };
-    }
-    return { bin: override };
-  }
-  const bin = systemBinary("bwrap");
-  if (bin) return { bin };
-  return {
-    reason: `bubblewrap (bwrap) is not installed in ${SYSTEM_BIN_DIRS.join(", ")} as root's ` +
-      "(install it: apt-get install bubblewrap; a bwrap on PATH elsewhere is not used)",
-  };
-}
 
 /** The flags that take every power from a child (see {@link bwrapArgs}). */
 function powerless(userns: boolean): string[] {

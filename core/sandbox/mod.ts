@@ -7,6 +7,7 @@
  */
 export * from "./policy.ts";
 export * from "./bwrap.ts";
+export { bwrapBinary } from "./locate/mod.ts";
 export * from "./fs_worker.ts";
 export * from "./worker_grant.ts";
 export * from "./os_sandbox.ts";
