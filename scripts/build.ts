@@ -12,17 +12,13 @@
  * @module
  */
 import { fileURLToPath } from "node:url";
+import { V8_FLAGS } from "../core/base/mod.ts";
+
+/** V8's flags of every run of hs (core/base/paths.ts): the release's too. */
+export { V8_FLAGS };
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url)).replace(/\/$/, "");
 const INFO = `${ROOT}/core/early/build_info.ts`;
-
-/**
- * V8's flags of every run through the launcher (deno.json `tasks.hs` names the same): a young
- * generation of at most 2 MB per semi-space (V8's default grows it to 16 MB). The flag is the
- * process's, so the harness worker and the file worker are created with it too; a one-tool turn
- * peaks ~6 MB lower (3 isolates), at the same CPU (docs/performance.md).
- */
-export const V8_FLAGS = "--v8-flags=--max-semi-space-size=2";
 
 /**
  * Deno flags of a release: no -A, no ffi, no prompt (a prompt would let a worker ask for

@@ -15,3 +15,9 @@ Deno.test("build: tasks.hs runs the launcher with the release's V8 flags", () =>
   assert.ok(BAKED.includes(V8_FLAGS));
   assert.match(V8_FLAGS, /^--v8-flags=--max-semi-space-size=\d+$/);
 });
+
+Deno.test("build: hs run again (bin/harness) and tasks.hs:all carry the same V8 flags", async () => {
+  const { selfCommand } = await import("../../core/base/mod.ts");
+  assert.ok(selfCommand({}).includes(V8_FLAGS) || !/deno$/.test(Deno.execPath()));
+  assert.ok(config.tasks["hs:all"].split(/\s+/).includes(V8_FLAGS), config.tasks["hs:all"]);
+});
