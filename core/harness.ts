@@ -20,6 +20,7 @@ import {
   type Paths,
   resolvePaths,
   selfCommand,
+  yamlLoading,
 } from "./base/mod.ts";
 import { type HarnessConfig, parseConfig } from "./config/mod.ts";
 import { Discovery, walkHarnessDirs } from "./discovery/mod.ts";
@@ -220,6 +221,9 @@ export class HarnessCore {
     try {
       await h.host.load(pluginEntries(opts, h.paths.home, [h.claude.plugin()]));
       await h.packs.load();
+      // a SKILL.md's frontmatter is YAML, whose reader loads on first need: list them once
+      h.skillCatalog.files(h.paths.cwd);
+      await yamlLoading();
       // the prompts are rendered now (as they are at the start); the directory is written or
       // checked when first needed (a child's HARNESS_SOURCES, the sources chain, doctor)
       const files = await builtinFiles({

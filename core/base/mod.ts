@@ -27,5 +27,6 @@ export * from "./safe_fs.ts";
 export * from "./sessions_place.ts";
 export * from "./workspace_key.ts";
 export { sha256Hex } from "./sha256.ts";
+export { loadYaml, type Yaml, yamlLoaded, yamlLoading, yamlNow } from "./yaml.ts";
 export { PRESENCE_MARKER } from "./presence.ts";
 export { type PluginModule, resolvePluginModule } from "./plugin_module.ts";

@@ -25,6 +25,7 @@ import {
   textResult,
   type ToolSchema,
   type Usage,
+  yamlLoading,
 } from "../base/mod.ts";
 import { pointOf } from "../guards/mod.ts";
 import { skillCatalog } from "../skills/mod.ts";
@@ -253,15 +254,19 @@ export class TurnServices implements TurnApi {
     return this.host.skills(this.cwd());
   }
 
-  /** Skills visible from the turn's session. */
-  skills(): Promise<SkillInfo[]> {
-    return Promise.resolve(this.#skills());
+  /** Skills visible from the turn's session (a SKILL.md read first waits for the YAML reader). */
+  async skills(): Promise<SkillInfo[]> {
+    const skills = this.#skills();
+    const loading = yamlLoading();
+    if (!loading) return skills;
+    await loading;
+    return this.#skills();
   }
 
   /** The system prompt and tools as the built-in assemble hooks make them (no notes used). */
   async fixedParts(): Promise<FixedRequestParts> {
     const parts = (await this.systemParts()).filter((p) => p.trim() !== "");
-    const skills = skillCatalog(this.#skills()) ?? "";
+    const skills = skillCatalog(await this.skills()) ?? "";
     const tools = this.adapter().buildTools(await this.toolSchemas());
     return { system: [...parts, ...(skills ? [skills] : [])].join("\n\n"), tools, skills };
   }

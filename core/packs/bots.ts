@@ -10,9 +10,8 @@
  * @module
  */
 import { basename, dirname, resolve } from "../early/mod.ts";
-import YAML from "yaml";
 import { z } from "zod";
-import type { Json } from "../base/mod.ts";
+import { type Json, yamlNow } from "../base/mod.ts";
 import { insideRoot, PackError } from "./manifest.ts";
 import { describeIssue, nodePosition, type Position } from "./positions.ts";
 
@@ -118,6 +117,8 @@ export function readBot(file: string, root: string): BotSpec {
   const name = basename(file).replace(/\.prompt$/, "");
   const parts = split(text);
   if (!parts) return { file, name, prompt: text.trim(), attach: "named", scope: "session" };
+  const YAML = yamlNow(); // Packs.load awaits loadYaml() before reading any pack
+  if (!YAML) throw new PackError(file, "the YAML reader is still loading: load the pack again");
   let data: unknown;
   try {
     data = YAML.parse(parts.yaml) ?? {};

@@ -27,7 +27,7 @@ import {
 } from "./command_calls.ts";
 import type { CommandEvaluator, CommandView, PackCommand, SessionAction } from "./commands.ts";
 import type { GuardApprovals } from "./consent.ts";
-import { HarnessError } from "../base/mod.ts";
+import { HarnessError, loadYaml } from "../base/mod.ts";
 import { loadBot, readPackStates } from "./loading.ts";
 import { perConversation } from "./instances.ts";
 import type { BotState, PackState, ProgramLoader, ProgramRequest } from "./program.ts";
@@ -114,8 +114,10 @@ export class Packs {
 
   /** Reads every pack and attaches the foreground bot(s). */
   async load(): Promise<void> {
+    const dirs = this.#o.dirs();
+    if (dirs.length) await loadYaml(); // bot frontmatters and error positions read YAML
     this.#packs = readPackStates({
-      dirs: this.#o.dirs(),
+      dirs,
       dataDir: this.#o.dataDir,
       foregroundOff: this.#o.foregroundOff,
       log: (line) => this.#o.log(line),

@@ -6,8 +6,8 @@
  *
  * @module
  */
-import { LineCounter, parseDocument } from "yaml";
 import type { z } from "zod";
+import { yamlNow } from "../base/mod.ts";
 
 /** A 1-based line and column. */
 export interface Position {
@@ -47,8 +47,10 @@ export function nodePosition(
   path: readonly PropertyKey[],
   key?: string,
 ): Position | undefined {
-  const counter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: counter, keepSourceTokens: false });
+  const YAML = yamlNow(); // loaded before any pack is read (Packs.load)
+  if (!YAML) return undefined;
+  const counter = new YAML.LineCounter();
+  const doc = YAML.parseDocument(text, { lineCounter: counter, keepSourceTokens: false });
   // a missing node is reported at the nearest one that is there
   // deno-lint-ignore no-explicit-any
   let node: any;

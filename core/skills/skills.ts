@@ -6,7 +6,6 @@
  * @module
  */
 import { dirname, join } from "../early/mod.ts";
-import YAML from "yaml";
 import {
   childKind,
   dirEntries,
@@ -14,6 +13,7 @@ import {
   type SkillInfo,
   splitFrontmatter,
   statOrUndefined,
+  yamlNow,
 } from "../base/mod.ts";
 
 /** A SKILL.md that was left out, and why. */
@@ -37,11 +37,14 @@ export function readSkill(path: string, source: string): { info?: SkillInfo; pro
   if (text === undefined) entry = { mtime, problem: "unreadable" };
   else {
     const m = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?/.exec(text);
+    const YAML = m ? yamlNow() : undefined;
+    // the YAML reader loads on first need: this file is read again on its next use
+    if (m && !YAML) return { problem: "its frontmatter is read once the YAML reader has loaded" };
     if (!m) entry = { mtime, problem: "no YAML frontmatter" };
     else {
       let fm: Record<string, unknown> = {};
       try {
-        fm = (YAML.parse(m[1]) ?? {}) as Record<string, unknown>;
+        fm = (YAML!.parse(m[1]) ?? {}) as Record<string, unknown>;
       } catch {
         fm = {};
       }

@@ -5,9 +5,9 @@
  * @module
  */
 import { dirname, join } from "../../core/early/mod.ts";
-import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import {
+  loadYaml,
   type SkillInfo,
   textResult,
   type ToolContext,
@@ -33,9 +33,10 @@ export interface SkillDocument {
 /**
  * Splits a SKILL.md: the frontmatter is the YAML between a first line `---` and the
  * next `---` line; the body is everything after. Without frontmatter the whole text
- * is the body; unparsable YAML gives an empty frontmatter. CRLF line ends become LF.
+ * is the body; unparsable YAML gives an empty frontmatter. CRLF line ends become LF. The YAML
+ * reader is loaded only for a document with a frontmatter.
  */
-export function parseSkillDocument(text: string): SkillDocument {
+export async function parseSkillDocument(text: string): Promise<SkillDocument> {
   text = text.replace(/^\uFEFF/, "").replace(/\r\n/g, "\n");
   const lines = text.split("\n");
   const isFence = (line: string | undefined) => line !== undefined && line.trimEnd() === "---";
@@ -44,7 +45,7 @@ export function parseSkillDocument(text: string): SkillDocument {
   if (close < 0) return { frontmatter: {}, body: text };
   let frontmatter: Record<string, unknown> = {};
   try {
-    const data = parseYaml(lines.slice(1, close).join("\n"));
+    const data = (await loadYaml()).parse(lines.slice(1, close).join("\n"));
     if (data && typeof data === "object" && !Array.isArray(data)) {
       frontmatter = data as Record<string, unknown>;
     }
@@ -87,7 +88,7 @@ export async function listSkillResources(directory: string): Promise<string[]> {
 /** The body of a skill: given for runtime skills, read from SKILL.md for file skills. */
 async function skillBody(skill: SkillInfo): Promise<string> {
   if (skill.body !== undefined) return skill.body;
-  return parseSkillDocument(await Deno.readTextFile(skill.path)).body;
+  return (await parseSkillDocument(await Deno.readTextFile(skill.path))).body;
 }
 
 /** Finds a skill by name; file skills are also matched by their SKILL.md frontmatter. */
@@ -97,7 +98,7 @@ async function findSkill(skills: SkillInfo[], name: string): Promise<SkillInfo |
   for (const skill of skills) {
     if (!skill.path || skill.body !== undefined) continue;
     try {
-      const doc = parseSkillDocument(await Deno.readTextFile(skill.path));
+      const doc = await parseSkillDocument(await Deno.readTextFile(skill.path));
       if (doc.frontmatter.name === name) return skill;
     } catch {
       // unreadable: not a match

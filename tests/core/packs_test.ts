@@ -4,7 +4,10 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { GuardApprovals, PackError, readBot, readPack } from "../../core/mod.ts";
+import { GuardApprovals, loadYaml, PackError, readBot, readPack } from "../../core/mod.ts";
+
+// readBot and readPack are synchronous: the YAML reader is loaded first (as Packs.load does)
+await loadYaml();
 
 async function pack(files: Record<string, string>, fn: (root: string) => void | Promise<void>) {
   const root = await Deno.makeTempDir({ prefix: "hs-packm-" });

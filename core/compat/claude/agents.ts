@@ -9,6 +9,7 @@
  */
 import type { ClaudeLayout } from "./layout.ts";
 import { cachedFile, markdownFiles } from "./layout.ts";
+import { pendingAsAbsent } from "./commands.ts";
 import { frontmatter, nameList, text } from "./markdown.ts";
 import { FROM_CLAUDE } from "./tool_names.ts";
 
@@ -61,7 +62,7 @@ function parse(file: string, path: string, t: string): ClaudeAgent {
 export function claudeAgents(layout: ClaudeLayout): ClaudeAgent[] {
   const byName = new Map<string, ClaudeAgent>();
   for (const [file, path] of markdownFiles(layout.current().agentDirs)) {
-    const a = cachedFile(path, "claude-agent", (t) => parse(file, path, t));
+    const a = pendingAsAbsent(() => cachedFile(path, "claude-agent", (t) => parse(file, path, t)));
     if (a) byName.set(a.name, a);
   }
   return [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

@@ -10,7 +10,7 @@
  */
 import type { ClaudeLayout } from "./layout.ts";
 import { cachedFile, markdownFiles } from "./layout.ts";
-import { frontmatter, nameList, text } from "./markdown.ts";
+import { frontmatter, nameList, text, YamlPending } from "./markdown.ts";
 
 /** One slash command. */
 export interface ClaudeCommand {
@@ -48,10 +48,22 @@ function parse(name: string, path: string, t: string): ClaudeCommand {
 export function claudeCommands(layout: ClaudeLayout): ClaudeCommand[] {
   const out: ClaudeCommand[] = [];
   for (const [name, path] of markdownFiles(layout.current().commandDirs)) {
-    const c = cachedFile(path, "claude-command", (t) => parse(name, path, t));
+    const c = pendingAsAbsent(() =>
+      cachedFile(path, "claude-command", (t) => parse(name, path, t))
+    );
     if (c) out.push(c);
   }
   return out;
+}
+
+/** `read()`, or undefined while the YAML reader loads (the file is listed once it has). */
+export function pendingAsAbsent<T>(read: () => T | undefined): T | undefined {
+  try {
+    return read();
+  } catch (err) {
+    if (err instanceof YamlPending) return undefined;
+    throw err;
+  }
 }
 
 /** Splits a command line's arguments: words, with "double" or 'single' quotes kept together. */

@@ -10,14 +10,14 @@
  * @module
  */
 import { join } from "../../early/mod.ts";
-import { dirEntries, type Json, statOrUndefined } from "../../base/mod.ts";
+import { dirEntries, type Json, loadYaml, statOrUndefined } from "../../base/mod.ts";
 import type { RuntimePlugin } from "../../plugins/mod.ts";
 import type { LoopEndInfo } from "../../loop/mod.ts";
 import { type ClaudeAgent, claudeAgents } from "./agents.ts";
 import { type ClaudeCommand, claudeCommands, commandPrompt } from "./commands.ts";
 import type { HookRunDeps } from "./hook_run.ts";
 import { claudeHooks } from "./hooks.ts";
-import { cachedFile, ClaudeLayout, type ClaudeLayoutOptions } from "./layout.ts";
+import { cachedFile, ClaudeLayout, type ClaudeLayoutOptions, markdownFiles } from "./layout.ts";
 import { claudePermissions } from "./permissions.ts";
 import { readSettings } from "./settings.ts";
 
@@ -141,8 +141,11 @@ export class ClaudeCompat {
       id: CLAUDE_PLUGIN_ID,
       version: "1.0.0",
       apiVersion: 1,
-      setup: (ctx) => {
+      setup: async (ctx) => {
         this.#active = true;
+        const snap = this.layout.current();
+        // commands' and agents' frontmatters are YAML: its reader loads only when there are some
+        if (markdownFiles([...snap.commandDirs, ...snap.agentDirs]).size) await loadYaml();
         ctx.onDispose(() => {
           this.#active = false;
         });

@@ -4,7 +4,18 @@
  *
  * @module
  */
-import YAML from "yaml";
+import { yamlNow } from "../../base/mod.ts";
+
+/**
+ * Thrown by {@link frontmatter} while the YAML reader is still loading (it loads on first
+ * need): the file is left out of its listing until then — a command or agent whose
+ * frontmatter was not read is never run without it (its `allowed-tools` would be lost).
+ */
+export class YamlPending extends Error {
+  constructor() {
+    super("the YAML reader is still loading");
+  }
+}
 
 /** A file's frontmatter (an object, empty when there is none) and body. */
 export function frontmatter(
@@ -13,6 +24,8 @@ export function frontmatter(
   const t = text.replace(/\r\n/g, "\n");
   const m = /^---\n([\s\S]*?)\n---\n?/.exec(t);
   if (!m) return { meta: {}, body: t.trim() };
+  const YAML = yamlNow();
+  if (!YAML) throw new YamlPending(); // the claude-code plugin's setup awaits it
   try {
     const v = YAML.parse(m[1]) ?? {};
     if (typeof v !== "object" || Array.isArray(v)) {

@@ -133,17 +133,20 @@ Deno.test("skill: unknown name lists the available skills; other errors", async 
   });
 });
 
-Deno.test("skill: parseSkillDocument", () => {
-  assert.deepEqual(parseSkillDocument("---\nname: a\ndescription: 'x: y'\n---\nbody\n---\nmore"), {
-    frontmatter: { name: "a", description: "x: y" },
-    body: "body\n---\nmore",
-  });
-  assert.deepEqual(parseSkillDocument("no frontmatter"), {
+Deno.test("skill: parseSkillDocument", async () => {
+  assert.deepEqual(
+    await parseSkillDocument("---\nname: a\ndescription: 'x: y'\n---\nbody\n---\nmore"),
+    {
+      frontmatter: { name: "a", description: "x: y" },
+      body: "body\n---\nmore",
+    },
+  );
+  assert.deepEqual(await parseSkillDocument("no frontmatter"), {
     frontmatter: {},
     body: "no frontmatter",
   });
-  assert.deepEqual(parseSkillDocument("---\n: [bad\n---\nb"), { frontmatter: {}, body: "b" });
-  assert.deepEqual(parseSkillDocument("\uFEFF---\r\nname: w\r\n---\r\nb"), {
+  assert.deepEqual(await parseSkillDocument("---\n: [bad\n---\nb"), { frontmatter: {}, body: "b" });
+  assert.deepEqual(await parseSkillDocument("\uFEFF---\r\nname: w\r\n---\r\nb"), {
     frontmatter: { name: "w" },
     body: "b",
   });
