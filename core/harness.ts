@@ -219,11 +219,12 @@ export class HarnessCore {
     const h = new HarnessCore(opts, env, trust, paths);
     h.#runWatch = watch;
     try {
-      await h.host.load(pluginEntries(opts, h.paths.home, [h.claude.plugin()]));
-      await h.packs.load();
-      // a SKILL.md's frontmatter is YAML, whose reader loads on first need: list them once
+      // a SKILL.md's frontmatter is YAML, whose reader loads on first need: list them once,
+      // before the plugins, whose runtime skills must not take a file skill's name
       h.skillCatalog.files(h.paths.cwd);
       await yamlLoading();
+      await h.host.load(pluginEntries(opts, h.paths.home, [h.claude.plugin()]));
+      await h.packs.load();
       // the prompts are rendered now (as they are at the start); the directory is written or
       // checked when first needed (a child's HARNESS_SOURCES, the sources chain, doctor)
       const files = await builtinFiles({
