@@ -32,28 +32,34 @@ async function load<T>(path: string, inBundle: () => unknown): Promise<T> {
 const early = () =>
   load<typeof import("./core/early/mod.ts")>(
     "./core/early/mod.ts",
-    () => require("./core/early/mod.ts"),
+    () => require("./core/early/mod.ts" as string),
   );
 const table = () =>
   load<typeof import("./cli/table/mod.ts")>(
     "./cli/table/mod.ts",
-    () => require("./cli/table/mod.ts"),
+    () => require("./cli/table/mod.ts" as string),
   );
 const schemeCli = () =>
   load<typeof import("./scheme/cli/mod.ts")>(
     "./scheme/cli/mod.ts",
-    () => require("./scheme/cli/mod.ts"),
+    () => require("./scheme/cli/mod.ts" as string),
   );
 const cliRoom = () =>
-  load<typeof import("./cli/mod.ts")>("./cli/mod.ts", () => require("./cli/mod.ts"));
+  load<typeof import("./cli/mod.ts")>("./cli/mod.ts", () => require("./cli/mod.ts" as string));
 const plugins = () =>
-  load<typeof import("./plugins/mod.ts")>("./plugins/mod.ts", () => require("./plugins/mod.ts"));
+  load<typeof import("./plugins/mod.ts")>(
+    "./plugins/mod.ts",
+    () => require("./plugins/mod.ts" as string),
+  );
 const scheme = () =>
-  load<typeof import("./scheme/mod.ts")>("./scheme/mod.ts", () => require("./scheme/mod.ts"));
+  load<typeof import("./scheme/mod.ts")>(
+    "./scheme/mod.ts",
+    () => require("./scheme/mod.ts" as string),
+  );
 const launchRoom = () =>
   load<typeof import("./cli/launch/scope/mod.ts")>(
     "./cli/launch/scope/mod.ts",
-    () => require("./cli/launch/scope/mod.ts"),
+    () => require("./cli/launch/scope/mod.ts" as string),
   );
 
 /** Runs the CLI on `args` with this process's streams; resolves to the exit status. */

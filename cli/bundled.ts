@@ -13,11 +13,11 @@
 declare const require: (path: string) => any;
 
 const REQUIRES: Record<string, () => unknown> = {
-  "./harness/mod.ts": () => require("./harness/mod.ts"),
-  "./launch/mod.ts": () => require("./launch/mod.ts"),
-  "./external/mod.ts": () => require("./external/mod.ts"),
-  "./view/mod.ts": () => require("./view/mod.ts"),
-  "./commands/mod.ts": () => require("./commands/mod.ts"),
+  "./harness/mod.ts": () => require("./harness/mod.ts" as string),
+  "./launch/mod.ts": () => require("./launch/mod.ts" as string),
+  "./external/mod.ts": () => require("./external/mod.ts" as string),
+  "./view/mod.ts": () => require("./view/mod.ts" as string),
+  "./commands/mod.ts": () => require("./commands/mod.ts" as string),
 };
 
 /** A command module as cli/program.ts takes it: `register`, its `quick`, version's and help's extras. */

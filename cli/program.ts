@@ -167,10 +167,10 @@ export async function dispatch(argv: string[], cli: CliContext): Promise<number>
       : ["agent", ...argv];
   }
   // a command's plain forms may be answered without commander (its module's `quick`)
-  const quick = !pluginWord && leading.length === 0 && command !== "agent"
-    ? await quickAnswer(command, argv.slice(1), cli)
+  const quick = !pluginWord && leading.length === 0
+    ? await quickAnswer(command, argv.slice(1), ctx)
     : undefined;
-  if (quick !== undefined) return quick;
+  if (quick !== undefined) return quick === "ran" ? code : quick;
   // `hs help <name>` shows another command's help: every command is registered for it
   const held: { usage?: string } | undefined = pluginWord ? {} : undefined;
   const program = await buildProgram(ctx, command === "help" ? undefined : [command], held);
@@ -189,17 +189,24 @@ export async function dispatch(argv: string[], cli: CliContext): Promise<number>
   return code;
 }
 
-/** A command module's own answer to its plain forms (`quick`), if it has one and they are. */
+/**
+ * A command module's own answer to its plain forms (`quick`), if it has one and they are: the
+ * exit status, or "ran" when it ran through the context (whose `done`/`run` set the status).
+ */
 async function quickAnswer(
   command: string,
   args: string[],
-  cli: CliContext,
-): Promise<number | undefined> {
+  ctx: CommandContext,
+): Promise<number | "ran" | undefined> {
   const b = BUILTINS.find((x) => x.name === command);
   if (!b) return undefined;
-  type Quick = (args: readonly string[], cli: CliContext) => number | undefined;
+  type Quick = (
+    args: readonly string[],
+    cli: CliContext,
+    ctx: CommandContext,
+  ) => number | "ran" | undefined | Promise<number | "ran" | undefined>;
   const m = await loadLate<{ quick?: Quick }>(b.module);
-  return m.quick?.(args, cli);
+  return await m.quick?.(args, ctx.cli, ctx);
 }
 
 /** The built-in commands with their subcommands, and the executable commands on the walk. */

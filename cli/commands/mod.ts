@@ -9,7 +9,7 @@
  * @module
  */
 export { register as acp } from "./acp.ts";
-export { register as agent } from "./agent.ts";
+export { quick as agentQuick, register as agent } from "./agent.ts";
 export { register as auth } from "./auth.ts";
 export { register as doctor } from "./doctor.ts";
 export { register as floor } from "./floor.ts";

@@ -24,7 +24,7 @@ async function archives(): Promise<
   typeof import("./archive.ts") & typeof import("./archive_import.ts")
 > {
   try {
-    return { ...require("./archive.ts"), ...require("./archive_import.ts") };
+    return { ...require("./archive.ts" as string), ...require("./archive_import.ts" as string) };
   } catch (e) {
     if (!(e instanceof ReferenceError)) throw e; // no `require`: not a bundle
   }
