@@ -119,10 +119,43 @@ export function tsForTest(code: string): string {
   );
 }
 
-/** Runs one example in a fresh temporary home and workspace. */
+/**
+ * Type-checks the TypeScript examples together, in one `deno check` (one graph of mod.ts
+ * instead of one an example, ~6 s each): a failure names each example's file and line.
+ */
+export async function checkExamples(examples: Example[]): Promise<ExampleRun> {
+  const ts = examples.filter((ex) => ex.lang === "ts" || ex.lang === "typescript");
+  const root = await Deno.makeTempDir({ prefix: "hs-example-check-" });
+  try {
+    const files: string[] = [];
+    for (const [i, ex] of ts.entries()) {
+      const name = `${ex.file.replace(/[^\w.-]+/g, "_")}_${ex.line}_${i}.ts`;
+      await Deno.writeTextFile(join(root, name), tsForTest(ex.code));
+      files.push(name);
+    }
+    if (files.length === 0) return { code: 0, output: "" };
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["check", "--quiet", "--config", join(REPO, "deno.json"), ...files],
+      cwd: root,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const dec = new TextDecoder();
+    return { code: out.code, output: dec.decode(out.stdout) + dec.decode(out.stderr) };
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+}
+
+/**
+ * Runs one example in a fresh temporary home and workspace. A TypeScript example is
+ * type-checked first unless `checked` says {@link checkExamples} did it.
+ */
 export async function runExample(
   ex: Example,
   extraEnv: Record<string, string> = {},
+  opts: { checked?: boolean } = {},
 ): Promise<ExampleRun> {
   const root = await Deno.makeTempDir({ prefix: "hs-example-" });
   try {
@@ -148,7 +181,7 @@ export async function runExample(
         "run",
         "-A",
         "--quiet",
-        "--check",
+        opts.checked ? "--no-check" : "--check",
         "--config",
         join(REPO, "deno.json"),
         "example.ts",

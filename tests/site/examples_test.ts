@@ -4,6 +4,7 @@
  */
 import assert from "node:assert/strict";
 import {
+  checkExamples,
   extractExamples,
   repoExamples,
   runExample,
@@ -20,9 +21,14 @@ Deno.test("the docs mark examples to run", () => {
   assert.ok(examples.some((e) => e.file === "README.md"));
 });
 
+Deno.test("the docs' TypeScript examples type-check (together, once)", async () => {
+  const r = await checkExamples(examples);
+  assert.equal(r.code, 0, r.output);
+});
+
 for (const ex of examples) {
   Deno.test(`docs example ${ex.file}:${ex.line} (${ex.lang}) runs`, async () => {
-    const r = await runExample(ex, env);
+    const r = await runExample(ex, env, { checked: true });
     assert.equal(r.code, 0, `${ex.file}:${ex.line} exited ${r.code}:\n${r.output}`);
     if (ex.expect !== undefined) {
       assert.ok(r.output.includes(ex.expect), `expected "${ex.expect}" in:\n${r.output}`);
@@ -82,4 +88,8 @@ Deno.test("examples: the runner runs hs and reports failures", async () => {
   const badTs = await runExample({ ...ok, lang: "ts", code: "const x: number = 'no';\n" }, env);
   assert.notEqual(badTs.code, 0);
   assert.match(badTs.output, /TS2322/);
+  const typed = { ...ok, lang: "ts", code: "const y: string = 1;\n" };
+  const checked = await checkExamples([{ ...ok, lang: "ts", code: "const x = 1;\n" }, typed]);
+  assert.notEqual(checked.code, 0);
+  assert.match(checked.output, /TS2322[\s\S]*sample\.md_\d+_1\.ts/);
 });
