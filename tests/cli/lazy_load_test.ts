@@ -56,7 +56,7 @@ Deno.test("the CLI's late rooms (the commands, hs web, the harness) are not in i
   assert.ok(!view.some((m) => m.includes("archive")), "the session archives load with the view");
 });
 
-Deno.test("a plain turn runs without commander; a flag brings it in", async () => {
+Deno.test("a plain turn and the plain listings run without commander; a flag or --help brings it in", async () => {
   const w = await makeWorkspace();
   const server = await startScriptedServer([
     { toolCalls: [{ id: "t1", name: "read_file", input: { path: "notes.txt" } }] },
@@ -99,10 +99,29 @@ Deno.test("a plain turn runs without commander; a flag brings it in", async () =
     const agent = await hs("agent", "again");
     assert.equal(agent.code, 0, agent.stderr);
     assert.equal(agent.stdout, "second\n");
-    // the same turn with a flag is parsed by commander: the poison shows the test can fail
-    const flagged = await hs("--provider", "loop", "once more");
-    assert.notEqual(flagged.code, 0);
-    assert.match(flagged.stderr, /commander was loaded/);
+    // the listings' plain forms too
+    const tools = await hs("tools");
+    assert.equal(tools.code, 0, tools.stderr);
+    assert.match(tools.stdout, /read_file/);
+    const plugins = await hs("plugins", "--json", "--trust-workspace");
+    assert.equal(plugins.code, 0, plugins.stderr);
+    assert.ok(Array.isArray(JSON.parse(plugins.stdout)));
+    const skills = await hs("skills");
+    assert.equal(skills.code, 0, skills.stderr);
+    // the same turn with a flag is parsed by commander, as is a listing's help, a repeated flag
+    // or an unknown one: the poison shows the test can fail
+    for (
+      const args of [
+        ["--provider", "loop", "once more"],
+        ["tools", "--help"],
+        ["plugins", "--json", "--json"],
+        ["skills", "--jsn"],
+      ]
+    ) {
+      const r = await hs(...args);
+      assert.notEqual(r.code, 0, args.join(" "));
+      assert.match(r.stderr, /commander was loaded/, args.join(" "));
+    }
   } finally {
     await server.close();
     await w.cleanup();
