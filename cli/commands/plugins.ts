@@ -11,7 +11,7 @@ import type { Command } from "@commander-js/extra-typings";
 import type { CliContext } from "../base/mod.ts";
 import type { CommandContext } from "../harness/mod.ts";
 import { colorEnabled, jsonForTerminal, pluginLines, pluginReports } from "../view/mod.ts";
-import { plainFlags } from "./plain_flags.ts";
+import { plainFlags } from "../base/mod.ts";
 
 /** Registers `hs plugins`. */
 export function register(program: Command, ctx: CommandContext): void {
@@ -23,7 +23,7 @@ export function register(program: Command, ctx: CommandContext): void {
     .action((o) => listPlugins(o, ctx));
 }
 
-/** `hs plugins [--json] [--trust-workspace]` without commander (cli/commands/plain_flags.ts). */
+/** `hs plugins [--json] [--trust-workspace]` without commander (cli/base/plain_flags.ts). */
 export async function quick(
   args: readonly string[],
   _cli: CliContext,

@@ -7,7 +7,7 @@ import type { Command } from "@commander-js/extra-typings";
 import type { CliContext } from "../base/mod.ts";
 import type { CommandContext } from "../harness/mod.ts";
 import { colorEnabled, sanitizeForTerminal as safe, styles } from "../view/mod.ts";
-import { plainFlags } from "./plain_flags.ts";
+import { plainFlags } from "../base/mod.ts";
 
 /** Registers `hs skills`. */
 export function register(program: Command, ctx: CommandContext): void {
@@ -16,7 +16,7 @@ export function register(program: Command, ctx: CommandContext): void {
     .action((o) => listSkills(o, ctx));
 }
 
-/** `hs skills [--trust-workspace]` without commander (cli/commands/plain_flags.ts). */
+/** `hs skills [--trust-workspace]` without commander (cli/base/plain_flags.ts). */
 export async function quick(
   args: readonly string[],
   _cli: CliContext,

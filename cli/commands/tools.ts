@@ -8,7 +8,7 @@ import type { Command } from "@commander-js/extra-typings";
 import type { CliContext } from "../base/mod.ts";
 import type { CommandContext } from "../harness/mod.ts";
 import { toolsCommand } from "../view/mod.ts";
-import { plainFlags } from "./plain_flags.ts";
+import { plainFlags } from "../base/mod.ts";
 
 /** Registers `hs tools`. */
 export function register(program: Command, ctx: CommandContext): void {
@@ -21,7 +21,7 @@ async function listTools(o: { trustWorkspace?: true }, ctx: CommandContext): Pro
   await ctx.run(o, (h) => toolsCommand(h, ctx.cli));
 }
 
-/** `hs tools [--trust-workspace]` without commander (cli/commands/plain_flags.ts). */
+/** `hs tools [--trust-workspace]` without commander (cli/base/plain_flags.ts). */
 export async function quick(
   args: readonly string[],
   _cli: CliContext,

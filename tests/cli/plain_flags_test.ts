@@ -1,6 +1,6 @@
-/** cli/commands/plain_flags.ts: the flags a command's quick form takes, and what it leaves to commander. */
+/** cli/base/plain_flags.ts: the flags a command's quick form takes, and what it leaves to commander. */
 import assert from "node:assert/strict";
-import { plainFlags } from "../../cli/commands/plain_flags.ts";
+import { plainFlags } from "../../cli/base/plain_flags.ts";
 
 const KNOWN = { "--json": "json", "--trust-workspace": "trustWorkspace" };
 
