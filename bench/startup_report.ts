@@ -10,9 +10,11 @@
  * process's. Each sample is four runs in a row (time's figures come in 10 ms steps). Prints a
  * markdown table with the load average.
  *
- * Run:  deno run -A bench/startup_report.ts [--runs N] [--repo DIR] [--only NAME]
+ * Run:  deno run -A bench/startup_report.ts [--runs N] [--repo DIR] [--only NAME] [--peer DIR]
  * `--repo` measures another checkout (e.g. an older commit, for before/after);
- * `--only` one row (by the start of its name: "version", "turn", …).
+ * `--only` one row (by the start of its name: "version", "turn", …);
+ * `--peer` the same one-tool turn by the reference harness (DIR: a wedow/harness v0.2.0
+ * checkout; needs bash, jq and curl), {@link PEER_RUNS} runs, and the CPU ratio per turn.
  *
  * @module
  */
@@ -32,6 +34,9 @@ const RUNS = Number(arg("--runs", "9"));
 const REPEAT = 4;
 const REPO = arg("--repo", HERE);
 const ONLY = arg("--only", "");
+const PEER = arg("--peer", "");
+/** Runs of the reference's turn (each ~10 s of CPU: one is well above time's 10 ms steps). */
+const PEER_RUNS = 3;
 
 /**
  * One sample under /usr/bin/time: the command run {@link REPEAT} times in a row (time's
@@ -40,8 +45,14 @@ const ONLY = arg("--only", "");
  */
 async function measure(argv: string[], cwd: string, env: Record<string, string>) {
   const loop = `for i in $(seq ${REPEAT}); do "$@" || exit 1; done`;
+  const all = await measureOnce(["sh", "-c", loop, "sh", ...argv], cwd, env);
+  return { wall: all.wall / REPEAT, cpu: all.cpu / REPEAT, rss: all.rss };
+}
+
+/** One run of `argv` under /usr/bin/time (for the reference's turn, ~10 s each). */
+async function measureOnce(argv: string[], cwd: string, env: Record<string, string>) {
   const out = await new Deno.Command("/usr/bin/time", {
-    args: ["-f", "TIME %e %U %S %M", "sh", "-c", loop, "sh", ...argv],
+    args: ["-f", "TIME %e %U %S %M", ...argv],
     cwd,
     env,
     clearEnv: true,
@@ -53,8 +64,8 @@ async function measure(argv: string[], cwd: string, env: Record<string, string>)
   const m = /TIME ([\d.]+) ([\d.]+) ([\d.]+) (\d+)/.exec(text);
   if (!m || !out.success) throw new Error(`${argv.join(" ")} failed:\n${text}`);
   return {
-    wall: Number(m[1]) * 1000 / REPEAT,
-    cpu: (Number(m[2]) + Number(m[3])) * 1000 / REPEAT,
+    wall: Number(m[1]) * 1000,
+    cpu: (Number(m[2]) + Number(m[3])) * 1000,
     rss: Number(m[4]) / 1024,
   };
 }
@@ -95,7 +106,8 @@ await Deno.writeTextFile(
   join(home, "trust.json"),
   JSON.stringify({ version: 1, trusted: { [root]: { at: "bench" } } }),
 );
-const script = Array.from({ length: (RUNS + 2) * REPEAT }, () => [
+const turns = (RUNS + 2) * REPEAT + (PEER ? PEER_RUNS : 0);
+const script = Array.from({ length: turns }, () => [
   { toolCalls: [{ id: "t1", name: "read_file", input: { path: "notes.txt" } }] },
   { text: "done" },
 ]).flat();
@@ -131,8 +143,38 @@ for (const [name, argv] of CASES) {
   if (ONLY && !name.replace(/[`]/g, "").startsWith(ONLY)) continue;
   rows.push(await paired(name, argv, ws, env));
 }
+const peer = PEER && (!ONLY || "one-tool turn".startsWith(ONLY)) ? await peerTurn() : undefined;
 await server.close();
 await Deno.remove(root, { recursive: true });
+
+/**
+ * The reference's `hs go` in a workspace of its own (the same notes.txt, no `.harness/`), its
+ * anthropic provider pointed at the same loopback server: medians of {@link PEER_RUNS} runs.
+ */
+async function peerTurn() {
+  const peerWs = join(root, "peer-ws");
+  const peerHome = join(root, "peer-home");
+  await Deno.mkdir(peerWs, { recursive: true });
+  await Deno.mkdir(peerHome, { recursive: true });
+  await Deno.writeTextFile(join(peerWs, "notes.txt"), "hello\n");
+  const peerEnv = {
+    ...env,
+    HARNESS_HOME: peerHome,
+    HARNESS_PROVIDER: "anthropic",
+    HARNESS_MODEL: "m",
+    ANTHROPIC_API_KEY: "bench",
+    ANTHROPIC_API_URL: `${server.url}/v1/messages`,
+  };
+  const runs = [];
+  for (let i = 0; i < PEER_RUNS; i++) {
+    runs.push(await measureOnce([join(PEER, "bin", "hs"), "go"], peerWs, peerEnv));
+  }
+  return {
+    wall: median(runs.map((r) => r.wall)),
+    cpu: median(runs.map((r) => r.cpu)),
+    rss: median(runs.map((r) => r.rss)),
+  };
+}
 
 const load = (await Deno.readTextFile("/proc/loadavg").catch(() => "? ? ?")).split(" ")
   .slice(0, 3).join(" ");
@@ -152,4 +194,21 @@ for (const r of rows) {
       r.cpuRatio.toFixed(1)
     }×** | ${r.wallRatio.toFixed(1)}× | ${r.rss.toFixed(0)} MB |`,
   );
+}
+const turn = rows.find((r) => r.name.startsWith("one-tool turn"));
+if (peer) {
+  console.log(
+    `| peer: the reference's \`hs go\` (wedow/harness, ${PEER_RUNS} runs of 1) | ` +
+      `${peer.wall.toFixed(0)} ms | ${peer.cpu.toFixed(0)} ms | — | — | ${
+        peer.rss.toFixed(0)
+      } MB |`,
+  );
+  if (turn) {
+    console.log(
+      `\nCPU per one-tool turn: the reference ${peer.cpu.toFixed(0)} ms, hs ${
+        turn.cpu.toFixed(0)
+      } ms ` +
+        `(whole tree, through \`deno task hs\`): **${(peer.cpu / turn.cpu).toFixed(1)}× lower**`,
+    );
+  }
 }
