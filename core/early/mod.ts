@@ -1,6 +1,7 @@
 /**
  * What an entry answers before it loads anything else (no `node:` module, nothing of the
- * harness): the version and its line, and whether the run may have commands of its own.
+ * harness): the version and its line, whether the run may have commands of its own, the POSIX
+ * path operations, and `firstUse` (a value — a schema — built when first asked for).
  *
  * @module
  */
@@ -20,3 +21,4 @@ export {
   resolveFrom,
   sep,
 } from "./path.ts";
+export { firstUse } from "./first_use.ts";

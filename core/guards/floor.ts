@@ -100,7 +100,7 @@ function readSettings(path: string): FloorSettings | undefined {
       "fix it or remove it (see docs/security.md)",
     );
   }
-  const r = floorSettingsSchema.safeParse(data);
+  const r = floorSettingsSchema().safeParse(data);
   if (!r.success) {
     const issue = r.error.issues[0];
     throw new HarnessError(

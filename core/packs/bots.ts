@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { basename, dirname, resolve } from "../early/mod.ts";
+import { basename, dirname, firstUse, resolve } from "../early/mod.ts";
 import { z } from "zod";
 import { type Json, yamlNow } from "../base/mod.ts";
 import { insideRoot, PackError } from "./manifest.ts";
@@ -55,24 +55,26 @@ export interface BotSpec {
 
 const HOLE = /\{\{.*?\}\}|\$\{(?!PLUGIN_)[^}]*\}/;
 
-const frontmatterSchema = z.object({
-  tools: z.array(z.string()).optional(),
-  attach: z.enum(["foreground"]).optional(),
-  scope: z.enum(["session", "project", "global"]).optional(),
-  environment: z.unknown().optional(),
-  behavior: z.object({
-    program: z.string({ error: "behavior.program is required when behavior is present" }),
-    configuration: z.unknown().optional(),
-    bindings: z.record(
-      z.string(),
-      z.object({
-        plugin: z.string(),
-        scope: z.enum(["session", "project", "global"]).default("session"),
-        methods: z.array(z.string()).default([]),
-      }).strict(),
-    ).optional(),
-  }).strict().optional(),
-}).passthrough();
+const frontmatterSchema = firstUse(() =>
+  z.object({
+    tools: z.array(z.string()).optional(),
+    attach: z.enum(["foreground"]).optional(),
+    scope: z.enum(["session", "project", "global"]).optional(),
+    environment: z.unknown().optional(),
+    behavior: z.object({
+      program: z.string({ error: "behavior.program is required when behavior is present" }),
+      configuration: z.unknown().optional(),
+      bindings: z.record(
+        z.string(),
+        z.object({
+          plugin: z.string(),
+          scope: z.enum(["session", "project", "global"]).default("session"),
+          methods: z.array(z.string()).default([]),
+        }).strict(),
+      ).optional(),
+    }).strict().optional(),
+  }).passthrough()
+);
 
 /** What leaving a key out means, added to "expected …" (issue 27 point 5). */
 const FRONTMATTER_HINTS: Record<string, string> = {
@@ -125,9 +127,9 @@ export function readBot(file: string, root: string): BotSpec {
   } catch (err) {
     throw yamlError(file, err);
   }
-  const r = frontmatterSchema.safeParse(data);
+  const r = frontmatterSchema().safeParse(data);
   if (!r.success) {
-    const d = describeIssue(r.error.issues[0], data, frontmatterSchema, FRONTMATTER_HINTS);
+    const d = describeIssue(r.error.issues[0], data, frontmatterSchema(), FRONTMATTER_HINTS);
     throw new PackError(file, d.message, belowFence(nodePosition(parts.yaml, d.path, d.key)));
   }
   const fm = r.data;

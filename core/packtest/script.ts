@@ -8,6 +8,7 @@
  */
 import { z } from "zod";
 import { HarnessError } from "../base/mod.ts";
+import { firstUse } from "../early/mod.ts";
 import type { AssistantBlock, ConversationMessage } from "../contracts/mod.ts";
 
 /** One model answer: its blocks, in order. */
@@ -50,44 +51,54 @@ export interface Cassette {
   expect: Expectation[];
 }
 
-const toolCall = z.object({ id: z.string().optional(), name: z.string(), input: z.unknown() })
-  .strict();
+/**
+ * A test script's shapes, built when a script is first read (only `hs packs test` reads one):
+ * a turn of the scripted provider's format (plugins/scripted/types.ts, without `expect`), an
+ * expectation, the whole file.
+ */
+const schemas = firstUse(() => {
+  const toolCall = z.object({ id: z.string().optional(), name: z.string(), input: z.unknown() })
+    .strict();
 
-/** A turn of the scripted provider's format (plugins/scripted/types.ts, without `expect`). */
-const scriptedTurn = z.object({
-  text: z.string().optional(),
-  thinking: z.object({ text: z.string(), signature: z.string() }).optional(),
-  toolCalls: z.array(toolCall).optional(),
-  stop: z.string().optional(),
-  usage: z.unknown().optional(),
-  chunkSize: z.number().optional(),
-  delayMs: z.number().optional(),
-  repeat: z.number().int().min(1).optional(),
-  fault: z.unknown().optional(),
-}).strict();
+  const scriptedTurn = z.object({
+    text: z.string().optional(),
+    thinking: z.object({ text: z.string(), signature: z.string() }).optional(),
+    toolCalls: z.array(toolCall).optional(),
+    stop: z.string().optional(),
+    usage: z.unknown().optional(),
+    chunkSize: z.number().optional(),
+    delayMs: z.number().optional(),
+    repeat: z.number().int().min(1).optional(),
+    fault: z.unknown().optional(),
+  }).strict();
 
-const expectation = z.object({
-  call: z.union([z.number().int().min(1), z.string().min(1)]).optional(),
-  turn: z.number().int().min(1).optional(),
-  tool: z.string().optional(),
-  outcome: z.enum(["allowed", "rewritten", "refused", "failed"]).optional(),
-  guard: z.string().optional(),
-  reason: z.string().optional(),
-  input: z.record(z.string(), z.unknown()).optional(),
-  result: z.string().optional(),
-  hooks: z.array(z.string()).optional(),
-}).strict().refine((e) => (e.call === undefined) !== (e.turn === undefined), {
-  message: 'an expectation names one "call" (a number or a call id) or one "turn" (a number)',
+  const expectation = z.object({
+    call: z.union([z.number().int().min(1), z.string().min(1)]).optional(),
+    turn: z.number().int().min(1).optional(),
+    tool: z.string().optional(),
+    outcome: z.enum(["allowed", "rewritten", "refused", "failed"]).optional(),
+    guard: z.string().optional(),
+    reason: z.string().optional(),
+    input: z.record(z.string(), z.unknown()).optional(),
+    result: z.string().optional(),
+    hooks: z.array(z.string()).optional(),
+  }).strict().refine((e) => (e.call === undefined) !== (e.turn === undefined), {
+    message: 'an expectation names one "call" (a number or a call id) or one "turn" (a number)',
+  });
+
+  const testFile = z.union([
+    z.array(scriptedTurn),
+    z.object({
+      message: z.string().optional(),
+      turns: z.array(scriptedTurn),
+      expect: z.array(expectation).optional(),
+    }).strict(),
+  ]);
+  return { scriptedTurn, testFile };
 });
 
-const testFile = z.union([
-  z.array(scriptedTurn),
-  z.object({
-    message: z.string().optional(),
-    turns: z.array(scriptedTurn),
-    expect: z.array(expectation).optional(),
-  }).strict(),
-]);
+/** One model turn of a test script. */
+type ScriptedTurn = z.infer<ReturnType<typeof schemas>["scriptedTurn"]>;
 
 /** The user message of a script that names none. */
 export const DEFAULT_MESSAGE = "(hs packs test)";
@@ -106,7 +117,7 @@ export function parseTestScript(text: string, path: string): Cassette {
       `a test script is a JSON array of model turns or an object like ${EXAMPLE}`,
     );
   }
-  const res = testFile.safeParse(raw);
+  const res = schemas().testFile.safeParse(raw);
   if (!res.success) {
     const issue = deepestIssue(res.error.issues, raw);
     throw new HarnessError(
@@ -149,7 +160,7 @@ function deepestIssue(
 
 let generated = 0;
 
-function answerOf(t: z.infer<typeof scriptedTurn>): CassetteAnswer {
+function answerOf(t: ScriptedTurn): CassetteAnswer {
   const blocks: AssistantBlock[] = [];
   if (t.thinking) blocks.push({ type: "thinking", ...t.thinking });
   if (t.text !== undefined) blocks.push({ type: "text", text: t.text });

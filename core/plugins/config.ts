@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { fileUrlOf, join } from "../early/mod.ts";
+import { fileUrlOf, firstUse, join } from "../early/mod.ts";
 import { z } from "zod";
 import { HarnessError, readTextOrUndefined, resolvePluginModule } from "../base/mod.ts";
 import type { RuntimePluginEntry } from "./types.ts";
@@ -27,26 +27,32 @@ export interface PluginPermissions {
   run?: string[];
 }
 
-const permissionsSchema: z.ZodType<PluginPermissions> = z.object({
-  read: z.array(z.string()).optional(),
-  write: z.array(z.string()).optional(),
-  net: z.array(z.string()).optional(),
-  run: z.array(z.string()).optional(),
-}).strict();
+const permissionsSchema = firstUse((): z.ZodType<PluginPermissions> =>
+  z.object({
+    read: z.array(z.string()).optional(),
+    write: z.array(z.string()).optional(),
+    net: z.array(z.string()).optional(),
+    run: z.array(z.string()).optional(),
+  }).strict()
+);
 
-const entrySchema = z.object({
-  id: z.string({ error: 'needs an "id"' }).min(1, 'needs an "id"'),
-  module: z.string().min(1, "module must not be empty").optional(),
-  enabled: z.boolean().optional(),
-  required: z.boolean().optional(),
-  config: z.unknown().optional(),
-  setupTimeoutMs: z.number().int().positive().max(600_000).optional(),
-  permissions: permissionsSchema.optional(),
-}).strict();
+const entrySchema = firstUse(() =>
+  z.object({
+    id: z.string({ error: 'needs an "id"' }).min(1, 'needs an "id"'),
+    module: z.string().min(1, "module must not be empty").optional(),
+    enabled: z.boolean().optional(),
+    required: z.boolean().optional(),
+    config: z.unknown().optional(),
+    setupTimeoutMs: z.number().int().positive().max(600_000).optional(),
+    permissions: permissionsSchema().optional(),
+  }).strict()
+);
 
-const fileSchema = z.object({
-  runtimePlugins: z.array(entrySchema, { error: '"runtimePlugins" must be a list' }).optional(),
-}).passthrough();
+const fileSchema = firstUse(() =>
+  z.object({
+    runtimePlugins: z.array(entrySchema(), { error: '"runtimePlugins" must be a list' }).optional(),
+  }).passthrough()
+);
 
 /** The path of the user's plugin file. */
 export function pluginsFile(home: string): string {
@@ -76,7 +82,7 @@ export function parsePluginsConfig(
   where: string,
   home?: string,
 ): RuntimePluginEntry[] {
-  const r = fileSchema.safeParse(data);
+  const r = fileSchema().safeParse(data);
   if (!r.success) {
     const issue = r.error.issues[0];
     const at = issue.path.length

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { dirname, join } from "../early/mod.ts";
+import { dirname, firstUse, join } from "../early/mod.ts";
 import { z } from "zod";
 import {
   type AuthProvider,
@@ -124,15 +124,18 @@ export type AuthEntry =
     [k: string]: unknown;
   };
 
-const apiKeyEntry = z.looseObject({ type: z.literal("api_key"), key: z.string() });
-const oauthEntry = z.looseObject({
-  type: z.literal("oauth"),
-  access_token: z.string(),
-  refresh_token: z.string().optional(),
-  expires_at: z.union([z.number(), z.string()]).optional(),
+/** An entry's and the file's shapes, built when a `.auth.json` is first read. */
+const schemas = firstUse(() => {
+  const apiKeyEntry = z.looseObject({ type: z.literal("api_key"), key: z.string() });
+  const oauthEntry = z.looseObject({
+    type: z.literal("oauth"),
+    access_token: z.string(),
+    refresh_token: z.string().optional(),
+    expires_at: z.union([z.number(), z.string()]).optional(),
+  });
+  const entry: z.ZodType<AuthEntry> = z.discriminatedUnion("type", [apiKeyEntry, oauthEntry]);
+  return { entry, file: z.record(z.string(), z.array(entry)) };
 });
-const entrySchema: z.ZodType<AuthEntry> = z.discriminatedUnion("type", [apiKeyEntry, oauthEntry]);
-const fileSchema = z.record(z.string(), z.array(entrySchema));
 
 /** The whole `.auth.json`. */
 export type AuthFile = Record<string, AuthEntry[]>;
@@ -187,7 +190,7 @@ function readAuthSync(path: string): AuthFile {
       "fix or remove the file, then run: hs auth set <provider>",
     );
   }
-  const res = fileSchema.safeParse(raw);
+  const res = schemas().file.safeParse(raw);
   if (!res.success) {
     const where = res.error.issues[0]?.path.join(".") || "(root)";
     throw new HarnessError(
@@ -233,7 +236,7 @@ export async function setEntry(path: string, provider: string, entry: AuthEntry)
 
 /** Validates a credential record (e.g. printed by an `auth-set` hook); undefined when invalid. */
 export function parseAuthEntry(raw: unknown): AuthEntry | undefined {
-  const r = entrySchema.safeParse(raw);
+  const r = schemas().entry.safeParse(raw);
   if (!r.success) return undefined;
   const e = r.data;
   if (e.type === "api_key" && !e.key.trim()) return undefined;

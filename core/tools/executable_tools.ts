@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { dirname } from "../early/mod.ts";
+import { dirname, firstUse } from "../early/mod.ts";
 import { z } from "zod";
 import {
   atomicWriteSync,
@@ -27,11 +27,13 @@ import {
 /** Most bytes `--schema` and `--describe` may print. */
 const FLAG_OUTPUT_LIMIT = 1024 * 1024;
 
-const SchemaOutput = z.object({
-  name: z.string().min(1),
-  description: z.string().default(""),
-  input_schema: z.record(z.string(), z.unknown()),
-});
+const SchemaOutput = firstUse(() =>
+  z.object({
+    name: z.string().min(1),
+    description: z.string().default(""),
+    input_schema: z.record(z.string(), z.unknown()),
+  })
+);
 
 interface CacheEntry {
   mtime: number;
@@ -127,7 +129,7 @@ export class ExecutableTools {
       } catch {
         parsed = undefined;
       }
-      const ok = SchemaOutput.safeParse(parsed);
+      const ok = SchemaOutput().safeParse(parsed);
       if (!ok.success) {
         entry = {
           mtime,

@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { dirname, join, resolve } from "../early/mod.ts";
+import { dirname, firstUse, join, resolve } from "../early/mod.ts";
 import { z } from "zod";
 import {
   atomicWriteSync,
@@ -49,9 +49,12 @@ export interface ProjectMcp {
   problem?: string;
 }
 
-const FileShape = z.object({
-  mcpServers: z.record(z.string(), z.record(z.string(), z.unknown())),
-}).passthrough();
+/** A `.mcp.json`'s shape, built when one is first read (most workspaces have none). */
+const FileShape = firstUse(() =>
+  z.object({
+    mcpServers: z.record(z.string(), z.record(z.string(), z.unknown())),
+  }).passthrough()
+);
 
 const strings = (v: unknown): string[] =>
   Array.isArray(v) ? v.map((x) => String(x)) : typeof v === "string" ? [v] : [];
@@ -100,7 +103,7 @@ export function readProjectMcp(workspace: string): ProjectMcp | undefined {
   } catch {
     return { file, servers: [], problem: "not valid JSON" };
   }
-  const r = FileShape.safeParse(data);
+  const r = FileShape().safeParse(data);
   if (!r.success) return { file, servers: [], problem: 'needs {"mcpServers": {name: {...}}}' };
   const servers = Object.entries(r.data.mcpServers)
     .filter(([, raw]) => raw.disabled !== true)
@@ -109,16 +112,19 @@ export function readProjectMcp(workspace: string): ProjectMcp | undefined {
   return { file, servers };
 }
 
-const ApprovalsFile = z.object({
-  version: z.literal(1).default(1),
-  /** Workspace → server name → the approved hash. */
-  approved: z.record(
-    z.string(),
-    z.record(z.string(), z.object({ hash: z.string(), at: z.string() })),
-  )
-    .default({}),
-});
-type Approvals = z.infer<typeof ApprovalsFile>;
+/** The approvals file's shape, built when it is first read. */
+const ApprovalsFile = firstUse(() =>
+  z.object({
+    version: z.literal(1).default(1),
+    /** Workspace → server name → the approved hash. */
+    approved: z.record(
+      z.string(),
+      z.record(z.string(), z.object({ hash: z.string(), at: z.string() })),
+    )
+      .default({}),
+  })
+);
+type Approvals = z.infer<ReturnType<typeof ApprovalsFile>>;
 
 /** Where a server stands with the user. */
 export type McpApproval = "approved" | "new" | "changed";
@@ -139,7 +145,7 @@ export class McpApprovals {
     const text = readOwnText(this.path); // never through a link (nothing approved then)
     if (text === undefined) return { version: 1, approved: {} };
     try {
-      return ApprovalsFile.parse(JSON.parse(text));
+      return ApprovalsFile().parse(JSON.parse(text));
     } catch {
       throw new HarnessError(
         `${this.path} is not valid`,

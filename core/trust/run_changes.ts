@@ -12,7 +12,7 @@
  *
  * @module
  */
-import { dirname, join } from "../early/mod.ts";
+import { dirname, firstUse, join } from "../early/mod.ts";
 import { z } from "zod";
 import { atomicWriteSync, readTextOrUndefined, sha256Hex } from "../base/mod.ts";
 import {
@@ -26,12 +26,15 @@ import {
 /** The record file's name in `$HARNESS_HOME`. */
 export const RUN_CHANGES_FILE = "run-changes.json";
 
-const RecordFile = z.object({
-  version: z.literal(1).default(1),
-  /** Control file → when a run changed it and the workspace that run was in. */
-  changed: z.record(z.string(), z.object({ at: z.string(), workspace: z.string() })).default({}),
-});
-type Records = z.infer<typeof RecordFile>;
+/** The record file's shape, built when a record file is first read. */
+const RecordFile = firstUse(() =>
+  z.object({
+    version: z.literal(1).default(1),
+    /** Control file → when a run changed it and the workspace that run was in. */
+    changed: z.record(z.string(), z.object({ at: z.string(), workspace: z.string() })).default({}),
+  })
+);
+type Records = z.infer<ReturnType<typeof RecordFile>>;
 
 /** One control file a run changed. */
 export interface RunChange {
@@ -128,7 +131,7 @@ function readRecords(home: string): Records {
   const text = readTextOrUndefined(join(home, RUN_CHANGES_FILE));
   if (text === undefined) return { version: 1, changed: {} };
   try {
-    return RecordFile.parse(JSON.parse(text));
+    return RecordFile().parse(JSON.parse(text));
   } catch {
     // unreadable records hold nothing back silently: every control file counts as changed
     return { version: 1, changed: { [join(home, RUN_CHANGES_FILE)]: { at: "?", workspace: "/" } } };

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { dirname, isAbsolute } from "../../core/early/mod.ts";
+import { dirname, firstUse, isAbsolute } from "../../core/early/mod.ts";
 import { z } from "zod";
 import type { RuntimePlugin } from "../../core/mod.ts";
 
@@ -15,10 +15,13 @@ export interface JsonlAuditConfig {
   failClosed?: boolean;
 }
 
-const configSchema: z.ZodType<JsonlAuditConfig> = z.object({
-  path: z.string().refine(isAbsolute, "path must be absolute"),
-  failClosed: z.boolean().optional(),
-}).strict();
+/** The plugin's configuration, built when a plugins.json first configures it (it is opt-in). */
+const configSchema = firstUse((): z.ZodType<JsonlAuditConfig> =>
+  z.object({
+    path: z.string().refine(isAbsolute, "path must be absolute"),
+    failClosed: z.boolean().optional(),
+  }).strict()
+);
 
 /** The `audit-jsonl` runtime plugin. */
 export const jsonlAuditPlugin: RuntimePlugin<JsonlAuditConfig> = {
@@ -26,7 +29,7 @@ export const jsonlAuditPlugin: RuntimePlugin<JsonlAuditConfig> = {
   version: "1.0.0",
   apiVersion: 1,
   parseConfig(raw) {
-    const r = configSchema.safeParse(raw);
+    const r = configSchema().safeParse(raw);
     if (!r.success) throw new Error(r.error.issues[0].message);
     return r.data;
   },

@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { isAbsolute, join } from "../../core/early/mod.ts";
+import { firstUse, isAbsolute, join } from "../../core/early/mod.ts";
 import { z } from "zod";
 import { HarnessError } from "../../core/mod.ts";
 
@@ -54,25 +54,31 @@ export interface McpPluginConfig {
 
 const NAME = /^[A-Za-z0-9_-]{1,32}$/;
 
-const rawServer = z.object({
-  type: z.enum(["stdio", "http", "sse", "streamable-http", "streamableHttp"]).optional(),
-  command: z.string().min(1).optional(),
-  args: z.array(z.string()).optional(),
-  env: z.record(z.string(), z.string()).optional(),
-  cwd: z.string().optional(),
-  read: z.array(z.string()).optional(),
-  url: z.string().optional(),
-  headers: z.record(z.string(), z.string()).optional(),
-  disabled: z.boolean().optional(),
-}).passthrough();
+const rawServer = firstUse(() =>
+  z.object({
+    type: z.enum(["stdio", "http", "sse", "streamable-http", "streamableHttp"]).optional(),
+    command: z.string().min(1).optional(),
+    args: z.array(z.string()).optional(),
+    env: z.record(z.string(), z.string()).optional(),
+    cwd: z.string().optional(),
+    read: z.array(z.string()).optional(),
+    url: z.string().optional(),
+    headers: z.record(z.string(), z.string()).optional(),
+    disabled: z.boolean().optional(),
+  }).passthrough()
+);
 
-const configSchema = z.object({
-  servers: z.record(z.string(), rawServer).optional(),
-  files: z.array(z.string()).optional(),
-  timeoutSeconds: z.number().positive().optional(),
-}).strict();
+const configSchema = firstUse(() =>
+  z.object({
+    servers: z.record(z.string(), rawServer()).optional(),
+    files: z.array(z.string()).optional(),
+    timeoutSeconds: z.number().positive().optional(),
+  }).strict()
+);
 
-const fileSchema = z.object({ mcpServers: z.record(z.string(), rawServer) }).passthrough();
+const fileSchema = firstUse(() =>
+  z.object({ mcpServers: z.record(z.string(), rawServer()) }).passthrough()
+);
 
 /** Expands `${VAR}` / `${VAR:-default}` from `env`; an unset variable without default is an error. */
 export function expandVars(
@@ -89,7 +95,7 @@ export function expandVars(
 }
 
 function server(
-  raw: z.infer<typeof rawServer>,
+  raw: z.infer<ReturnType<typeof rawServer>>,
   where: string,
   env: Record<string, string | undefined>,
   home: string,
@@ -138,7 +144,7 @@ export function projectServerConfig(
   if (!NAME.test(name)) {
     throw new HarnessError(`${where}: server name "${name}" is not 1-32 letters, digits, _ -`);
   }
-  const r = rawServer.safeParse(raw);
+  const r = rawServer().safeParse(raw);
   if (!r.success) {
     const i = r.error.issues[0];
     throw new HarnessError(`${where}: ${i.path.join(".") || "(entry)"}: ${i.message}`);
@@ -155,14 +161,14 @@ export function parseMcpConfig(
   env: Record<string, string | undefined>,
   readFile: (path: string) => string | undefined,
 ): McpPluginConfig {
-  const r = configSchema.safeParse(raw ?? {});
+  const r = configSchema().safeParse(raw ?? {});
   if (!r.success) {
     const i = r.error.issues[0];
     throw new HarnessError(`mcp config: ${i.path.join(".") || "(top)"}: ${i.message}`);
   }
   const home = env.HOME ?? "/";
   const servers: Record<string, McpServerConfig> = {};
-  const add = (name: string, s: z.infer<typeof rawServer>, where: string) => {
+  const add = (name: string, s: z.infer<ReturnType<typeof rawServer>>, where: string) => {
     if (!NAME.test(name)) {
       throw new HarnessError(`${where}: server name "${name}" is not 1-32 letters, digits, _ -`);
     }
@@ -181,7 +187,7 @@ export function parseMcpConfig(
     } catch {
       throw new HarnessError(`${path} is not valid JSON`);
     }
-    const f = fileSchema.safeParse(data);
+    const f = fileSchema().safeParse(data);
     if (!f.success) throw new HarnessError(`${path}: needs {"mcpServers": {...}}`);
     for (const [name, s] of Object.entries(f.data.mcpServers)) add(name, s, `${path}: ${name}`);
   }

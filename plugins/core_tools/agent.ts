@@ -6,6 +6,7 @@
  * @module
  */
 import { z } from "zod";
+import { firstUse } from "../../core/early/mod.ts";
 import {
   textResult,
   type ToolContext,
@@ -14,19 +15,23 @@ import {
 } from "../../core/mod.ts";
 import { errorMessage, errorResult, parseInput, trimTrailingNewlines } from "./util.ts";
 
-const optionalName = z.string().nullish().transform((v) => v?.trim() || undefined);
+/** The tool's input, built on its first call. */
+const inputSchema = firstUse(() => {
+  const optionalName = z.string().nullish().transform((v) => v?.trim() || undefined);
 
-const inputSchema = z.object({
-  prompt: z.string(),
-  bot: optionalName,
-  agent: optionalName,
-  model: optionalName,
-  provider: optionalName,
-  tools: z.array(z.string()).nullish().transform((v) => v ?? undefined),
+  const schema = z.object({
+    prompt: z.string(),
+    bot: optionalName,
+    agent: optionalName,
+    model: optionalName,
+    provider: optionalName,
+    tools: z.array(z.string()).nullish().transform((v) => v ?? undefined),
+  });
+  return schema;
 });
 
 async function agent(input: unknown, ctx: ToolContext): Promise<ToolResult> {
-  const parsed = parseInput(inputSchema, input);
+  const parsed = parseInput(inputSchema(), input);
   if (!parsed.ok) return parsed.result;
   const { prompt, bot, agent: named, model, provider, tools } = parsed.data;
   if (prompt.trim() === "") return errorResult("prompt is required");

@@ -5,6 +5,7 @@
  * @module
  */
 import { z } from "zod";
+import { firstUse } from "../../core/early/mod.ts";
 import {
   DEFAULT_RESULT_FILE_LIMIT,
   textResult,
@@ -25,16 +26,20 @@ import {
 /** Default timeout in seconds (`HARNESS_TOOL_TIMEOUT` overrides it). */
 export const DEFAULT_TIMEOUT_SECONDS = 120;
 
-const inputSchema = z.object({
-  command: z.string(),
-  timeout: z.union([
-    z.number(),
-    z.string().regex(/^\s*[0-9]+(\.[0-9]+)?\s*$/).transform(Number),
-  ], { error: "must be a number of seconds" }).nullish(),
+/** The tool's input, built on its first call. */
+const inputSchema = firstUse(() => {
+  const schema = z.object({
+    command: z.string(),
+    timeout: z.union([
+      z.number(),
+      z.string().regex(/^\s*[0-9]+(\.[0-9]+)?\s*$/).transform(Number),
+    ], { error: "must be a number of seconds" }).nullish(),
+  });
+  return schema;
 });
 
 async function bash(input: unknown, ctx: ToolContext): Promise<ToolResult> {
-  const parsed = parseInput(inputSchema, input);
+  const parsed = parseInput(inputSchema(), input);
   if (!parsed.ok) return parsed.result;
   const { command } = parsed.data;
   if (command.includes("\0")) return errorResult("command contains a NUL byte");

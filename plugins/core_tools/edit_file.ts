@@ -5,6 +5,7 @@
  * @module
  */
 import { z } from "zod";
+import { firstUse } from "../../core/early/mod.ts";
 import {
   textResult,
   type ToolContext,
@@ -34,19 +35,23 @@ import {
 /** Files with at most this many lines are printed back after an edit. */
 export const PRINT_BACK_MAX_LINES = 80;
 
-const editSchema = z.object({
-  type: z.string(),
-  pos: z.string().nullish(),
-  end: z.string().nullish(),
-  content: z.union([z.array(z.string()), z.string(), z.null()], {
-    error: "must be a list of strings, a string, or null",
-  }).optional(),
+/** The tool's input, built on its first call. */
+const inputSchema = firstUse(() => {
+  const editSchema = z.object({
+    type: z.string(),
+    pos: z.string().nullish(),
+    end: z.string().nullish(),
+    content: z.union([z.array(z.string()), z.string(), z.null()], {
+      error: "must be a list of strings, a string, or null",
+    }).optional(),
+  });
+
+  const schema = z.object({ path: z.string(), edits: z.array(editSchema) });
+  return schema;
 });
 
-const inputSchema = z.object({ path: z.string(), edits: z.array(editSchema) });
-
 async function editFile(input: unknown, ctx: ToolContext): Promise<ToolResult> {
-  const parsed = parseInput(inputSchema, input);
+  const parsed = parseInput(inputSchema(), input);
   if (!parsed.ok) return parsed.result;
   const resolved = resolveToolPath(ctx.cwd, parsed.data.path);
   if (!resolved.ok) return errorResult(resolved.error);

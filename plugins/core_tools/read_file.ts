@@ -5,6 +5,7 @@
  * @module
  */
 import { z } from "zod";
+import { firstUse } from "../../core/early/mod.ts";
 import {
   textResult,
   type ToolContext,
@@ -25,14 +26,18 @@ import {
 /** Default of `HARNESS_READ_LIMIT`: longest file read without offset/limit. */
 export const DEFAULT_READ_LIMIT = 2000;
 
-const inputSchema = z.object({
-  path: z.string(),
-  offset: optionalInteger(),
-  limit: optionalInteger(),
+/** The tool's input, built on its first call. */
+const inputSchema = firstUse(() => {
+  const schema = z.object({
+    path: z.string(),
+    offset: optionalInteger(),
+    limit: optionalInteger(),
+  });
+  return schema;
 });
 
 async function readFile(input: unknown, ctx: ToolContext): Promise<ToolResult> {
-  const parsed = parseInput(inputSchema, input);
+  const parsed = parseInput(inputSchema(), input);
   if (!parsed.ok) return parsed.result;
   const { offset, limit } = parsed.data;
   if (offset !== undefined && offset < 0) return errorResult("offset must be 1 or more");

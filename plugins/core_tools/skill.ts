@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { dirname, join } from "../../core/early/mod.ts";
+import { dirname, firstUse, join } from "../../core/early/mod.ts";
 import { z } from "zod";
 import {
   loadYaml,
@@ -128,10 +128,14 @@ export function renderSkill(
   return out.join("\n");
 }
 
-const inputSchema = z.object({ name: z.string() });
+/** The tool's input, built on its first call. */
+const inputSchema = firstUse(() => {
+  const schema = z.object({ name: z.string() });
+  return schema;
+});
 
 async function skill(input: unknown, ctx: ToolContext): Promise<ToolResult> {
-  const parsed = parseInput(inputSchema, input);
+  const parsed = parseInput(inputSchema(), input);
   if (!parsed.ok) return parsed.result;
   const name = parsed.data.name.trim();
   if (!name) return errorResult("name is required");

@@ -5,6 +5,7 @@
  * @module
  */
 import { z } from "zod";
+import { firstUse } from "../../core/early/mod.ts";
 import {
   textResult,
   type ToolContext,
@@ -13,10 +14,14 @@ import {
 } from "../../core/mod.ts";
 import { errorMessage, errorResult, parseInput, resolveToolPath, toolFs } from "./util.ts";
 
-const inputSchema = z.object({ path: z.string(), content: z.string() });
+/** The tool's input, built on its first call. */
+const inputSchema = firstUse(() => {
+  const schema = z.object({ path: z.string(), content: z.string() });
+  return schema;
+});
 
 async function writeFile(input: unknown, ctx: ToolContext): Promise<ToolResult> {
-  const parsed = parseInput(inputSchema, input);
+  const parsed = parseInput(inputSchema(), input);
   if (!parsed.ok) return parsed.result;
   const resolved = resolveToolPath(ctx.cwd, parsed.data.path);
   if (!resolved.ok) return errorResult(resolved.error);

@@ -4,6 +4,7 @@
  * @module
  */
 import { z } from "zod";
+import { firstUse } from "../../core/early/mod.ts";
 import {
   type AssistantBlock,
   type AssistantTurn,
@@ -109,19 +110,21 @@ export function anthropicMessages(conversation: ConversationMessage[]): unknown[
   return out;
 }
 
-const blockSchema = z.looseObject({ type: z.string() });
-const messageSchema = z.looseObject({
-  id: z.string().optional(),
-  model: z.string().optional(),
-  content: z.array(blockSchema),
-  stop_reason: z.string().nullish(),
-  usage: z.looseObject({
-    input_tokens: z.number().nullish(),
-    output_tokens: z.number().nullish(),
-    cache_read_input_tokens: z.number().nullish(),
-    cache_creation_input_tokens: z.number().nullish(),
-  }).nullish(),
-});
+const blockSchema = firstUse(() => z.looseObject({ type: z.string() }));
+const messageSchema = firstUse(() =>
+  z.looseObject({
+    id: z.string().optional(),
+    model: z.string().optional(),
+    content: z.array(blockSchema()),
+    stop_reason: z.string().nullish(),
+    usage: z.looseObject({
+      input_tokens: z.number().nullish(),
+      output_tokens: z.number().nullish(),
+      cache_read_input_tokens: z.number().nullish(),
+      cache_creation_input_tokens: z.number().nullish(),
+    }).nullish(),
+  })
+);
 
 /** Canonical usage of an Anthropic `usage` object (cache fields only when reported). */
 export function anthropicUsage(u: Record<string, unknown> | null | undefined): Usage {
@@ -145,7 +148,7 @@ export function parseAnthropicResponse(native: unknown): AssistantTurn {
     const e = obj(o.error);
     throw new ProviderError(`anthropic API error: ${str(e?.message, "unknown error")}`);
   }
-  const res = messageSchema.safeParse(native);
+  const res = messageSchema().safeParse(native);
   if (!res.success) {
     throw new ProviderError(
       `unusable Anthropic response: ${res.error.issues[0]?.path.join(".") || "body"}: ${

@@ -5,6 +5,7 @@
  * @module
  */
 import { z } from "zod";
+import { firstUse } from "../../core/early/mod.ts";
 import {
   type AssistantBlock,
   type AssistantTurn,
@@ -121,20 +122,25 @@ function contentText(c: unknown): string {
   return "";
 }
 
-const responseSchema = z.looseObject({
-  model: z.string().nullish(),
-  choices: z.array(z.looseObject({
-    message: z.looseObject({
-      content: z.unknown().optional(),
-      tool_calls: z.array(z.looseObject({
-        id: z.string().nullish(),
-        function: z.looseObject({ name: z.string().nullish(), arguments: z.unknown().optional() }),
-      })).nullish(),
-    }).nullish(),
-    finish_reason: z.string().nullish(),
-  })),
-  usage: z.unknown().optional(),
-});
+const responseSchema = firstUse(() =>
+  z.looseObject({
+    model: z.string().nullish(),
+    choices: z.array(z.looseObject({
+      message: z.looseObject({
+        content: z.unknown().optional(),
+        tool_calls: z.array(z.looseObject({
+          id: z.string().nullish(),
+          function: z.looseObject({
+            name: z.string().nullish(),
+            arguments: z.unknown().optional(),
+          }),
+        })).nullish(),
+      }).nullish(),
+      finish_reason: z.string().nullish(),
+    })),
+    usage: z.unknown().optional(),
+  })
+);
 
 /** Canonical turn of a native chat completion. */
 export function parseOpenAIResponse(native: unknown): AssistantTurn {
@@ -145,7 +151,7 @@ export function parseOpenAIResponse(native: unknown): AssistantTurn {
       `openai API error: ${e ? str(e.message, "unknown error") : String(top.error)}`,
     );
   }
-  const res = responseSchema.safeParse(native);
+  const res = responseSchema().safeParse(native);
   if (!res.success) {
     const i = res.error.issues[0];
     throw new ProviderError(

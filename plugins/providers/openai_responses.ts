@@ -4,6 +4,7 @@
  * @module
  */
 import { z } from "zod";
+import { firstUse } from "../../core/early/mod.ts";
 import {
   type AssistantBlock,
   type AssistantTurn,
@@ -114,12 +115,14 @@ function usageOf(u: unknown): Usage | undefined {
   return usage;
 }
 
-const responseSchema = z.looseObject({
-  model: z.string().nullish(),
-  status: z.string().nullish(),
-  output: z.array(z.looseObject({ type: z.string() })),
-  usage: z.unknown().optional(),
-});
+const responseSchema = firstUse(() =>
+  z.looseObject({
+    model: z.string().nullish(),
+    status: z.string().nullish(),
+    output: z.array(z.looseObject({ type: z.string() })),
+    usage: z.unknown().optional(),
+  })
+);
 
 /** Canonical turn of a native Responses object. */
 export function parseResponsesResponse(native: unknown): AssistantTurn {
@@ -130,7 +133,7 @@ export function parseResponsesResponse(native: unknown): AssistantTurn {
       `responses API error: ${str(err.message, str(err.code, "unknown error"))}`,
     );
   }
-  const res = responseSchema.safeParse(native);
+  const res = responseSchema().safeParse(native);
   if (!res.success) {
     const i = res.error.issues[0];
     throw new ProviderError(

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { dirname } from "../../early/mod.ts";
+import { dirname, firstUse } from "../../early/mod.ts";
 import { z } from "zod";
 import { cachedFile } from "./layout.ts";
 
@@ -53,23 +53,29 @@ export interface ClaudeSettings {
   problems: string[];
 }
 
-const Handler = z.object({
-  type: z.string().optional(),
-  command: z.string().optional(),
-  timeout: z.number().positive().optional(),
-}).passthrough();
-const Group = z.object({
-  matcher: z.string().optional(),
-  hooks: z.array(Handler).default([]),
-}).passthrough();
-const Shape = z.object({
-  hooks: z.record(z.string(), z.array(Group)).optional(),
-  permissions: z.object({
-    allow: z.array(z.string()).optional(),
-    ask: z.array(z.string()).optional(),
-    deny: z.array(z.string()).optional(),
-  }).passthrough().optional(),
-}).passthrough();
+const Handler = firstUse(() =>
+  z.object({
+    type: z.string().optional(),
+    command: z.string().optional(),
+    timeout: z.number().positive().optional(),
+  }).passthrough()
+);
+const Group = firstUse(() =>
+  z.object({
+    matcher: z.string().optional(),
+    hooks: z.array(Handler()).default([]),
+  }).passthrough()
+);
+const Shape = firstUse(() =>
+  z.object({
+    hooks: z.record(z.string(), z.array(Group())).optional(),
+    permissions: z.object({
+      allow: z.array(z.string()).optional(),
+      ask: z.array(z.string()).optional(),
+      deny: z.array(z.string()).optional(),
+    }).passthrough().optional(),
+  }).passthrough()
+);
 
 /** Parses a settings file's text. */
 export function parseSettings(file: string, text: string): ClaudeSettings {
@@ -86,7 +92,7 @@ export function parseSettings(file: string, text: string): ClaudeSettings {
     out.problems.push("not valid JSON");
     return out;
   }
-  const r = Shape.safeParse(data);
+  const r = Shape().safeParse(data);
   if (!r.success) {
     const i = r.error.issues[0];
     out.problems.push(`${i.path.join(".") || "settings"}: ${i.message}`);
