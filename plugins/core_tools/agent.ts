@@ -18,8 +18,7 @@ import { errorMessage, errorResult, parseInput, trimTrailingNewlines } from "./u
 /** The tool's input, built on its first call. */
 const inputSchema = firstUse(() => {
   const optionalName = z.string().nullish().transform((v) => v?.trim() || undefined);
-
-  const schema = z.object({
+  return z.object({
     prompt: z.string(),
     bot: optionalName,
     agent: optionalName,
@@ -27,7 +26,6 @@ const inputSchema = firstUse(() => {
     provider: optionalName,
     tools: z.array(z.string()).nullish().transform((v) => v ?? undefined),
   });
-  return schema;
 });
 
 async function agent(input: unknown, ctx: ToolContext): Promise<ToolResult> {

@@ -27,16 +27,15 @@ import {
 export const DEFAULT_TIMEOUT_SECONDS = 120;
 
 /** The tool's input, built on its first call. */
-const inputSchema = firstUse(() => {
-  const schema = z.object({
+const inputSchema = firstUse(() =>
+  z.object({
     command: z.string(),
     timeout: z.union([
       z.number(),
       z.string().regex(/^\s*[0-9]+(\.[0-9]+)?\s*$/).transform(Number),
     ], { error: "must be a number of seconds" }).nullish(),
-  });
-  return schema;
-});
+  })
+);
 
 async function bash(input: unknown, ctx: ToolContext): Promise<ToolResult> {
   const parsed = parseInput(inputSchema(), input);

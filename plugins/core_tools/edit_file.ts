@@ -45,9 +45,7 @@ const inputSchema = firstUse(() => {
       error: "must be a list of strings, a string, or null",
     }).optional(),
   });
-
-  const schema = z.object({ path: z.string(), edits: z.array(editSchema) });
-  return schema;
+  return z.object({ path: z.string(), edits: z.array(editSchema) });
 });
 
 async function editFile(input: unknown, ctx: ToolContext): Promise<ToolResult> {

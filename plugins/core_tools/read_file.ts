@@ -27,14 +27,13 @@ import {
 export const DEFAULT_READ_LIMIT = 2000;
 
 /** The tool's input, built on its first call. */
-const inputSchema = firstUse(() => {
-  const schema = z.object({
+const inputSchema = firstUse(() =>
+  z.object({
     path: z.string(),
     offset: optionalInteger(),
     limit: optionalInteger(),
-  });
-  return schema;
-});
+  })
+);
 
 async function readFile(input: unknown, ctx: ToolContext): Promise<ToolResult> {
   const parsed = parseInput(inputSchema(), input);

@@ -129,10 +129,7 @@ export function renderSkill(
 }
 
 /** The tool's input, built on its first call. */
-const inputSchema = firstUse(() => {
-  const schema = z.object({ name: z.string() });
-  return schema;
-});
+const inputSchema = firstUse(() => z.object({ name: z.string() }));
 
 async function skill(input: unknown, ctx: ToolContext): Promise<ToolResult> {
   const parsed = parseInput(inputSchema(), input);

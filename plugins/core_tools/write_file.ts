@@ -15,10 +15,7 @@ import {
 import { errorMessage, errorResult, parseInput, resolveToolPath, toolFs } from "./util.ts";
 
 /** The tool's input, built on its first call. */
-const inputSchema = firstUse(() => {
-  const schema = z.object({ path: z.string(), content: z.string() });
-  return schema;
-});
+const inputSchema = firstUse(() => z.object({ path: z.string(), content: z.string() }));
 
 async function writeFile(input: unknown, ctx: ToolContext): Promise<ToolResult> {
   const parsed = parseInput(inputSchema(), input);

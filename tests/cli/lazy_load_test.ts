@@ -10,6 +10,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { startScriptedServer } from "../../plugins/scripted/mod.ts";
+import { configWith } from "../support/config_with.ts";
 import { loopbackConf, makeWorkspace, writeFile } from "../support/workspace.ts";
 
 const REPO = new URL("../..", import.meta.url).pathname.replace(/\/$/, "");
@@ -68,17 +69,9 @@ Deno.test("a plain turn and the plain listings run without commander; a flag or 
     await writeFile(join(w.ws, ".harness/providers/loop.conf"), loopbackConf(server.url));
     await writeFile(join(w.ws, ".harness/settings.conf"), "provider=loop\n");
     // the repository's configuration with commander replaced by a module that throws
-    const repoConfig = JSON.parse(await Deno.readTextFile(join(REPO, "deno.json")));
     const poison = join(w.root, "poison.ts");
     await Deno.writeTextFile(poison, 'throw new Error("commander was loaded");\n');
-    const config = join(w.root, "deno.json");
-    await Deno.writeTextFile(
-      config,
-      JSON.stringify({
-        unstable: repoConfig.unstable,
-        imports: { ...repoConfig.imports, "@commander-js/extra-typings": `file://${poison}` },
-      }),
-    );
+    const config = await configWith(w.root, { "@commander-js/extra-typings": `file://${poison}` });
     const hs = async (...args: string[]) => {
       const out = await new Deno.Command(Deno.execPath(), {
         args: ["run", "-A", "-q", "--no-lock", "--config", config, join(REPO, "main.ts"), ...args],

@@ -9,6 +9,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { configWith, repoImports } from "../support/config_with.ts";
 import { REPO } from "../support/workspace.ts";
 
 /**
@@ -52,22 +53,15 @@ export const z = new Proxy(real, {
 async function buildsOf(code: string): Promise<{ files: string[]; printed: string[] }> {
   const dir = await Deno.makeTempDir({ prefix: "hs-zod-" });
   try {
-    const repoConfig = JSON.parse(await Deno.readTextFile(join(REPO, "deno.json")));
-    await Deno.writeTextFile(join(dir, "zod_recorder.ts"), wrapper(repoConfig.imports.zod));
-    await Deno.writeTextFile(
-      join(dir, "deno.json"),
-      JSON.stringify({
-        unstable: repoConfig.unstable,
-        imports: { ...repoConfig.imports, zod: `file://${dir}/zod_recorder.ts` },
-      }),
-    );
+    await Deno.writeTextFile(join(dir, "zod_recorder.ts"), wrapper((await repoImports()).zod));
+    const config = await configWith(dir, { zod: `file://${dir}/zod_recorder.ts` });
     const probe = join(dir, "probe.ts");
     await Deno.writeTextFile(
       probe,
       `${code}\nconsole.log(JSON.stringify((globalThis as Record<string, unknown>).__schemaBuilds));\n`,
     );
     const out = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", "-q", "--no-lock", "--config", join(dir, "deno.json"), probe],
+      args: ["run", "-A", "-q", "--no-lock", "--config", config, probe],
       stdout: "piped",
       stderr: "piped",
     }).output();
