@@ -1,5 +1,5 @@
 /**
- * The release entry: what `deno task bundle` (`dist/hs.js`) and
+ * The release entry: what `deno task bundle` (`dist/hs/hs.js`) and
  * `deno task compile` build. It is the launcher and the harness in one
  * module. Started as a process it is the launcher (`launch.ts`): it answers
  * `hs version`, runs `hs scheme` after giving up every permission, and

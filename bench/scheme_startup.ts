@@ -8,9 +8,10 @@
  *
  * Variants per checkout: `scheme/cli/main.ts` (the interpreter alone; `scheme/main.ts` in a
  * checkout from before the Scheme's rooms), `main.ts scheme`, `deno task
- * hs scheme` (the launcher) and the bundle (`deno bundle release.ts`, what `deno task bundle`
- * builds, written to a temporary directory, not dist/) run with the release's baked flags
- * (`scripts/build.ts flags`): the closest to the compiled executable that can be run here.
+ * hs scheme` (the launcher) and the bundle (`deno task bundle` of that checkout, into its dist/:
+ * `dist/hs/hs.js`, or `dist/hs.js` in a checkout from before the split bundle) run with the
+ * release's baked flags (`scripts/build.ts flags`): the closest to the compiled executable that
+ * can be run here.
  *
  * @module
  */
@@ -77,10 +78,11 @@ async function denoOut(args: string[], cwd: string): Promise<string | undefined>
 }
 
 for (const [label, dir] of builds) {
-  const bundle = join(tmp, `hs-${label}.js`);
-  // what `deno task bundle` builds: release.ts (main.ts in a checkout from before it)
-  const entry = exists(join(dir, "release.ts")) ? "release.ts" : "main.ts";
-  const built = await denoOut(["bundle", "-q", "--frozen-lockfile", entry, "-o", bundle], dir);
+  // what `deno task bundle` builds: dist/hs/ split by room (a single dist/hs.js before)
+  const built = await denoOut(["run", "-A", "scripts/build.ts", "bundle"], dir);
+  const bundle = exists(join(dir, "dist/hs/hs.js"))
+    ? join(dir, "dist/hs/hs.js")
+    : join(dir, "dist/hs.js");
   const flags = await denoOut(["run", "-A", "scripts/build.ts", "flags"], dir);
   if (built !== undefined && flags !== undefined) {
     variants.push({

@@ -11,7 +11,11 @@
  * markdown table with the load average.
  *
  * Run:  deno run -A bench/startup_report.ts [--runs N] [--repo DIR] [--only NAME] [--peer DIR]
+ *                                           [--bundle FILE]
  * `--repo` measures another checkout (e.g. an older commit, for before/after);
+ * `--bundle` the release bundle instead of `deno task hs` (FILE: its entry, `dist/hs/hs.js` after
+ * `deno task bundle`, or an older build's `dist/hs.js`), run as a user runs it: `deno run` with
+ * the baked flags (scripts/build.ts `BAKED`, taken from `--repo`);
  * `--only` one row (by the start of its name: "version", "turn", …);
  * `--peer` the same one-tool turn by the reference harness (DIR: a wedow/harness v0.2.0
  * checkout; needs bash, jq and curl), {@link PEER_RUNS} runs, and the CPU ratio per turn.
@@ -35,6 +39,7 @@ const REPEAT = 4;
 const REPO = arg("--repo", HERE);
 const ONLY = arg("--only", "");
 const PEER = arg("--peer", "");
+const BUNDLE = arg("--bundle", "");
 /** Runs of the reference's turn (each ~10 s of CPU: one is well above time's 10 ms steps). */
 const PEER_RUNS = 3;
 
@@ -127,9 +132,22 @@ const env: Record<string, string> = {
 const deno = Deno.execPath();
 const EMPTY = [deno, "run", join(root, "empty.ts")];
 const floor: Awaited<ReturnType<typeof measure>>[] = [];
-const hs = (
-  ...args: string[]
-) => [deno, "task", "-q", "--config", join(REPO, "deno.json"), "hs", ...args];
+const baked = BUNDLE ? await bakedFlags() : [];
+const hs = (...args: string[]) =>
+  BUNDLE
+    ? [deno, "run", ...baked, BUNDLE, ...args]
+    : [deno, "task", "-q", "--config", join(REPO, "deno.json"), "hs", ...args];
+const ENTRY = BUNDLE ? `\`deno run <baked flags> ${BUNDLE}\`` : "`deno task hs`";
+
+/** The release's baked `deno run` flags (`scripts/build.ts flags`). */
+async function bakedFlags(): Promise<string[]> {
+  const out = await new Deno.Command(deno, {
+    args: ["run", "-A", join(REPO, "scripts/build.ts"), "flags"],
+    stdout: "piped",
+  }).output();
+  if (!out.success) throw new Error("scripts/build.ts flags failed");
+  return new TextDecoder().decode(out.stdout).trim().split(/\s+/);
+}
 const CASES: [string, string[]][] = [
   ["`hs version`", hs("version")],
   ["`hs --help`", hs("--help")],
@@ -185,7 +203,7 @@ console.log(
     `${median(floor.map((r) => r.cpu)).toFixed(0)} ms CPU\n`,
 );
 console.log(
-  "| command (through `deno task hs`) | wall | CPU (whole tree) | × empty `deno run` (CPU) | × (wall) | peak RSS |",
+  `| command (through ${ENTRY}) | wall | CPU (whole tree) | × empty \`deno run\` (CPU) | × (wall) | peak RSS |`,
 );
 console.log("| --- | --- | --- | --- | --- | --- |");
 for (const r of rows) {
@@ -208,7 +226,7 @@ if (peer) {
       `\nCPU per one-tool turn: the reference ${peer.cpu.toFixed(0)} ms, hs ${
         turn.cpu.toFixed(0)
       } ms ` +
-        `(whole tree, through \`deno task hs\`): **${(peer.cpu / turn.cpu).toFixed(1)}× lower**`,
+        `(whole tree, through ${ENTRY}): **${(peer.cpu / turn.cpu).toFixed(1)}× lower**`,
     );
   }
 }

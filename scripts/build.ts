@@ -1,7 +1,8 @@
 /**
  * Release builds: `deno task compile [target…]` makes single executables
- * (linux x64/arm64, macOS x64/arm64) and `deno task bundle` one JavaScript
- * file, both from `release.ts` (the launcher and the harness in one module)
+ * (linux x64/arm64, macOS x64/arm64) and `deno task bundle` the JavaScript
+ * release (`dist/hs/`, entry `dist/hs/hs.js`), both from `release.ts` (the
+ * launcher and the harness in one module)
  * with the git revision baked into `--version`. The permissions and worker
  * options a release runs with are {@link BAKED}: compiled in by
  * `deno compile`, and passed to `deno run` for the bundle. They are the
@@ -79,6 +80,75 @@ async function deno(args: string[]): Promise<void> {
   if (!st.success) throw new Error(`deno ${args[0]} failed (exit ${st.code})`);
 }
 
+/** The bundle's folder and its entry (what `deno run <BAKED> …` starts). */
+export const BUNDLE_DIR = "dist/hs";
+/** The bundle's entry module, in {@link BUNDLE_DIR}. */
+export const BUNDLE_ENTRY = `${BUNDLE_DIR}/hs.js`;
+
+/**
+ * The bundle: one module per lazily loaded room (`--code-splitting`), minified. A single file made every process parse and compile all 3.9 MB of it — V8's code cache
+ * does not cover a bundle's lazily run functions — so `hs.js version` took ~390 ms of CPU; split,
+ * a command compiles the chunks it reaches (docs/performance.md "The release bundle").
+ */
+async function bundle(): Promise<void> {
+  const dir = `${ROOT}/${BUNDLE_DIR}`;
+  // no chunk of an older build is left beside this one's, nor the single-file bundle of before
+  await Deno.remove(dir, { recursive: true }).catch(notFound);
+  await Deno.remove(`${ROOT}/dist/hs.js`).catch(notFound);
+  await deno([
+    "bundle",
+    "-q",
+    "--code-splitting",
+    // not --keep-names: it wraps named functions in a helper, and the file worker's code is a
+    // function's own text run alone (core/sandbox/fs_worker.ts) — no error names come from it
+    "--minify",
+    "--outdir",
+    BUNDLE_DIR,
+    "release.ts",
+  ]);
+  for await (const e of Deno.readDir(dir)) {
+    if (!e.name.endsWith(".js") || e.name === "release.js") continue;
+    const path = `${dir}/${e.name}`;
+    const text = await Deno.readTextFile(path);
+    // the entry is named after its source; no chunk imports it (it starts itself as the worker)
+    if (text.includes("release.js")) {
+      throw new Error(`${BUNDLE_DIR}/${e.name} imports the entry: it cannot be renamed hs.js`);
+    }
+    const lazy = lazyNodeRequire(text);
+    if (lazy !== text) await Deno.writeTextFile(path, lazy);
+  }
+  await Deno.rename(`${dir}/release.js`, `${ROOT}/${BUNDLE_ENTRY}`);
+}
+
+const DENO_REQUIRE =
+  /import\{createRequire as __deno_internal_createRequire\} from "node:module";var ([\w$]+)=__deno_internal_createRequire\(import\.meta\.url\);/;
+
+/**
+ * `deno bundle` gives the chunk of esbuild's helpers a `require` for the CommonJS packages'
+ * `require("node:…")` through a static `import … from "node:module"` — which starts Deno's
+ * Node layer in every process, `hs version` too (~40 ms of CPU). The same `require`, made on
+ * its first call. A form this does not know is an error, not a slower release.
+ */
+export function lazyNodeRequire(chunk: string): string {
+  const m = DENO_REQUIRE.exec(chunk);
+  if (!m) {
+    if (chunk.includes("__deno_internal_createRequire")) {
+      throw new Error(
+        "deno bundle's require of node:module has a form scripts/build.ts does not know",
+      );
+    }
+    return chunk;
+  }
+  const made = `(r??=process.getBuiltinModule("node:module").createRequire(u))`;
+  const lazy = `var ${m[1]}=((u,r)=>Object.assign((id)=>${made}(id),` +
+    `{resolve:(id,o)=>${made}.resolve(id,o)}))(import.meta.url);`;
+  return chunk.replace(DENO_REQUIRE, () => lazy);
+}
+
+function notFound(e: unknown): void {
+  if (!(e instanceof Deno.errors.NotFound)) throw e;
+}
+
 async function main(args: string[]): Promise<void> {
   const [cmd, ...rest] = args;
   if (cmd === "flags") {
@@ -87,7 +157,7 @@ async function main(args: string[]): Promise<void> {
   }
   await Deno.mkdir(`${ROOT}/dist`, { recursive: true });
   if (cmd === "bundle") {
-    await withRevision(() => deno(["bundle", "-q", "release.ts", "-o", "dist/hs.js"]));
+    await withRevision(bundle);
     return;
   }
   if (cmd === "compile") {
