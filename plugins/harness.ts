@@ -17,8 +17,20 @@ import { builtinPlugins, providerFactory } from "./builtins.ts";
 import type * as Runtime from "../stdlib-harness/mod.ts";
 
 // The packs' runtime (stdlib-harness/ and the Scheme interpreter) loads when a pack's program,
-// state module or command is first evaluated — a harness without packs never loads it.
-const runtime = () => import("../stdlib-harness/mod.ts");
+// state module or command is first evaluated — a harness without packs never loads it. Named
+// through a variable: Deno reads the graph of a literal `import("…")` when this module loads
+// (~70 modules of Scheme in every harness); the bundle follows the `require` (as main.ts), a
+// compiled binary `--include`s the module (scripts/build.ts).
+// deno-lint-ignore no-explicit-any
+declare const require: (path: string) => any;
+const runtime = async (): Promise<typeof Runtime> => {
+  try {
+    return require("../stdlib-harness/mod.ts" as string);
+  } catch (e) {
+    if (!(e instanceof ReferenceError)) throw e; // no `require`: not a bundle
+  }
+  return await import(new URL("../stdlib-harness/mod.ts", import.meta.url).href);
+};
 const programLoader: typeof Runtime.programLoader = async (req) =>
   (await runtime()).programLoader(req);
 const stateLoader: typeof Runtime.stateLoader = async (req) => (await runtime()).stateLoader(req);

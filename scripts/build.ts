@@ -166,13 +166,19 @@ async function main(args: string[]): Promise<void> {
     await withRevision(async () => {
       for (const t of targets.length ? targets : TARGETS) {
         // cli/ is included whole: the CLI imports its commands by a variable (cli/lazy.ts), and
-        // main.ts its rooms (so does the launcher)
+        // main.ts its rooms (so does the launcher), plugins/harness.ts the packs' runtime
         await deno([
           "compile",
           ...BAKED,
           "--include",
           "cli",
-          ...["core/early/mod.ts", "scheme/cli/mod.ts", "scheme/mod.ts", "plugins/mod.ts"]
+          ...[
+            "core/early/mod.ts",
+            "scheme/cli/mod.ts",
+            "scheme/mod.ts",
+            "plugins/mod.ts",
+            "stdlib-harness/mod.ts",
+          ]
             .flatMap((m) => ["--include", m]),
           "--target",
           t,

@@ -57,6 +57,16 @@ Deno.test("the CLI's late rooms (the commands, hs web, the harness) are not in i
   assert.ok(!view.some((m) => m.includes("archive")), "the session archives load with the view");
 });
 
+Deno.test("the harness's graph holds no Scheme: the packs' runtime loads when a pack first needs it", async () => {
+  // plugins/mod.ts is the room main.ts loads for every harness (`hs tools`, a turn …)
+  const mods = await loadedWith("plugins/mod.ts");
+  assert.ok(mods.includes("plugins/harness.ts"));
+  for (const late of ["stdlib-harness/", "scheme/"]) {
+    const found = mods.filter((m) => m.startsWith(late));
+    assert.deepEqual(found, [], `${late} is in the harness's graph`);
+  }
+});
+
 Deno.test("a plain turn and the plain listings run without commander; a flag or --help brings it in", async () => {
   const w = await makeWorkspace();
   const server = await startScriptedServer([
