@@ -8,11 +8,11 @@
  * @module
  */
 import type { ProviderEvent } from "../core/mod.ts";
-import { AnthropicStream } from "../plugins/providers/anthropic.ts";
-import { OpenAIChatStream } from "../plugins/providers/openai_chat.ts";
-import { ResponsesStream } from "../plugins/providers/openai_responses.ts";
+import { AnthropicStream } from "../plugins/providers/wire/anthropic.ts";
+import { OpenAIChatStream } from "../plugins/providers/wire/openai_chat.ts";
+import { ResponsesStream } from "../plugins/providers/wire/openai_responses.ts";
 import { getAdapter } from "../plugins/providers/mod.ts";
-import { SseDecoder } from "../plugins/providers/sse.ts";
+import { SseDecoder } from "../plugins/providers/wire/sse.ts";
 
 type Acc = { handle(e: { event?: string; data: string }): boolean; finish(): unknown };
 type Make = (emit: (e: ProviderEvent) => void) => Acc;

@@ -15,13 +15,14 @@ import { cloudConnectorPlugin } from "./connector_cloud/mod.ts";
 import { mcpPlugin, type McpTrust } from "./connectors/mod.ts";
 import { coreToolsPlugin } from "./core_tools/mod.ts";
 import { memoryPlugin } from "./memory/mod.ts";
+// the providers' set-up, not their adapters: those load on the first request
 import {
   confProvider,
   confWarnings,
   parseConf,
   type ProviderDeps,
   providersPlugin,
-} from "./providers/mod.ts";
+} from "./providers/setup/mod.ts";
 
 /** Where and how the built-ins run. */
 export interface BuiltinOptions {

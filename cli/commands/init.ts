@@ -9,7 +9,7 @@
 import type { Command } from "@commander-js/extra-typings";
 import { join } from "../../core/early/mod.ts";
 import { HarnessError, resolvePaths, statOrUndefined } from "../../core/base/mod.ts";
-import { CONF_KEYS } from "../../plugins/providers/mod.ts";
+import { CONF_KEYS } from "../../plugins/providers/setup/mod.ts";
 import { askLine } from "../prompts/mod.ts";
 import { checkProvider, type CommandContext, trustWorkspace } from "../harness/mod.ts";
 import { sanitizeForTerminal as safe } from "../view/mod.ts";

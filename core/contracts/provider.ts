@@ -74,6 +74,11 @@ export interface SendOptions {
 export interface ProtocolAdapter {
   /** "anthropic" | "openai" | "openai-responses" */
   readonly protocol: string;
+  /**
+   * Loads the adapter's code, when it loads on first use: the loop awaits it once it knows a
+   * turn's protocol, before the synchronous methods below (`send` needs no call before it).
+   */
+  load?(): Promise<void>;
   /** Native message list from the canonical conversation. */
   buildMessages(conversation: ConversationMessage[]): unknown[];
   /** Native tool list from tool schemas (stable order is the caller's). */

@@ -196,10 +196,14 @@ export class TurnServices implements TurnApi {
     return { ...this.#usage };
   }
 
-  /** An executable provider's declared protocol (its `--defaults`), once per call. */
+  /**
+   * An executable provider's declared protocol (its `--defaults`), once per call; then that
+   * protocol's adapter loaded (an adapter may load on first use: its synchronous methods follow).
+   */
   async detectProtocol(): Promise<void> {
     const detect = (this.#mp as { detectProtocol?: () => Promise<string> }).detectProtocol;
     if (detect) this.#protocol = await detect.call(this.#mp);
+    await this.host.protocol(this.#protocol)?.load?.();
   }
 
   /** Forgets the resolved tools: the next schemas and calls resolve them again. */

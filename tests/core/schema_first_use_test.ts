@@ -18,7 +18,7 @@ import { REPO } from "../support/workspace.ts";
  */
 const PARSED_ON_EVERY_RUN: Record<string, string> = {
   "core/config/config.ts": "the settings (parseConfig) of every run",
-  "plugins/providers/conf.ts": "the bundled .conf providers, registered at set-up",
+  "plugins/providers/setup/conf.ts": "the bundled .conf providers, registered at set-up",
   "core/trust/trust.ts": "trust.json, read by every harness",
   "core/plugins/pages.ts": "the built-ins' pages, validated when they register",
   "plugins/connector_cloud/plugin.ts": "its configuration, parsed at set-up",

@@ -5,7 +5,7 @@
  * @module
  */
 import type { Endpoint, ProviderEvent, SendOptions } from "../../../core/mod.ts";
-import type { AdapterOptions } from "../../../plugins/providers/http.ts";
+import type { AdapterOptions } from "../../../plugins/providers/wire/http.ts";
 
 /** Retry policy with tiny delays for tests. */
 export const FAST: AdapterOptions = { retry: { baseDelayMs: 5, maxDelayMs: 20 } };

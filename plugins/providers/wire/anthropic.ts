@@ -4,7 +4,7 @@
  * @module
  */
 import { z } from "zod";
-import { firstUse } from "../../core/early/mod.ts";
+import { firstUse } from "../../../core/early/mod.ts";
 import {
   type AssistantBlock,
   type AssistantTurn,
@@ -17,7 +17,7 @@ import {
   type StopReason,
   type ToolSchema,
   type Usage,
-} from "../../core/mod.ts";
+} from "../../../core/mod.ts";
 import {
   finalStop,
   isNeutralTool,

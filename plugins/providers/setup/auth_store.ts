@@ -20,4 +20,4 @@ export {
   setKey,
   storedKey,
   writeAuth,
-} from "../../core/mod.ts";
+} from "../../../core/mod.ts";

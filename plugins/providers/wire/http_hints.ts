@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { type Endpoint, ProviderError } from "../../core/mod.ts";
+import { type Endpoint, ProviderError } from "../../../core/mod.ts";
 
 /** Replaces every occurrence of the key in a text. */
 export function scrub(text: string, key: string | undefined): string {

@@ -16,39 +16,29 @@ import {
   ProviderError,
   type SendOptions,
   type SendPayload,
-} from "../../core/mod.ts";
+} from "../../../core/mod.ts";
 import { emitTurn, isJsonResponse, mergeHeaders } from "./common.ts";
 import { SseDecoder, type SseEvent } from "./sse.ts";
 import { eventText, foreignStream, notFoundHint, refusedConnection, scrub } from "./http_hints.ts";
 
+import {
+  type AdapterOptions,
+  DEFAULT_DEADLINE_MS,
+  DEFAULT_FIRST_TOKEN_TIMEOUT_MS,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  DEFAULT_RETRY,
+  type RetryOptions,
+} from "../setup/mod.ts";
+
 export { scrub };
-
-/** Retry policy of a model request. */
-export interface RetryOptions {
-  /** Total attempts including the first (default 4). */
-  maxAttempts: number;
-  /** Backoff base in ms: attempt n waits about base·2^(n-1) (default 500). */
-  baseDelayMs: number;
-  /** Upper bound of one computed backoff in ms (default 8000). */
-  maxDelayMs: number;
-  /** Upper bound of a server's `retry-after` in ms (default 60000). */
-  maxRetryAfterMs: number;
-}
-
-/** The default retry policy. */
-export const DEFAULT_RETRY: RetryOptions = {
-  maxAttempts: 4,
-  baseDelayMs: 500,
-  maxDelayMs: 8000,
-  maxRetryAfterMs: 60_000,
+export {
+  type AdapterOptions,
+  DEFAULT_DEADLINE_MS,
+  DEFAULT_FIRST_TOKEN_TIMEOUT_MS,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  DEFAULT_RETRY,
+  type RetryOptions,
 };
-
-/** Options shared by every protocol adapter factory. */
-export interface AdapterOptions {
-  retry?: Partial<RetryOptions>;
-  /** fetch implementation (tests). */
-  fetch?: typeof fetch;
-}
 
 /** HTTP statuses retried: 408, 409, 429, 5xx (incl. 529 overloaded). */
 export function isRetryableStatus(status: number): boolean {
@@ -121,13 +111,6 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 const TIMEOUT = Symbol("timeout");
 const FIRST_TOKEN = Symbol("first-token");
 const DEADLINE = Symbol("deadline");
-
-/** Default longest wait for the first content of a streamed answer (ms). */
-export const DEFAULT_FIRST_TOKEN_TIMEOUT_MS = 300_000;
-/** Default longest time for a whole answer, retries included (ms). */
-export const DEFAULT_DEADLINE_MS = 3_600_000;
-/** Default cap of a response body (bytes). */
-export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 
 function seconds(ms: number): string {
   return `${Math.round(ms / 100) / 10} s`;

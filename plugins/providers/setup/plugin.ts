@@ -3,9 +3,10 @@
  *
  * @module
  */
-import type { RuntimePlugin } from "../../core/mod.ts";
-import { getAdapter, PROTOCOLS } from "./adapters.ts";
-import { bundledConfs } from "./bundled/mod.ts";
+import type { RuntimePlugin } from "../../../core/mod.ts";
+import { lazyAdapter } from "./lazy_adapter.ts";
+import { PROTOCOLS } from "./protocols.ts";
+import { bundledConfs } from "../bundled/mod.ts";
 import { confProvider, parseConf, type ProviderDeps } from "./conf.ts";
 import { BUILTIN_MODELS, envProviders } from "./env_providers.ts";
 
@@ -21,7 +22,7 @@ export function providersPlugin(deps: ProviderDeps): RuntimePlugin {
     setup(ctx) {
       for (const p of PROTOCOLS) {
         ctx.models.registerProtocol(
-          deps.adapterOptions ? getAdapter(p, deps.adapterOptions) : getAdapter(p),
+          lazyAdapter(p, deps.adapterOptions),
         );
       }
       const declared = (name: string) => (BUILTIN_MODELS[name] ?? []).map((id) => ({ id }));

@@ -17,15 +17,16 @@ import {
   type SendOptions,
   type SendPayload,
   unknownKeys as findUnknownKeys,
-} from "../../core/mod.ts";
-import { getAdapter, type ProtocolName, PROTOCOLS } from "./adapters.ts";
+} from "../../../core/mod.ts";
+import { type ProtocolName, PROTOCOLS } from "./protocols.ts";
+import { lazyAdapter } from "./lazy_adapter.ts";
 import {
   type AdapterOptions,
   DEFAULT_DEADLINE_MS,
   DEFAULT_FIRST_TOKEN_TIMEOUT_MS,
   DEFAULT_MAX_RESPONSE_BYTES,
   type RetryOptions,
-} from "./http.ts";
+} from "./http_options.ts";
 
 /** What providers need from the host: the environment and stored keys. */
 export interface ProviderDeps {
@@ -301,7 +302,7 @@ export function confProvider(
   variant: ConfVariant,
   deps: ProviderDeps,
 ): ModelProvider {
-  const adapter = getAdapter(
+  const adapter = lazyAdapter(
     variant.protocol,
     adapterOptionsFor(deps, { maxAttempts: variant.maxAttempts }),
   );

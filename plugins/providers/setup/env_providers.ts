@@ -10,8 +10,8 @@ import {
   ProviderError,
   type SendOptions,
   type SendPayload,
-} from "../../core/mod.ts";
-import { getAdapter } from "./adapters.ts";
+} from "../../../core/mod.ts";
+import { lazyAdapter } from "./lazy_adapter.ts";
 import {
   adapterOptionsFor,
   DEFAULT_TIMEOUT_MS,
@@ -70,8 +70,8 @@ function modelOf(model: string, payload: SendPayload, fallback: string): string 
 /** The `anthropic` and `openai` providers, reading `deps.env` at call time. */
 export function envProviders(deps: ProviderDeps): ModelProvider[] {
   const env = deps.env;
-  const anthropicAdapter = getAdapter("anthropic", adapterOptionsFor(deps));
-  const openaiAdapter = getAdapter("openai", adapterOptionsFor(deps));
+  const anthropicAdapter = lazyAdapter("anthropic", adapterOptionsFor(deps));
+  const openaiAdapter = lazyAdapter("openai", adapterOptionsFor(deps));
   const anthropic: ModelProvider = {
     name: "anthropic",
     description: "Anthropic Messages API",

@@ -7,7 +7,7 @@
  * @module
  */
 import { createParser } from "eventsource-parser";
-import { ProviderError } from "../../core/mod.ts";
+import { ProviderError } from "../../../core/mod.ts";
 
 /** One SSE event: the `event:` name (if any) and the joined `data:` lines. */
 export interface SseEvent {

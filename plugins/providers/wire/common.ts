@@ -14,7 +14,7 @@ import {
   type StopReason,
   type ToolSchema,
   type Usage,
-} from "../../core/mod.ts";
+} from "../../../core/mod.ts";
 
 /** Input of a tool call from its JSON arguments: "" → {}, invalid → ProviderError. */
 export function parseToolArgs(json: string, name: string, id: string): unknown {

@@ -3,17 +3,12 @@
  *
  * @module
  */
-import { HarnessError, type ProtocolAdapter } from "../../core/mod.ts";
+import { HarnessError, type ProtocolAdapter } from "../../../core/mod.ts";
 import { createAnthropicAdapter } from "./anthropic.ts";
 import type { AdapterOptions } from "./http.ts";
 import { createOpenAIChatAdapter } from "./openai_chat.ts";
 import { createOpenAIResponsesAdapter } from "./openai_responses.ts";
-
-/** Names of the built-in wire protocols. */
-export const PROTOCOLS = ["anthropic", "openai", "openai-responses"] as const;
-
-/** A built-in wire protocol name. */
-export type ProtocolName = typeof PROTOCOLS[number];
+import { type ProtocolName, PROTOCOLS } from "../setup/mod.ts";
 
 const FACTORIES: Record<ProtocolName, (o: AdapterOptions) => ProtocolAdapter> = {
   "anthropic": createAnthropicAdapter,
