@@ -18,6 +18,7 @@ import {
   fileLog,
   type LogSink,
   type Paths,
+  redactingLog,
   resolvePaths,
   selfCommand,
   yamlLoading,
@@ -109,7 +110,13 @@ export class HarnessCore {
     const cwd = paths.cwd;
     this.paths = paths;
     const home = paths.home;
-    const log = this.#log = opts.log ?? fileLog(paths.log);
+    const secrets = new SecretIndex({ env, home, authEnvOf: opts.providerFactory?.authEnvOf });
+    // no secret reaches the log: keys of the environment and stored ones are redacted
+    const secretValues = () =>
+      this.discovery
+        ? secrets.of(this.discovery.current()).values
+        : [env.ANTHROPIC_API_KEY ?? "", env.OPENAI_API_KEY ?? ""];
+    const log = this.#log = redactingLog(opts.log ?? fileLog(paths.log), secretValues);
     const boundMs = opts.cleanupBoundMs ?? DISPOSE_BOUND_MS;
     const isTrusted = (dir: string) => trust.isTrusted(dir);
     this.audit = new AuditBus({
@@ -146,7 +153,6 @@ export class HarnessCore {
       startBoundMs: opts.startBoundMs,
       reservedCommands: opts.reservedCommands,
     });
-    const secrets = new SecretIndex({ env, home, authEnvOf: opts.providerFactory?.authEnvOf });
     this.#children = new ChildEnvironment({
       env,
       paths,

@@ -44,3 +44,49 @@ export function fileLog(path: string): LogSink & { close(): void } {
     },
   });
 }
+
+/** How long {@link redactingLog} keeps the secrets it was given before it asks again (ms). */
+export const SECRETS_FRESH_MS = 250;
+
+/** What a secret's value becomes in the log ({@link redactingLog}). */
+export const REDACTED = "[redacted]";
+
+/**
+ * A sink that writes each line with every secret's value replaced by {@link REDACTED} — the
+ * values `secrets()` gives when the line is written (the provider keys of the environment, the
+ * stored credentials), so a key quoted by a plugin, a hook's stderr or a pack program's error
+ * never reaches the file. Values under 8 characters are left, as child environments leave them
+ * (core/child_env.ts): too short to be a key, too likely to be a word. The values are asked
+ * again for a line written `freshMs` ({@link SECRETS_FRESH_MS}) or more after the last asking (a chatty
+ * server's stderr does not rescan per line). A line logged while `secrets()` itself runs is
+ * written with the values known before; a `secrets()` that throws keeps them too.
+ */
+export function redactingLog(
+  sink: LogSink,
+  secrets: () => readonly string[],
+  freshMs: number = SECRETS_FRESH_MS,
+): LogSink {
+  let known: string[] = [];
+  let busy = false;
+  let asked = -Infinity;
+  const write = (line: string) => {
+    const now = performance.now();
+    if (!busy && now - asked >= freshMs) {
+      busy = true;
+      asked = now;
+      try {
+        // the longest first: a value that holds another is replaced whole
+        known = [...new Set(secrets())].filter((v) => v.length >= 8)
+          .sort((a, b) => b.length - a.length);
+      } catch {
+        /* the values known before */
+      } finally {
+        busy = false;
+      }
+    }
+    let out = line;
+    for (const v of known) if (out.includes(v)) out = out.replaceAll(v, REDACTED);
+    sink(out);
+  };
+  return Object.assign(write, { close: () => sink.close?.() });
+}
