@@ -110,22 +110,22 @@ export class HarnessCore {
     const cwd = paths.cwd;
     this.paths = paths;
     const home = paths.home;
+    const isTrusted = (dir: string) => trust.isTrusted(dir);
+    // before anything can log: a log line takes a discovery snapshot (its secrets)
+    if (opts.trustWorkspace) trust.trustForSession(cwd);
+    const discovery = this.discovery = new Discovery({ cwd, home, isTrusted });
     const secrets = new SecretIndex({ env, home, authEnvOf: opts.providerFactory?.authEnvOf });
     // no secret reaches the log: keys of the environment and stored ones are redacted
-    const secretValues = () =>
-      this.discovery
-        ? secrets.of(this.discovery.current()).values
-        : [env.ANTHROPIC_API_KEY ?? "", env.OPENAI_API_KEY ?? ""];
-    const log = this.#log = redactingLog(opts.log ?? fileLog(paths.log), secretValues);
+    const log = this.#log = redactingLog(
+      opts.log ?? fileLog(paths.log),
+      () => secrets.of(discovery.current()).values,
+    );
     const boundMs = opts.cleanupBoundMs ?? DISPOSE_BOUND_MS;
-    const isTrusted = (dir: string) => trust.isTrusted(dir);
     this.audit = new AuditBus({
       warn: (m) => log(`[audit] ${m}`),
       enabled: opts.audit ?? true,
       boundMs,
     });
-    if (opts.trustWorkspace) trust.trustForSession(cwd);
-    const discovery = this.discovery = new Discovery({ cwd, home, isTrusted });
     this.claude = new ClaudeCompat({ cwd, userHome: env.HOME ?? "/", isTrusted });
     if (!opts.floor && opts.floorRequest) {
       const req = opts.floorRequest;

@@ -13,24 +13,20 @@ import {
   lookupKeyFor,
   TrustStore,
 } from "../core/mod.ts";
+import { lateImport } from "../core/early/mod.ts";
 import { builtinPlugins, providerFactory } from "./builtins.ts";
 import type * as Runtime from "../stdlib-harness/mod.ts";
 
 // The packs' runtime (stdlib-harness/ and the Scheme interpreter) loads when a pack's program,
-// state module or command is first evaluated — a harness without packs never loads it. Named
-// through a variable: Deno reads the graph of a literal `import("…")` when this module loads
-// (~70 modules of Scheme in every harness); the bundle follows the `require` (as main.ts), a
-// compiled binary `--include`s the module (scripts/build.ts).
+// state module or command is first evaluated — a harness without packs never loads it, nor
+// reads its ~70 modules into its graph (core/early/late_import.ts).
 // deno-lint-ignore no-explicit-any
 declare const require: (path: string) => any;
-const runtime = async (): Promise<typeof Runtime> => {
-  try {
-    return require("../stdlib-harness/mod.ts" as string);
-  } catch (e) {
-    if (!(e instanceof ReferenceError)) throw e; // no `require`: not a bundle
-  }
-  return await import(new URL("../stdlib-harness/mod.ts", import.meta.url).href);
-};
+const runtime = () =>
+  lateImport<typeof Runtime>(
+    new URL("../stdlib-harness/mod.ts", import.meta.url),
+    () => require("../stdlib-harness/mod.ts" as string),
+  );
 const programLoader: typeof Runtime.programLoader = async (req) =>
   (await runtime()).programLoader(req);
 const stateLoader: typeof Runtime.stateLoader = async (req) => (await runtime()).stateLoader(req);

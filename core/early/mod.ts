@@ -22,3 +22,4 @@ export {
   sep,
 } from "./path.ts";
 export { firstUse } from "./first_use.ts";
+export { lateImport } from "./late_import.ts";

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { join } from "../early/mod.ts";
+import { join, lateImport } from "../early/mod.ts";
 import { HarnessError, type Paths } from "../base/mod.ts";
 import { everySession, findSessionDir, type StoredSession, workspaceSessions } from "./groups.ts";
 import { Session } from "./session.ts";
@@ -16,21 +16,22 @@ import { Session } from "./session.ts";
 declare const require: (path: string) => any;
 
 /**
- * The archive modules, loaded on the first export or import: through `require` in the bundle
- * (which the bundler follows), else through a variable, so that Deno does not build their
- * graph (zod) for every `hs session` command.
+ * The archive modules, loaded on the first export or import (core/early/late_import.ts), so that
+ * Deno does not build their graph (zod) for every `hs session` command.
  */
 async function archives(): Promise<
   typeof import("./archive.ts") & typeof import("./archive_import.ts")
 > {
-  try {
-    return { ...require("./archive.ts" as string), ...require("./archive_import.ts" as string) };
-  } catch (e) {
-    if (!(e instanceof ReferenceError)) throw e; // no `require`: not a bundle
-  }
-  const [a, b] = await Promise.all(
-    ["./archive.ts", "./archive_import.ts"].map((p) => import(new URL(p, import.meta.url).href)),
-  );
+  const [a, b] = await Promise.all([
+    lateImport<typeof import("./archive.ts")>(
+      new URL("./archive.ts", import.meta.url),
+      () => require("./archive.ts" as string),
+    ),
+    lateImport<typeof import("./archive_import.ts")>(
+      new URL("./archive_import.ts", import.meta.url),
+      () => require("./archive_import.ts" as string),
+    ),
+  ]);
   return { ...a, ...b };
 }
 

@@ -9,10 +9,8 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { startScriptedServer } from "../../plugins/scripted/mod.ts";
 import { lazyAdapter } from "../../plugins/providers/setup/mod.ts";
-import { configWith } from "../support/config_with.ts";
+import { configWith, runMainWith } from "../support/config_with.ts";
 import { loopbackConf, makeWorkspace, writeFile } from "../support/workspace.ts";
-
-const REPO = new URL("../..", import.meta.url).pathname.replace(/\/$/, "");
 
 Deno.test("hs tools and hs providers load no adapter; a turn loads them on its first request", async () => {
   const w = await makeWorkspace();
@@ -26,19 +24,7 @@ Deno.test("hs tools and hs providers load no adapter; a turn loads them on its f
       'export function createParser() {}\nthrow new Error("the adapters were loaded");\n',
     );
     const config = await configWith(w.root, { "eventsource-parser": `file://${poison}` });
-    const hs = async (...args: string[]) => {
-      const out = await new Deno.Command(Deno.execPath(), {
-        args: ["run", "-A", "-q", "--no-lock", "--config", config, join(REPO, "main.ts"), ...args],
-        cwd: w.ws,
-        env: w.env,
-        clearEnv: true,
-        stdin: "null",
-        stdout: "piped",
-        stderr: "piped",
-      }).output();
-      const text = (b: Uint8Array) => new TextDecoder().decode(b);
-      return { code: out.code, stdout: text(out.stdout), stderr: text(out.stderr) };
-    };
+    const hs = (...args: string[]) => runMainWith(config, w, args);
     const tools = await hs("tools");
     assert.equal(tools.code, 0, tools.stderr);
     assert.match(tools.stdout, /read_file/);

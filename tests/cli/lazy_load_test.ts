@@ -10,7 +10,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { startScriptedServer } from "../../plugins/scripted/mod.ts";
-import { configWith } from "../support/config_with.ts";
+import { configWith, runMainWith } from "../support/config_with.ts";
 import { loopbackConf, makeWorkspace, writeFile } from "../support/workspace.ts";
 
 const REPO = new URL("../..", import.meta.url).pathname.replace(/\/$/, "");
@@ -82,19 +82,7 @@ Deno.test("a plain turn and the plain listings run without commander; a flag or 
     const poison = join(w.root, "poison.ts");
     await Deno.writeTextFile(poison, 'throw new Error("commander was loaded");\n');
     const config = await configWith(w.root, { "@commander-js/extra-typings": `file://${poison}` });
-    const hs = async (...args: string[]) => {
-      const out = await new Deno.Command(Deno.execPath(), {
-        args: ["run", "-A", "-q", "--no-lock", "--config", config, join(REPO, "main.ts"), ...args],
-        cwd: w.ws,
-        env: w.env,
-        clearEnv: true,
-        stdin: "null",
-        stdout: "piped",
-        stderr: "piped",
-      }).output();
-      const text = (b: Uint8Array) => new TextDecoder().decode(b);
-      return { code: out.code, stdout: text(out.stdout), stderr: text(out.stderr) };
-    };
+    const hs = (...args: string[]) => runMainWith(config, w, args);
     const plain = await hs("read", "the", "notes");
     assert.equal(plain.code, 0, plain.stderr);
     assert.equal(plain.stdout, "read it\n");

@@ -17,6 +17,7 @@ import {
   type SendPayload,
   type ToolSchema,
 } from "../../../core/mod.ts";
+import { lateImport } from "../../../core/early/mod.ts";
 import type { AdapterOptions } from "./http_options.ts";
 import { PROTOCOLS } from "./protocols.ts";
 
@@ -28,19 +29,12 @@ interface Adapters {
   getAdapter(protocol: string, options?: AdapterOptions): ProtocolAdapter;
 }
 
-/**
- * The adapters' module: in the bundle through `require` (the bundler follows it, as main.ts's
- * rooms); otherwise imported by a variable — Deno reads the graph of a literal `import("…")`
- * when this module loads. A compiled binary includes it with plugins/mod.ts (scripts/build.ts).
- */
-async function adapters(): Promise<Adapters> {
-  try {
-    return require("../wire/mod.ts" as string);
-  } catch (e) {
-    if (!(e instanceof ReferenceError)) throw e; // no `require`: not a bundle
-  }
-  return await import(new URL("../wire/mod.ts", import.meta.url).href);
-}
+/** The adapters' module, loaded on the first use of an adapter (core/early/late_import.ts). */
+const adapters = () =>
+  lateImport<Adapters>(
+    new URL("../wire/mod.ts", import.meta.url),
+    () => require("../wire/mod.ts" as string),
+  );
 
 /**
  * The adapter of a built-in protocol (wire/adapters.ts `getAdapter`: the shared instance without

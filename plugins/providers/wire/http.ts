@@ -20,7 +20,6 @@ import {
 import { emitTurn, isJsonResponse, mergeHeaders } from "./common.ts";
 import { SseDecoder, type SseEvent } from "./sse.ts";
 import { eventText, foreignStream, notFoundHint, refusedConnection, scrub } from "./http_hints.ts";
-
 import {
   type AdapterOptions,
   DEFAULT_DEADLINE_MS,
@@ -30,15 +29,8 @@ import {
   type RetryOptions,
 } from "../setup/mod.ts";
 
-export { scrub };
-export {
-  type AdapterOptions,
-  DEFAULT_DEADLINE_MS,
-  DEFAULT_FIRST_TOKEN_TIMEOUT_MS,
-  DEFAULT_MAX_RESPONSE_BYTES,
-  DEFAULT_RETRY,
-  type RetryOptions,
-};
+// the adapters' factories take these options (setup/http_options.ts)
+export { type AdapterOptions, scrub };
 
 /** HTTP statuses retried: 408, 409, 429, 5xx (incl. 529 overloaded). */
 export function isRetryableStatus(status: number): boolean {
