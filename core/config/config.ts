@@ -9,6 +9,7 @@
 import { z } from "zod";
 
 import { FLOOR_PRESETS, HarnessError } from "../base/mod.ts";
+import { firstUse } from "../early/mod.ts";
 
 export { FLOOR_PRESETS };
 
@@ -84,7 +85,7 @@ export const CHILD_VARS: readonly string[] = [
   "HARNESS_CWD",
 ];
 
-const seconds = (fallback: number) =>
+const seconds = () =>
   z.string().transform((s, ctx) => {
     const n = Number(s);
     if (!Number.isFinite(n) || n <= 0) {
@@ -92,9 +93,9 @@ const seconds = (fallback: number) =>
       return z.NEVER;
     }
     return n * 1000;
-  }).optional().transform((v) => v ?? fallback * 1000);
+  });
 
-const secondsOrZero = (fallback: number) =>
+const secondsOrZero = () =>
   z.string().transform((s, ctx) => {
     const n = Number(s);
     if (!Number.isFinite(n) || n < 0) {
@@ -102,12 +103,12 @@ const secondsOrZero = (fallback: number) =>
       return z.NEVER;
     }
     return Math.round(n * 1000);
-  }).optional().transform((v) => v ?? fallback * 1000);
+  });
 
 const UNITS: Record<string, number> = { "": 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 };
 
 /** Bytes: a whole number with an optional K, M or G suffix (powers of 1024). */
-const bytes = (fallback: number) =>
+const bytes = () =>
   z.string().transform((s, ctx) => {
     const m = /^\s*(\d+)\s*([kmg]?)(?:i?b)?\s*$/i.exec(s);
     const n = m ? Number(m[1]) * UNITS[m[2].toLowerCase()] : NaN;
@@ -119,35 +120,33 @@ const bytes = (fallback: number) =>
       return z.NEVER;
     }
     return n;
-  }).optional().transform((v) => v ?? fallback);
+  });
 
-const count = (fallback: number) =>
+const count = () =>
   z.string().regex(/^\d+$/, "must be a positive whole number").transform(Number)
-    .refine((n) => n > 0, "must be a positive whole number").optional()
-    .transform((v) => v ?? fallback);
+    .refine((n) => n > 0, "must be a positive whole number");
 
-const settingsSchema = z.object({
-  HARNESS_PROVIDER: z.string().optional().transform((v) => v ?? ""),
-  HARNESS_MODEL: z.string().optional().transform((v) => v ?? ""),
-  HARNESS_MAX_TURNS: count(100),
-  HARNESS_MAX_TOOL_CALLS: z.string().regex(/^\d+$/, "must be a positive whole number")
-    .transform(Number).refine((n) => n > 0, "must be a positive whole number").optional(),
-  HARNESS_HOOK_TIMEOUT: seconds(60),
-  HARNESS_EXEC_TIMEOUT: seconds(600),
-  HARNESS_TOOL_TIMEOUT: seconds(120),
-  HARNESS_READ_LIMIT: count(2000),
-  HARNESS_PROVIDER_TIMEOUT: seconds(600),
-  HARNESS_RESULT_LIMIT: bytes(100_000),
-  HARNESS_RESULT_FILE_LIMIT: bytes(256 * 1024 ** 2),
-  HARNESS_HOOK_OUTPUT_LIMIT: bytes(64 * 1024 ** 2),
-  HARNESS_SESSION_WAIT: secondsOrZero(60),
+/** How each set variable is read (an unset one takes its {@link DEFAULTS} value). */
+const settingsShape = () => ({
+  HARNESS_PROVIDER: z.string(),
+  HARNESS_MODEL: z.string(),
+  HARNESS_MAX_TURNS: count(),
+  HARNESS_MAX_TOOL_CALLS: count(),
+  HARNESS_HOOK_TIMEOUT: seconds(),
+  HARNESS_EXEC_TIMEOUT: seconds(),
+  HARNESS_TOOL_TIMEOUT: seconds(),
+  HARNESS_READ_LIMIT: count(),
+  HARNESS_PROVIDER_TIMEOUT: seconds(),
+  HARNESS_RESULT_LIMIT: bytes(),
+  HARNESS_RESULT_FILE_LIMIT: bytes(),
+  HARNESS_HOOK_OUTPUT_LIMIT: bytes(),
+  HARNESS_SESSION_WAIT: secondsOrZero(),
   HARNESS_RETRY_BASE_MS: z.string().regex(/^\d+$/, "must be a whole number of milliseconds")
-    .transform(Number).optional(),
-  HARNESS_FLOOR: z.enum(FLOOR_PRESETS, { error: `must be one of ${FLOOR_PRESETS.join(", ")}` })
-    .optional(),
-  HARNESS_UNSANDBOXED: z.string().optional(),
-  HARNESS_BWRAP: z.string().optional(),
-  HARNESS_NO_TRUST_PROMPT: z.string().optional(),
+    .transform(Number),
+  HARNESS_FLOOR: z.enum(FLOOR_PRESETS, { error: `must be one of ${FLOOR_PRESETS.join(", ")}` }),
+  HARNESS_UNSANDBOXED: z.string(),
+  HARNESS_BWRAP: z.string(),
+  HARNESS_NO_TRUST_PROMPT: z.string(),
   HARNESS_COMPACT_AT: z.string().transform((s, ctx) => {
     const t = s.trim().replace(/%$/, "");
     if (t === "off" || t === "0") return 0;
@@ -157,9 +156,61 @@ const settingsSchema = z.object({
       return z.NEVER;
     }
     return n / 100;
-  }).optional().transform((v) => v ?? 0.8),
-  HARNESS_COMPACT_KEEP: count(2),
+  }),
+  HARNESS_COMPACT_KEEP: count(),
 });
+
+/** The settings as read, every key set. */
+type Settings = {
+  [K in keyof ReturnType<typeof settingsShape>]: z.output<ReturnType<typeof settingsShape>[K]>;
+};
+
+/** The settings with no default: `undefined` when unset. */
+type NoDefault =
+  | "HARNESS_MAX_TOOL_CALLS"
+  | "HARNESS_RETRY_BASE_MS"
+  | "HARNESS_FLOOR"
+  | "HARNESS_UNSANDBOXED"
+  | "HARNESS_BWRAP"
+  | "HARNESS_NO_TRUST_PROMPT";
+
+/** The settings after their defaults. */
+type Read =
+  & { [K in Exclude<keyof Settings, NoDefault>]: Settings[K] }
+  & { [K in NoDefault]: Settings[K] | undefined };
+
+/**
+ * The value of each unset (or empty) variable. Every setting has a key here, `undefined` for
+ * the ones with no default: this is also the list of the variables hs reads.
+ */
+const DEFAULTS: Read = {
+  HARNESS_PROVIDER: "",
+  HARNESS_MODEL: "",
+  HARNESS_MAX_TURNS: 100,
+  HARNESS_MAX_TOOL_CALLS: undefined,
+  HARNESS_HOOK_TIMEOUT: 60_000,
+  HARNESS_EXEC_TIMEOUT: 600_000,
+  HARNESS_TOOL_TIMEOUT: 120_000,
+  HARNESS_READ_LIMIT: 2000,
+  HARNESS_PROVIDER_TIMEOUT: 600_000,
+  HARNESS_RESULT_LIMIT: 100_000,
+  HARNESS_RESULT_FILE_LIMIT: 256 * 1024 ** 2,
+  HARNESS_HOOK_OUTPUT_LIMIT: 64 * 1024 ** 2,
+  HARNESS_SESSION_WAIT: 60_000,
+  HARNESS_RETRY_BASE_MS: undefined,
+  HARNESS_FLOOR: undefined,
+  HARNESS_UNSANDBOXED: undefined,
+  HARNESS_BWRAP: undefined,
+  HARNESS_NO_TRUST_PROMPT: undefined,
+  HARNESS_COMPACT_AT: 0.8,
+  HARNESS_COMPACT_KEEP: 2,
+};
+
+/**
+ * The schema of the variables that are set, built the first time one is (most runs set none
+ * and never build it: issue 25, "zod schemas are built when first used").
+ */
+const settingsSchema = firstUse(() => z.object(settingsShape()).partial());
 
 /**
  * Variables the harness sets for each child itself (with its own, resolved values), so the
@@ -171,20 +222,23 @@ const SET_BY_HARNESS = new Set(CHILD_VARS);
 /** Parses the `HARNESS_*` variables of an environment. Throws a HarnessError naming a bad one. */
 export function parseConfig(env: Record<string, string | undefined>): HarnessConfig {
   const present: Record<string, string> = {};
-  for (const key of Object.keys(settingsSchema.shape)) {
+  for (const key of Object.keys(DEFAULTS)) {
     const v = env[key];
     if (v !== undefined && v !== "") present[key] = v;
   }
-  const r = settingsSchema.safeParse(present);
-  if (!r.success) {
-    const issue = r.error.issues[0];
-    const name = String(issue.path[0]);
-    throw new HarnessError(
-      `${name}=${JSON.stringify(present[name] ?? "")}: ${issue.message}`,
-      `fix or unset ${name} (see docs/cli.md "Environment")`,
-    );
+  let s: Read = DEFAULTS;
+  if (Object.keys(present).length > 0) {
+    const r = settingsSchema().safeParse(present);
+    if (!r.success) {
+      const issue = r.error.issues[0];
+      const name = String(issue.path[0]);
+      throw new HarnessError(
+        `${name}=${JSON.stringify(present[name] ?? "")}: ${issue.message}`,
+        `fix or unset ${name} (see docs/cli.md "Environment")`,
+      );
+    }
+    s = { ...DEFAULTS, ...r.data };
   }
-  const s = r.data;
   const passThrough: Record<string, string> = {};
   for (const [k, v] of Object.entries(env)) {
     if (v !== undefined && k.startsWith("HARNESS_") && !SET_BY_HARNESS.has(k)) passThrough[k] = v;

@@ -17,7 +17,6 @@ import { REPO } from "../support/workspace.ts";
  * (each is named with what parses with it on every run).
  */
 const PARSED_ON_EVERY_RUN: Record<string, string> = {
-  "core/config/config.ts": "the settings (parseConfig) of every run",
   "plugins/providers/setup/conf.ts": "the bundled .conf providers, registered at set-up",
   "core/trust/trust.ts": "trust.json, read by every harness",
   "core/plugins/pages.ts": "the built-ins' pages, validated when they register",
@@ -86,8 +85,11 @@ const TURN_MODULES = [
 
 Deno.test("'zod schemas are built when first used': loading a turn's modules builds only the schemas every run parses with", async () => {
   const files = new Set((await buildsOf(TURN_MODULES)).files);
-  // the recorder sees a schema built at load (config.ts's settings: parsed by every run)
-  assert.ok(files.has("core/config/config.ts"), `no build recorded: ${[...files].join(", ")}`);
+  // the recorder sees a schema built at load (the bundled providers': parsed by every set-up)
+  assert.ok(
+    files.has("plugins/providers/setup/conf.ts"),
+    `no build recorded: ${[...files].join(", ")}`,
+  );
   const extra = [...files].filter((f) => !(f in PARSED_ON_EVERY_RUN));
   assert.deepEqual(
     extra,
@@ -135,4 +137,34 @@ console.log(JSON.stringify({ good: good?.servers.length, again: again?.servers.l
   } finally {
     await Deno.remove(ws, { recursive: true });
   }
+});
+
+Deno.test("the settings' schema is built only when a HARNESS_* setting is set, and then checks it", async () => {
+  const { files: builds, printed } = await buildsOf(`
+const { parseConfig } = await import(${JSON.stringify(join(REPO, "core/config/config.ts"))});
+const marks = (globalThis as Record<string, unknown>).__schemaBuilds as string[];
+marks.push("#loaded");
+const unset = parseConfig({ HARNESS_READ_LIMIT: "", PATH: "/bin" });
+marks.push("#unset");
+const explicit = parseConfig({
+  HARNESS_MAX_TURNS: "100", HARNESS_HOOK_TIMEOUT: "60", HARNESS_EXEC_TIMEOUT: "600",
+  HARNESS_TOOL_TIMEOUT: "120", HARNESS_READ_LIMIT: "2000", HARNESS_PROVIDER_TIMEOUT: "600",
+  HARNESS_RESULT_LIMIT: "100000", HARNESS_RESULT_FILE_LIMIT: "256M", HARNESS_HOOK_OUTPUT_LIMIT: "64M",
+  HARNESS_SESSION_WAIT: "60", HARNESS_COMPACT_AT: "80%", HARNESS_COMPACT_KEEP: "2",
+});
+let bad = "";
+try { parseConfig({ HARNESS_MAX_TURNS: "0" }); } catch (e) { bad = String((e as Error).message); }
+console.log(JSON.stringify({ unset, explicit, bad }));
+`);
+  const { unset, explicit, bad } = JSON.parse(printed[0]);
+  const at = (mark: string) => builds.indexOf(mark);
+  const fromConfig = (list: string[]) => list.filter((f) => f === "core/config/config.ts");
+  assert.deepEqual(fromConfig(builds.slice(0, at("#unset"))), [], "built with no setting set");
+  assert.ok(fromConfig(builds.slice(at("#unset"))).length > 0, "never built when set");
+  // the defaults of unset variables are the documented values, read as if written out
+  const { passThrough: _a, ...defaults } = unset;
+  const { passThrough: _b, ...written } = explicit;
+  assert.deepEqual(defaults, written);
+  assert.equal(defaults.readLimit, 2000);
+  assert.equal(bad, 'HARNESS_MAX_TURNS="0": must be a positive whole number');
 });
