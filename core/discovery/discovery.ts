@@ -143,7 +143,9 @@ export function walkHarnessDirs(cwd: string, home: string): { dir: string; kind:
   let cur = cwd;
   for (;;) {
     const h = join(cur, ".harness");
-    if (childKind(cur, ".harness") === "dir") found.push(h);
+    // a stat of the child, not a listing of `cur`: an ancestor like $HOME or /tmp may hold
+    // hundreds of entries (and links, each stat-ed by a listing) — one stat per level either way
+    if (statOrUndefined(h)?.isDirectory) found.push(h);
     const parent = dirname(cur);
     if (parent === cur) break;
     cur = parent;
