@@ -9,8 +9,8 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { makeWorkspace, REPO } from "../support/workspace.ts";
-import { installTask } from "../support/install.ts";
+import { type CliRun, makeWorkspace, REPO } from "../support/workspace.ts";
+import { installTask, runExe } from "../support/install.ts";
 
 const NETNS = (() => {
   try {
@@ -28,18 +28,12 @@ if (!NETNS) {
 }
 
 /** Runs a command in a fresh network namespace with loopback up. */
-async function offline(cmd: string[], env: Record<string, string>, cwd: string) {
-  const out = await new Deno.Command("unshare", {
-    args: ["-n", "sh", "-c", 'ip link set lo up && exec "$@"', "sh", ...cmd],
-    cwd,
-    env,
-    clearEnv: true,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const text = (b: Uint8Array) => new TextDecoder().decode(b);
-  return { code: out.code, stdout: text(out.stdout), stderr: text(out.stderr) };
+function offline(cmd: string[], env: Record<string, string>, cwd: string): Promise<CliRun> {
+  return runExe(
+    "unshare",
+    ["-n", "sh", "-c", 'ip link set lo up && exec "$@"', "sh", ...cmd],
+    { cwd, env },
+  );
 }
 
 Deno.test({

@@ -6,7 +6,8 @@
  * @module
  */
 import { join } from "node:path";
-import { REPO } from "./workspace.ts";
+import { runExe } from "./install.ts";
+import { type CliRun, REPO } from "./workspace.ts";
 
 /** The repository's `imports` (the specifiers the sources use → what they resolve to). */
 export async function repoImports(): Promise<Record<string, string>> {
@@ -27,31 +28,18 @@ export async function configWith(dir: string, replaced: Record<string, string>):
   return path;
 }
 
-/** What a run of the harness gave back. */
-export interface MainRun {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
 /**
  * Runs `deno run -A main.ts <args>` of the repository under `config` (from {@link configWith}),
  * in a workspace's directory and environment, without a terminal.
  */
-export async function runMainWith(
+export function runMainWith(
   config: string,
   w: { ws: string; env: Record<string, string> },
   args: string[],
-): Promise<MainRun> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "-q", "--no-lock", "--config", config, join(REPO, "main.ts"), ...args],
-    cwd: w.ws,
-    env: w.env,
-    clearEnv: true,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const text = (b: Uint8Array) => new TextDecoder().decode(b);
-  return { code: out.code, stdout: text(out.stdout), stderr: text(out.stderr) };
+): Promise<CliRun> {
+  return runExe(
+    Deno.execPath(),
+    ["run", "-A", "-q", "--no-lock", "--config", config, join(REPO, "main.ts"), ...args],
+    { cwd: w.ws, env: w.env },
+  );
 }
