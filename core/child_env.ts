@@ -15,6 +15,7 @@ import {
   HARNESS_ROOT,
   type Paths,
   PRESENCE_MARKER,
+  SHORTEST_SECRET,
   VERSION,
 } from "./base/mod.ts";
 import type { HarnessConfig } from "./config/mod.ts";
@@ -39,7 +40,7 @@ export function buildChildEnv(
   markers = true,
 ): Record<string, string> {
   const names = new Set(secrets.names);
-  const values = new Set(secrets.values.filter((v) => v.length >= 8));
+  const values = new Set(secrets.values.filter((v) => v.length >= SHORTEST_SECRET));
   const out: Record<string, string> = {};
   const keep = (k: string, v: string) => !names.has(k) && !SECRET_NAME.test(k) && !values.has(v);
   for (const [k, v] of Object.entries(base)) {

@@ -48,6 +48,13 @@ export function fileLog(path: string): LogSink & { close(): void } {
 /** How long {@link redactingLog} keeps the secrets it was given before it asks again (ms). */
 export const SECRETS_FRESH_MS = 250;
 
+/**
+ * The shortest value treated as a secret where values are matched (the log's redaction, the
+ * values kept out of child environments): a shorter one is too short to be a key and too
+ * likely to be a word.
+ */
+export const SHORTEST_SECRET = 8;
+
 /** What a secret's value becomes in the log ({@link redactingLog}). */
 export const REDACTED = "[redacted]";
 
@@ -55,8 +62,7 @@ export const REDACTED = "[redacted]";
  * A sink that writes each line with every secret's value replaced by {@link REDACTED} — the
  * values `secrets()` gives when the line is written (the provider keys of the environment, the
  * stored credentials), so a key quoted by a plugin, a hook's stderr or a pack program's error
- * never reaches the file. Values under 8 characters are left, as child environments leave them
- * (core/child_env.ts): too short to be a key, too likely to be a word. The values are asked
+ * never reaches the file. Values under {@link SHORTEST_SECRET} characters are left. The values are asked
  * again for a line written `freshMs` ({@link SECRETS_FRESH_MS}) or more after the last asking (a chatty
  * server's stderr does not rescan per line). A line logged while `secrets()` itself runs is
  * written with the values known before; a `secrets()` that throws keeps them too.
@@ -76,7 +82,7 @@ export function redactingLog(
       asked = now;
       try {
         // the longest first: a value that holds another is replaced whole
-        known = [...new Set(secrets())].filter((v) => v.length >= 8)
+        known = [...new Set(secrets())].filter((v) => v.length >= SHORTEST_SECRET)
           .sort((a, b) => b.length - a.length);
       } catch {
         /* the values known before */
